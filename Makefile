@@ -1,0 +1,39 @@
+# The two commands a fresh machine needs: `make demo` and `make test` (both set themselves up).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+SUDO   := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+DEMO_LIMIT ?= 10
+
+.PHONY: setup chromium demo test bench lint clean
+
+setup: $(STAMP) chromium
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+	@touch $(STAMP)
+
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "Installing Debian's chromium (for web_mode='browser')"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	fi
+
+demo: setup
+	$(PY) -m embodiedweb.cli eval --env all --agent oracle --limit $(DEMO_LIMIT) --out results/demo-oracle.jsonl
+	$(PY) -m embodiedweb.cli eval --env all --agent random --limit $(DEMO_LIMIT) --out results/demo-random.jsonl
+
+test: setup
+	@$(PY) -m pytest -q -p no:cacheprovider; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+
+bench: setup
+	$(PY) -m embodiedweb.cli bench --json
+
+lint: setup
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) results build *.egg-info

@@ -1,0 +1,1 @@
+"""Agents: oracle, random, perturbed, heuristic, LLM (OpenAI-compatible), and human play."""

@@ -1,0 +1,144 @@
+"""The ``ewa`` command: eval, bench, serve, describe, and the world tools."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _env_ids(arg: str) -> list[str]:
+    from embodiedweb import registered_ids
+
+    ids = registered_ids()
+    if arg == "all":
+        return ids
+    wanted = [a.strip() for a in arg.split(",") if a.strip()]
+    unknown = [w for w in wanted if w not in ids]
+    if unknown:
+        raise SystemExit(f"ewa: unknown env id(s) {', '.join(unknown)}; registered: {', '.join(ids) or 'none'}")
+    return wanted
+
+
+def cmd_eval(a: argparse.Namespace) -> int:
+    from embodiedweb.evaluate import evaluate, print_table
+
+    ids = _env_ids(a.env)
+    if not ids:
+        print("ewa eval: no env is registered yet", file=sys.stderr)
+        return 2
+    out = Path(a.out) if a.out else None
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    env_kwargs: dict[str, Any] = {}
+    if a.max_steps:
+        env_kwargs["max_steps"] = a.max_steps
+    summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out, seed=a.seed,
+                          progress=not a.no_progress, env_kwargs=env_kwargs)
+    print_table(summary, f"{a.agent} · {a.web_mode} mode", stderr=a.json)
+    if a.json:
+        print(json.dumps({"results": summary}, sort_keys=True))
+    return 0
+
+
+def cmd_bench(a: argparse.Namespace) -> int:
+    from embodiedweb.bench import run_bench
+
+    figures = run_bench(quick=a.quick)
+    if not a.json:
+        for k, v in figures.items():
+            print(f"{k:>34}: {v}", file=sys.stderr)
+    print(json.dumps(figures, sort_keys=True))
+    return 0
+
+
+def cmd_serve(a: argparse.Namespace) -> int:
+    import uvicorn
+
+    from web_sites.asgi import create_app
+    from web_sites.registry import get_webapp
+
+    print(f"Serving the local sites on http://{a.host}:{a.port}/ (Ctrl+C to stop)", file=sys.stderr)
+    uvicorn.run(create_app(get_webapp()), host=a.host, port=a.port, log_level="warning")
+    return 0
+
+
+def cmd_describe(a: argparse.Namespace) -> int:
+    import gymnasium as gym
+
+    import embodiedweb  # noqa: F401
+
+    env = gym.make(_env_ids(a.env)[0])
+    print(env.unwrapped.describe_actions())
+    env.close()
+    return 0
+
+
+def cmd_envs(a: argparse.Namespace) -> int:
+    from embodiedweb.registration import load_specs
+
+    for s in load_specs():
+        print(f"{s.id}\t{s.description}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ewa", description="Embodied web agent environments.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    e = sub.add_parser("eval", help="evaluate an agent on envs and print the paper-style table")
+    e.add_argument("--env", default="all", help="env id, comma-separated ids, or 'all'")
+    e.add_argument("--agent", default="oracle")
+    e.add_argument("--limit", type=int, default=None, help="at most N tasks per env")
+    e.add_argument("--split", default="all", choices=["all", "train", "test", "dev"])
+    e.add_argument("--web-mode", default="text", choices=["text", "browser"])
+    e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun resumes)")
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--max-steps", type=int, default=None)
+    e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
+    e.add_argument("--no-progress", action="store_true")
+    e.set_defaults(func=cmd_eval)
+
+    b = sub.add_parser("bench", help="performance figures as JSON")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--quick", action="store_true", help="fewer repetitions")
+    b.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("serve", help="serve the local sites for people")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8765)
+    s.set_defaults(func=cmd_serve)
+
+    d = sub.add_parser("describe", help="print the action set of an env (as given to prompts)")
+    d.add_argument("--env", required=True)
+    d.set_defaults(func=cmd_describe)
+
+    v = sub.add_parser("envs", help="list the registered env ids")
+    v.set_defaults(func=cmd_envs)
+
+    for extra in _extra_commands():
+        extra(sub)
+    return p
+
+
+def _extra_commands() -> list[Any]:
+    """Subcommands contributed by worlds (``alfred-replay``, ``city``) when they are installed."""
+    out = []
+    for mod_name in ("embodiedweb.worlds.kitchen.cli", "embodiedweb.worlds.street.cli"):
+        try:
+            mod = __import__(mod_name, fromlist=["add_commands"])
+        except ModuleNotFoundError:
+            continue
+        out.append(mod.add_commands)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Domains: cooking, navigation, shopping, traveling, geolocation (world + sites + checker + oracle)."""

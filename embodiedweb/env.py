@@ -1,0 +1,396 @@
+"""The Gymnasium env: one embodied world + one web session + one task per episode."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from embodiedweb.actions import REGISTRY, ActionError, ParsedAction
+from embodiedweb.domains.base import Domain, Episode
+from embodiedweb.spaces import UnicodeText
+from embodiedweb.tasks import Task, TaskError, TaskSuite
+from embodiedweb.trace import Trace, diff_state
+from embodiedweb.web.driver import WebDriver
+from web_sites.registry import get_webapp
+
+TEXT_MAX = 1_000_000
+OBS_TEXT_KEYS = ("active", "instruction", "web_url", "web_tabs", "web_text", "embodied_text", "last_action",
+                 "last_action_error", "message")
+
+
+class Timings(Mapping[str, float]):
+    """Per-step timings in milliseconds (``info["timings"]``), read like a dict.
+
+    Equality compares the keys only: timings are measurements, not part of the env's behaviour, so
+    two steps with the same seed and action are equal (Gymnasium's determinism check relies on it).
+    """
+
+    def __init__(self, **values: float) -> None:
+        self._values = {k: round(float(v), 4) for k, v in values.items()}
+
+    def __getitem__(self, key: str) -> float:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Timings) and set(self._values) == set(other._values)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._values)))
+
+    def __repr__(self) -> str:
+        return f"Timings({self._values})"
+
+
+def make_driver(web_mode: str, viewport: tuple[int, int]) -> WebDriver:
+    """A web driver for ``web_mode`` (``text`` or ``browser``)."""
+    if web_mode == "text":
+        from embodiedweb.web.text_driver import TextDriver
+
+        return TextDriver(get_webapp())
+    if web_mode == "browser":
+        from embodiedweb.web.browser_driver import BrowserDriver
+
+        return BrowserDriver(get_webapp(), viewport=viewport)
+    raise ValueError(f"web_mode must be 'text' or 'browser', got {web_mode!r}")
+
+
+class EmbodiedWebEnv(gym.Env):
+    """An episode composes an embodied world, a web session and a task (DESIGN.md section 3).
+
+    ``step`` takes an action string (see ``describe_actions()``); bad actions never raise: they are
+    answered in ``obs["last_action_error"]``. The agent acts in one domain at a time
+    (``obs["active"]``) and moves with ``switch_environment [message]``; ``stop [answer]`` ends the
+    episode, ``max_steps`` truncates it. ``info["metrics"]`` holds the checker's metrics at the end.
+    """
+
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+
+    def __init__(self, domain: Domain, tasks: TaskSuite | list[Task], *, env_id: str = "", web_mode: str = "text",
+                 render_images: bool = False, max_steps: int = 100, image_size: tuple[int, int] = (300, 300),
+                 viewport: tuple[int, int] = (1280, 720), render_mode: str | None = None, split: str | None = None,
+                 record_trace: bool = True, trace_path: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.domain = domain
+        suite = tasks if isinstance(tasks, TaskSuite) else TaskSuite(tasks)
+        self.tasks = suite.split(split) if split else suite
+        if len(self.tasks) == 0:
+            raise TaskError(f"{env_id or domain.name}: no tasks{f' in split {split!r}' if split else ''}")
+        self.env_id = env_id
+        self.web_mode = web_mode
+        self.render_images = render_images
+        self.max_steps = int(max_steps)
+        self.image_size = tuple(image_size)
+        self.viewport = tuple(viewport)
+        self.render_mode = render_mode
+        self.record_trace = record_trace
+        self.trace_path = trace_path
+        self.domains = ("web", domain.world_kind, "meta")
+
+        obs_spaces: dict[str, spaces.Space] = {k: UnicodeText(TEXT_MAX) for k in OBS_TEXT_KEYS}
+        if render_images:
+            w, h = self.image_size
+            vw, vh = self.viewport
+            obs_spaces["embodied_image"] = spaces.Box(0, 255, (h, w, 3), np.uint8)
+            obs_spaces["web_screenshot"] = spaces.Box(0, 255, (vh, vw, 3), np.uint8)
+        self.observation_space = spaces.Dict(obs_spaces)
+        self.action_space = UnicodeText(10_000)
+
+        self.world = domain.make_world()
+        self.webapp = get_webapp()
+        self.session = self.webapp.new_session_id()
+        self.driver: WebDriver | None = None
+        self.task: Task | None = None
+        self.trace = Trace()
+        self._reset_state()
+
+    # helpers -----------------------------------------------------------------------------------
+    def _reset_state(self) -> None:
+        self.active = "web"
+        self.steps = 0
+        self.switches = 0
+        self.message = ""
+        self.last_action = ""
+        self.last_error = ""
+        self.answer: str | None = None
+        self.done = False
+        self.history: list[dict[str, Any]] = []
+        self._web_state: dict[str, Any] = {}
+        self._world_state: dict[str, Any] = {}
+
+    def describe_actions(self, with_examples: bool = True) -> str:
+        """The action set of this env (web + its world + switch/stop), ready for a prompt."""
+        return REGISTRY.describe(self.domains, with_examples)
+
+    def _ensure_driver(self) -> WebDriver:
+        if self.driver is None:
+            self.driver = make_driver(self.web_mode, self.viewport)
+        return self.driver
+
+    # gym API -------------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        options = options or {}
+        if "task_id" in options and options["task_id"] is not None:
+            task = self.tasks.get(str(options["task_id"]))
+        else:
+            task = self.tasks.tasks[int(self.np_random.integers(len(self.tasks)))]
+        ep_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
+        t0 = time.perf_counter()
+        self.task = task
+        self._reset_state()
+        self.world.reset(task.embodied, ep_seed)
+        self.webapp.reset_session(self.session, task.web, ep_seed)
+        driver = self._ensure_driver()
+        try:
+            driver.reset(self.session, task.web.get("start_url", "/"))
+        except Exception as e:  # a dead browser: start it again once
+            driver.close()
+            self.driver = None
+            driver = self._ensure_driver()
+            driver.reset(self.session, task.web.get("start_url", "/"))
+            self.last_error = f"The browser was restarted ({type(e).__name__})."
+        self.active = task.start
+        self.trace.close()
+        self.trace = Trace(self.trace_path)
+        if self.record_trace:
+            self._world_state = self.world.semantic_state()
+            self._web_state = self.webapp.snapshot(self.session)
+            self.trace.add({"step": 0, "event": "reset", "task_id": task.task_id, "seed": ep_seed,
+                            "active": self.active, "web_url": driver.url, "world": self._world_state,
+                            "web": self._web_state})
+        t1 = time.perf_counter()
+        obs = self._observation()
+        t2 = time.perf_counter()
+        info = self._info(reset_ms=(t1 - t0) * 1e3, obs_ms=(t2 - t1) * 1e3)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.task is None:
+            raise RuntimeError("call reset() before step()")
+        t0 = time.perf_counter()
+        self.last_action = action if isinstance(action, str) else repr(action)
+        self.last_error = ""
+        carried = ""
+        parsed: ParsedAction | None = None
+        changed = ""
+        if self.done:
+            self.last_error = "The episode has ended; call reset() to start a new one."
+        else:
+            try:
+                parsed = REGISTRY.parse(action, self.domains)
+            except ActionError as e:
+                self.last_error = str(e)
+            if parsed is not None:
+                carried, changed = self._execute(parsed)
+            self.steps += 1
+        t1 = time.perf_counter()
+        self.message = carried
+        terminated = self.answer is not None
+        truncated = not terminated and self.steps >= self.max_steps
+        metrics = None
+        if (terminated or truncated) and not self.done:
+            self.done = True
+            metrics = self._metrics()
+        obs = self._observation()
+        t2 = time.perf_counter()
+        record = {"step": self.steps, "action": self.last_action, "parsed": parsed.to_json() if parsed else None,
+                  "active": self.active, "error": self.last_error, "web_url": obs["web_url"],
+                  "timings": {"action_ms": (t1 - t0) * 1e3, "observation_ms": (t2 - t1) * 1e3}}
+        if self.record_trace:
+            record["changes"] = self._changes(changed)
+        if metrics is not None:
+            record["metrics"] = metrics
+        self.trace.add(record)
+        self.history.append(record)
+        info = self._info(action_ms=(t1 - t0) * 1e3, obs_ms=(t2 - t1) * 1e3)
+        info["parsed_action"] = parsed.to_json() if parsed else None
+        reward = 0.0
+        if metrics is not None:
+            info["metrics"] = metrics
+            reward = 1.0 if metrics["overall"] else 0.0
+        return obs, reward, bool(terminated), bool(truncated), info
+
+    def _execute(self, p: ParsedAction) -> tuple[str, str]:
+        """Run a parsed action; returns (message to carry, which state may have changed)."""
+        if p.domain == "meta":
+            if p.name == "switch_environment":
+                self.active = "embodied" if self.active == "web" else "web"
+                self.switches += 1
+                if self.active == "embodied":
+                    deliveries = self.webapp.take_deliveries(self.session)
+                    if deliveries:
+                        self.world.on_enter(deliveries)
+                        return p.args.get("message", ""), "both"
+                return p.args.get("message", ""), ""
+            if p.name == "stop":
+                self.answer = p.args.get("answer", "") or ""
+                return "", ""
+        want = "web" if p.domain == "web" else "embodied"
+        if want != self.active:
+            where = "the web" if self.active == "web" else "the embodied environment"
+            other = "web" if want == "web" else "embodied"
+            self.last_error = (f"'{p.name}' is a {other} action, but you are in {where}. "
+                               f"Use switch_environment to go to the {other} environment first.")
+            return "", ""
+        if p.domain == "web":
+            driver = self._ensure_driver()
+            try:
+                self.last_error = driver.execute(p.name, p.args)
+            except Exception as e:  # the browser died or misbehaved: say so and recover
+                self.last_error = f"The web page failed ({type(e).__name__}: {str(e)[:200]}); the browser was reset."
+                driver.close()
+                self.driver = None
+                try:
+                    self._ensure_driver().reset(self.session, "/")
+                except Exception as e2:  # nothing more to do this step; the next reset retries
+                    self.last_error += f" Restart failed: {type(e2).__name__}."
+            return "", "web"
+        try:
+            self.last_error = self.world.execute(p.name, p.args)
+        except Exception as e:  # a world bug must not end the run
+            self.last_error = f"{p.name} failed: {type(e).__name__}: {str(e)[:200]}"
+        return "", "world"
+
+    def _changes(self, changed: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if changed in ("web", "both"):
+            new = self.webapp.snapshot(self.session)
+            d = diff_state(self._web_state, new)
+            self._web_state = new
+            if d:
+                out["web"] = d
+        if changed in ("world", "both"):
+            new = self.world.semantic_state()
+            d = diff_state(self._world_state, new)
+            self._world_state = new
+            if d:
+                out["world"] = d
+        return out
+
+    def _metrics(self) -> dict[str, Any]:
+        assert self.task is not None
+        ep = Episode(self.task, self.world.semantic_state(), self.webapp.snapshot(self.session), self.answer,
+                     self.steps, self.switches, self.history)
+        try:
+            m = dict(self.domain.check(ep))
+        except Exception as e:  # a checker bug must be visible, not crash the run
+            m = {"overall": False, "web": False, "embodied": False, "completion": 0.0,
+                 "checker_error": f"{type(e).__name__}: {e}"}
+        m["overall"] = bool(m.get("overall", False))
+        m["web"] = bool(m.get("web", False))
+        m["embodied"] = bool(m.get("embodied", False))
+        m["completion"] = float(m.get("completion", 0.0))
+        m["steps"] = self.steps
+        m["switches"] = self.switches
+        m["answer"] = self.answer
+        return m
+
+    def _observation(self) -> dict[str, Any]:
+        assert self.task is not None and self.driver is not None
+        tree = self.driver.tree()
+        obs: dict[str, Any] = {
+            "active": self.active,
+            "instruction": self.task.instruction,
+            "web_url": self.driver.url,
+            "web_tabs": self.driver.tabs_text(),
+            "web_text": tree.text,
+            "embodied_text": self.world.text(),
+            "last_action": self.last_action[:TEXT_MAX],
+            "last_action_error": self.last_error,
+            "message": self.message,
+        }
+        if self.render_images:
+            obs["embodied_image"] = self._fit(self.world.image(self.image_size), self.image_size)
+            obs["web_screenshot"] = self._fit(self.driver.screenshot(self.viewport), self.viewport)
+        return obs
+
+    @staticmethod
+    def _fit(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        w, h = size
+        if img.shape[:2] == (h, w):
+            return np.ascontiguousarray(img, dtype=np.uint8)
+        from PIL import Image
+
+        return np.asarray(Image.fromarray(img).convert("RGB").resize((w, h)), dtype=np.uint8)
+
+    def admissible_actions(self) -> list[str]:
+        """Concrete actions valid now in the active domain, plus switching and stopping."""
+        acts: list[str] = []
+        if self.active == "web" and self.driver is not None:
+            tree = self.driver.tree()
+            for n in tree.interactive:
+                if n.role in ("link", "button", "checkbox", "radio", "tab", "menuitem", "switch"):
+                    acts.append(f"click [{n.bid}]")
+            acts += [f"type [{n.bid}] [{o}]" for n, o in _select_options(tree)]
+            acts += ["scroll [down]", "scroll [up]", "go_back", "go_forward", "new_tab"]
+            n_tabs = len(self.driver.tab_titles())
+            if n_tabs > 1:
+                acts.append("close_tab")
+                acts += [f"tab_focus [{i}]" for i in range(n_tabs) if i != self.driver.active_tab]
+        elif self.active == "embodied":
+            acts += self.world.admissible_actions()
+        acts += ["switch_environment", "stop"]
+        return acts
+
+    def _info(self, **timings: float) -> dict[str, Any]:
+        assert self.task is not None
+        return {"task_id": self.task.task_id, "env_id": self.env_id, "active": self.active, "step": self.steps,
+                "timings": Timings(**timings), "admissible_actions": self.admissible_actions(),
+                "last_action_error": self.last_error}
+
+    def render(self) -> Any:
+        if self.render_mode == "rgb_array":
+            if self.active == "embodied":
+                return self._fit(self.world.image(self.image_size), self.image_size)
+            return self._fit(self._ensure_driver().screenshot(self.viewport), self.viewport)
+        if self.render_mode == "ansi":
+            obs = self._observation()
+            return "\n".join(f"## {k}\n{obs[k]}" for k in OBS_TEXT_KEYS)
+        return None
+
+    def trace_digest(self) -> str:
+        """Hash of this episode's trace (timings excluded): equal for equal seeds and actions."""
+        return self.trace.digest()
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None
+        self.trace.close()
+        try:
+            self.webapp.drop_session(self.session)
+        except Exception:  # closing at interpreter exit: nothing left to clean
+            pass
+        super().close()
+
+    def __del__(self) -> None:  # pragma: no cover - best effort
+        try:
+            if self.driver is not None:
+                self.driver.close()
+        except Exception:
+            pass
+
+
+def _select_options(tree: Any) -> list[tuple[Any, str]]:
+    out = []
+    current = None
+    for n in tree.nodes.values():
+        if n.role == "combobox" and n.tag == "select":
+            current = n
+        elif n.role == "option" and current is not None:
+            out.append((current, n.name))
+    return out

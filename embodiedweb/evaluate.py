@@ -1,0 +1,130 @@
+"""Run agents on envs and write one JSONL record per episode plus a summary table."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+METRIC_KEYS = ("overall", "web", "embodied", "completion")
+
+
+def episode_key(rec: dict[str, Any]) -> tuple[str, str, str]:
+    return rec["env_id"], rec["task_id"], rec["agent"]
+
+
+def load_done(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Records already in ``path`` (so a killed run resumes without repeating episodes)."""
+    done: dict[tuple[str, str, str], dict[str, Any]] = {}
+    if path is None or not path.exists():
+        return done
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+                done[episode_key(rec)] = rec
+            except (json.JSONDecodeError, KeyError):
+                continue  # a line cut by a kill: that episode runs again
+    return done
+
+
+def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float = 600.0) -> dict[str, Any]:
+    """One episode of ``agent`` on ``task_id``; returns the per-episode record."""
+    t0 = time.perf_counter()
+    obs, info = env.reset(seed=seed, options={"task_id": task_id})
+    agent.reset(env, obs, info)
+    terminated = truncated = False
+    metrics: dict[str, Any] = {}
+    n = 0
+    while not (terminated or truncated):
+        try:
+            action = agent.act(obs, info)
+        except Exception as e:  # an agent bug ends its episode, not the run
+            action = "stop"
+            metrics["agent_error"] = f"{type(e).__name__}: {e}"
+        obs, _, terminated, truncated, info = env.step(action)
+        n += 1
+        if time.perf_counter() - t0 > max_wall_s and not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step("stop")
+    metrics = {**info.get("metrics", {}), **metrics}
+    base = env.unwrapped
+    return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, "seed": seed,
+            "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
+            "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
+            "duration_s": round(time.perf_counter() - t0, 4), **agent.episode_record()}
+
+
+def select_tasks(env: Any, limit: int | None, split: str | None) -> list[str]:
+    tasks = env.unwrapped.tasks.tasks
+    if split and split != "all":
+        tasks = [t for t in tasks if t.split == split]
+    ids = [t.task_id for t in tasks]
+    return ids[:limit] if limit else ids
+
+
+def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per env: episodes and mean of each metric (rates in 0..1)."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in records:
+        s = out.setdefault(r["env_id"], {"episodes": 0, **{k: 0.0 for k in METRIC_KEYS}})
+        s["episodes"] += 1
+        for k in METRIC_KEYS:
+            s[k] += float(r["metrics"].get(k, 0.0))
+    for s in out.values():
+        for k in METRIC_KEYS:
+            s[k] = round(s[k] / s["episodes"], 4) if s["episodes"] else 0.0
+    return out
+
+
+def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = None,
+             web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
+             env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None
+             ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from baselines.registry import make_agent
+
+    done = load_done(out)
+    records: list[dict[str, Any]] = []
+    fh = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115 - closed below
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      disable=not progress, transient=False) as bar:
+            for env_id in env_ids:
+                env = gym.make(env_id, web_mode=web_mode, **(env_kwargs or {}))
+                agent = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))
+                ids = select_tasks(env, limit, split)
+                job = bar.add_task(f"{env_id} · {agent_name}", total=len(ids))
+                for i, task_id in enumerate(ids):
+                    key = (env_id, task_id, agent.name)
+                    if key in done:
+                        records.append(done[key])
+                    else:
+                        rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i)
+                        records.append(rec)
+                        if fh:
+                            fh.write(json.dumps(rec, sort_keys=True) + "\n")
+                            fh.flush()
+                    bar.advance(job)
+                env.close()
+    finally:
+        if fh:
+            fh.close()
+    return summarize(records), records
+
+
+def print_table(summary: dict[str, dict[str, Any]], title: str = "Results", stderr: bool = False) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=title)
+    for col in ("env", "episodes", "overall %", "web %", "embodied %", "completion %"):
+        t.add_column(col, justify="right" if col != "env" else "left")
+    for env_id, s in summary.items():
+        t.add_row(env_id, str(s["episodes"]), *(f"{100 * s[k]:.1f}" for k in METRIC_KEYS))
+    Console(stderr=stderr).print(t)

@@ -1,0 +1,82 @@
+"""Env specs (``envs/*.toml``) and their registration with Gymnasium.
+
+A spec names the env id, the domain class, the task file and default limits::
+
+    id = "EWA-Cooking-v0"
+    domain = "embodiedweb.domains.cooking:CookingDomain"
+    tasks = "cooking/tasks.jsonl"        # relative to data/
+    max_steps = 150
+    description = "..."
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from embodiedweb.paths import data_dir, envs_dir
+
+
+@dataclass
+class EnvSpec:
+    """One registered env: id, domain import path, task file and defaults."""
+
+    id: str
+    domain: str
+    tasks: str
+    max_steps: int = 100
+    description: str = ""
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+    def load_domain(self) -> Any:
+        module, _, cls = self.domain.partition(":")
+        return getattr(importlib.import_module(module), cls)()
+
+    @property
+    def tasks_path(self) -> Path:
+        return data_dir() / self.tasks
+
+
+def load_specs(folder: Path | None = None) -> list[EnvSpec]:
+    """Every spec in ``envs/`` sorted by file name."""
+    folder = folder or envs_dir()
+    specs = []
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as f:
+            raw = tomllib.load(f)
+        specs.append(EnvSpec(**raw))
+    return specs
+
+
+def make_env(spec_id: str, **kwargs: Any) -> Any:
+    """Gymnasium entry point: build the env of ``spec_id`` with ``kwargs`` over the spec's defaults."""
+    from embodiedweb.env import EmbodiedWebEnv
+    from embodiedweb.tasks import load_tasks
+
+    spec = next((s for s in load_specs() if s.id == spec_id), None)
+    if spec is None:
+        raise gym.error.Error(f"no env spec {spec_id!r} in {envs_dir()}")
+    domain = spec.load_domain()
+    tasks = load_tasks(spec.tasks_path, domain.validate_task)
+    opts = {"max_steps": spec.max_steps, **spec.defaults, **kwargs}
+    return EmbodiedWebEnv(domain, tasks, env_id=spec.id, **opts)
+
+
+def register_all() -> list[str]:
+    """Register every spec with Gymnasium (idempotent); returns the ids."""
+    ids = []
+    for spec in load_specs():
+        if spec.id not in gym.registry:
+            gym.register(id=spec.id, entry_point="embodiedweb.registration:make_env",
+                         kwargs={"spec_id": spec.id})
+        ids.append(spec.id)
+    return ids
+
+
+def registered_ids() -> list[str]:
+    return [s.id for s in load_specs()]

@@ -1,0 +1,1 @@
+"""Image rendering helpers shared by the worlds and drivers."""

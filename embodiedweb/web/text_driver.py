@@ -1,0 +1,404 @@
+"""The ``text`` web driver: the same server-rendered pages handled in-process, no browser.
+
+It implements what a browser does with these pages: links, form submission (with the submitter,
+implicit submission on Enter), checkboxes, radios, selects, tabs and history. Element ids and the
+tree text come from the same page and builder as in the browser driver.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode, urljoin
+
+import numpy as np
+
+from embodiedweb.web.axtree import BID, PageTree, build_tree
+from embodiedweb.web.driver import WebDriver, validate_key_comb
+from embodiedweb.web.urls import UrlRefused, canonical, to_local_path
+from web_sites.framework import Request, WebApp
+
+_TEXT_TYPES = {"text", "search", "email", "url", "tel", "password", "number", ""}
+MAX_REDIRECTS = 10
+
+
+@dataclass
+class _Tab:
+    history: list[str] = field(default_factory=list)
+    index: int = -1
+    doc: Any = None
+    elements: dict[str, Any] = field(default_factory=dict)
+    tree: PageTree | None = None
+    focus: str | None = None
+    scroll: int = 0
+
+    @property
+    def path(self) -> str:
+        return self.history[self.index] if self.index >= 0 else "/"
+
+
+class TextDriver(WebDriver):
+    """A browser-free web session over :class:`web_sites.WebApp` (see module docstring)."""
+
+    mode = "text"
+
+    def __init__(self, app: WebApp) -> None:
+        self.app = app
+        self.session = ""
+        self.tabs: list[_Tab] = []
+        self._active = 0
+
+    # public -----------------------------------------------------------------------------------
+    def reset(self, session: str, start_path: str = "/") -> None:
+        self.session = session
+        self.tabs = [_Tab()]
+        self._active = 0
+        self._navigate(self.tab, start_path, "GET", None)
+
+    @property
+    def tab(self) -> _Tab:
+        return self.tabs[self._active]
+
+    @property
+    def active_tab(self) -> int:
+        return self._active
+
+    @property
+    def url(self) -> str:
+        return canonical(self.tab.path)
+
+    def tree(self) -> PageTree:
+        tab = self.tab
+        if tab.tree is None:
+            tab.tree = build_tree(tab.doc)
+        return tab.tree
+
+    def tab_titles(self) -> list[tuple[str, str]]:
+        out = []
+        for t in self.tabs:
+            if t.tree is None:
+                t.tree = build_tree(t.doc)
+            out.append((t.tree.title, canonical(t.path)))
+        return out
+
+    def screenshot(self, size: tuple[int, int], marks: bool = True) -> np.ndarray:
+        from embodiedweb.render.text_image import text_page_image
+
+        return text_page_image(self.tree().text, f"{self.url}", size)
+
+    def execute(self, name: str, args: dict[str, Any]) -> str:
+        handler = getattr(self, f"_do_{name}", None)
+        if handler is None:
+            return f"'{name}' is not a web action"
+        return handler(**args)
+
+    # actions ----------------------------------------------------------------------------------
+    def _element(self, bid: str) -> tuple[Any, str]:
+        el = self.tab.elements.get(str(bid))
+        if el is None:
+            ids = sorted((n.bid for n in self.tree().interactive), key=int)
+            hint = f" Interactive ids on this page: {', '.join(ids[:40])}{' ...' if len(ids) > 40 else ''}." if ids else ""
+            return None, f"No element with id [{bid}] on the current page ({self.url}).{hint}"
+        return el, ""
+
+    def _do_click(self, id: str) -> str:
+        el, err = self._element(id)
+        if err:
+            return err
+        if el.get("disabled") is not None:
+            return f"Element [{id}] is disabled."
+        tab = self.tab
+        tab.focus = el.get(BID)
+        target = el
+        while target is not None and not self._clickable(target):
+            target = target.getparent()
+        if target is None:
+            return ""
+        tag, typ = target.tag, (target.get("type") or "").lower()
+        if tag == "a":
+            href = target.get("href") or ""
+            if href.startswith("#") or href.lower().startswith("javascript:"):
+                return ""
+            return self._navigate(tab, urljoin(tab.path, href), "GET", None)
+        if tag == "label":
+            ctl = self._label_control(target)
+            if ctl is None:
+                return ""
+            tab.focus = ctl.get(BID)
+            if ctl.tag == "input" and (ctl.get("type") or "").lower() in ("checkbox", "radio"):
+                self._toggle(ctl)
+            return ""
+        if tag == "input" and typ in ("checkbox", "radio"):
+            self._toggle(target)
+            return ""
+        if tag == "option":
+            self._select_option(target)
+            return ""
+        if (tag == "button" and typ in ("submit", "")) or (tag == "input" and typ in ("submit", "image")):
+            form = self._form_of(target)
+            if form is not None:
+                return self._submit(form, target)
+        return ""
+
+    def _do_type(self, id: str, text: str, enter: bool = False) -> str:
+        el, err = self._element(id)
+        if err:
+            return err
+        if el.get("disabled") is not None or el.get("readonly") is not None:
+            return f"Element [{id}] is not editable (disabled or read-only)."
+        tab = self.tab
+        if el.tag == "select":
+            opts = list(el.iter("option"))
+            want = text.strip().lower()
+            match = next((o for o in opts if (o.text_content() or "").strip().lower() == want
+                          or (o.get("value") or "").lower() == want), None)
+            if match is None:
+                names = ", ".join(repr((o.text_content() or "").strip()) for o in opts)
+                return f"No option '{text}' in select [{id}]; options are: {names}."
+            self._select_option(match)
+            tab.focus = el.get(BID)
+        elif el.tag == "textarea":
+            el.text = text
+            tab.focus = el.get(BID)
+            tab.tree = None
+        elif el.tag == "input" and (el.get("type") or "").lower() in _TEXT_TYPES:
+            if (el.get("type") or "").lower() == "number" and text.strip():
+                try:
+                    float(text)
+                except ValueError:
+                    return f"Field [{id}] takes a number; '{text}' is not one."
+            el.set("value", text)
+            tab.focus = el.get(BID)
+            tab.tree = None
+        else:
+            node = self.tree().nodes.get(str(id))
+            what = node.role if node else el.tag
+            return f"Element [{id}] is a {what}, not a text field; type needs a textbox, searchbox or combobox."
+        if enter:
+            return self._press_enter()
+        return ""
+
+    def _do_hover(self, id: str) -> str:
+        _, err = self._element(id)
+        return err
+
+    def _do_press(self, key_comb: str) -> str:
+        try:
+            key = validate_key_comb(key_comb)
+        except ValueError as e:
+            return str(e)
+        if key == "Enter":
+            return self._press_enter()
+        if key == "Alt+ArrowLeft":
+            return self._do_go_back()
+        if key == "Alt+ArrowRight":
+            return self._do_go_forward()
+        tab = self.tab
+        if key == "Backspace" and tab.focus:
+            el = tab.elements.get(tab.focus)
+            if el is not None and el.tag == "input" and (el.get("type") or "").lower() in _TEXT_TYPES:
+                el.set("value", (el.get("value") or "")[:-1])
+                tab.tree = None
+        return ""
+
+    def _do_scroll(self, direction: str) -> str:
+        self.tab.scroll = max(0, self.tab.scroll + (1 if direction == "down" else -1))
+        return ""
+
+    def _do_new_tab(self) -> str:
+        self.tabs.append(_Tab())
+        self._active = len(self.tabs) - 1
+        return self._navigate(self.tab, "/", "GET", None)
+
+    def _do_close_tab(self) -> str:
+        if len(self.tabs) == 1:
+            return "close_tab refused: this is the only open tab (open another with new_tab first)."
+        self.tabs.pop(self._active)
+        self._active = min(self._active, len(self.tabs) - 1)
+        return ""
+
+    def _do_tab_focus(self, index: int) -> str:
+        if not 0 <= index < len(self.tabs):
+            return f"No tab {index}; open tabs are 0..{len(self.tabs) - 1}."
+        self._active = index
+        return ""
+
+    def _do_goto(self, url: str) -> str:
+        try:
+            path = to_local_path(url, self.tab.path)
+        except UrlRefused as e:
+            return str(e)
+        return self._navigate(self.tab, path, "GET", None)
+
+    def _do_go_back(self) -> str:
+        tab = self.tab
+        if tab.index <= 0:
+            return "go_back: there is no previous page in this tab."
+        tab.index -= 1
+        return self._load(tab, tab.path)
+
+    def _do_go_forward(self) -> str:
+        tab = self.tab
+        if tab.index >= len(tab.history) - 1:
+            return "go_forward: there is no next page in this tab."
+        tab.index += 1
+        return self._load(tab, tab.path)
+
+    # mechanics --------------------------------------------------------------------------------
+    @staticmethod
+    def _clickable(el: Any) -> bool:
+        tag = el.tag
+        return ((tag == "a" and el.get("href") is not None) or tag in ("button", "option", "label")
+                or (tag == "input" and (el.get("type") or "").lower() in ("checkbox", "radio", "submit", "image")))
+
+    def _label_control(self, label: Any) -> Any:
+        for_id = label.get("for")
+        if for_id:
+            found = label.getroottree().getroot().xpath(f'//*[@id="{for_id}"]') if '"' not in for_id else []
+            return found[0] if found else None
+        return next((d for d in label.iter() if d.tag in ("input", "select", "textarea")), None)
+
+    def _toggle(self, el: Any) -> None:
+        typ = (el.get("type") or "").lower()
+        if typ == "checkbox":
+            if el.get("checked") is not None:
+                del el.attrib["checked"]
+            else:
+                el.set("checked", "")
+        else:
+            form = self._form_of(el)
+            scope = form if form is not None else el.getroottree().getroot()
+            for other in scope.iter("input"):
+                if (other.get("type") or "").lower() == "radio" and other.get("name") == el.get("name"):
+                    if other.get("checked") is not None:
+                        del other.attrib["checked"]
+            el.set("checked", "")
+        self.tab.tree = None
+
+    def _select_option(self, opt: Any) -> None:
+        select = opt.getparent()
+        while select is not None and select.tag != "select":
+            select = select.getparent()
+        if select is not None and select.get("multiple") is None:
+            for o in select.iter("option"):
+                if o.get("selected") is not None:
+                    del o.attrib["selected"]
+        opt.set("selected", "")
+        self.tab.tree = None
+
+    def _form_of(self, el: Any) -> Any:
+        form_id = el.get("form")
+        if form_id:
+            found = el.getroottree().getroot().xpath(f'//form[@id="{form_id}"]') if '"' not in form_id else []
+            if found:
+                return found[0]
+        parent = el.getparent()
+        while parent is not None and parent.tag != "form":
+            parent = parent.getparent()
+        return parent
+
+    def _press_enter(self) -> str:
+        tab = self.tab
+        el = tab.elements.get(tab.focus or "")
+        if el is None:
+            return ""
+        typ = (el.get("type") or "").lower()
+        if el.tag == "input" and typ in _TEXT_TYPES:
+            form = self._form_of(el)
+            if form is None:
+                return ""
+            submitter = next((b for b in form.iter() if (b.tag == "button" and (b.get("type") or "submit").lower()
+                                                             == "submit")
+                              or (b.tag == "input" and (b.get("type") or "").lower() in ("submit", "image"))), None)
+            if submitter is not None and submitter.get("disabled") is not None:
+                return ""
+            return self._submit(form, submitter)
+        if el.tag in ("a", "button"):
+            return self._do_click(el.get(BID))
+        return ""
+
+    def _submit(self, form: Any, submitter: Any) -> str:
+        pairs: list[tuple[str, str]] = []
+        root = form.getroottree().getroot()
+        form_id = form.get("id")
+        controls = list(form.iter())
+        if form_id:
+            controls += [c for c in root.iter() if c.get("form") == form_id and c not in controls]
+        for c in controls:
+            name = c.get("name")
+            if not name or c.get("disabled") is not None or not isinstance(c.tag, str):
+                continue
+            if c.tag == "input":
+                typ = (c.get("type") or "").lower()
+                if typ in ("checkbox", "radio"):
+                    if c.get("checked") is not None:
+                        pairs.append((name, c.get("value") if c.get("value") is not None else "on"))
+                elif typ in ("submit", "image", "button", "reset"):
+                    if c is submitter:
+                        pairs.append((name, c.get("value") or ""))
+                elif typ == "file":
+                    continue
+                else:
+                    pairs.append((name, c.get("value") or ""))
+            elif c.tag == "button":
+                if c is submitter:
+                    pairs.append((name, c.get("value") or ""))
+            elif c.tag == "select":
+                opts = list(c.iter("option"))
+                chosen = [o for o in opts if o.get("selected") is not None]
+                if not chosen and c.get("multiple") is None and opts:
+                    chosen = opts[:1]
+                for o in chosen:
+                    pairs.append((name, o.get("value") if o.get("value") is not None else (o.text_content() or "").strip()))
+            elif c.tag == "textarea":
+                pairs.append((name, c.text or ""))
+        method = ((submitter.get("formmethod") if submitter is not None else None) or form.get("method") or "get").upper()
+        action = (submitter.get("formaction") if submitter is not None else None) or form.get("action") or self.tab.path
+        target = urljoin(self.tab.path, action)
+        if method == "POST":
+            data: dict[str, list[str]] = {}
+            for k, v in pairs:
+                data.setdefault(k, []).append(v)
+            return self._navigate(self.tab, target, "POST", data)
+        base = target.split("?", 1)[0]
+        return self._navigate(self.tab, base + ("?" + urlencode(pairs) if pairs else ""), "GET", None)
+
+    def _fetch(self, method: str, path: str, form: dict[str, list[str]] | None) -> tuple[str, Any, int]:
+        for _ in range(MAX_REDIRECTS):
+            resp = self.app.handle(Request.from_url(method, path, self.session, form))
+            if resp.redirect is None:
+                return path, resp.doc, resp.status
+            path = to_local_path(resp.redirect, path)
+            method, form = "GET", None
+        raise RuntimeError(f"too many redirects at {path}")
+
+    def _navigate(self, tab: _Tab, path: str, method: str, form: dict[str, list[str]] | None) -> str:
+        try:
+            path = to_local_path(path, tab.path)
+            final, doc, _ = self._fetch(method, path, form)
+        except (UrlRefused, RuntimeError) as e:
+            return str(e)
+        tab.history = tab.history[: tab.index + 1] + [final]
+        tab.index = len(tab.history) - 1
+        self._set_page(tab, doc)
+        return ""
+
+    def _load(self, tab: _Tab, path: str) -> str:
+        try:
+            _, doc, _ = self._fetch("GET", path, None)
+        except RuntimeError as e:
+            return str(e)
+        self._set_page(tab, doc)
+        return ""
+
+    @staticmethod
+    def _set_page(tab: _Tab, doc: Any) -> None:
+        tab.doc = doc
+        tab.elements = {el.get(BID): el for el in doc.iter() if isinstance(el.tag, str) and el.get(BID) is not None}
+        tab.tree = None
+        tab.focus = None
+        tab.scroll = 0
+
+    def clone_doc(self) -> Any:
+        return copy.deepcopy(self.tab.doc)

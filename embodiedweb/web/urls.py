@@ -1,0 +1,54 @@
+"""Canonical URLs of the local sites and the rule that keeps agents on them.
+
+Agents see URLs on the canonical origin ``http://ewa.local`` whatever port the server listens
+on, so traces do not depend on the port and both drivers report the same ``web_url``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin, urlsplit
+
+CANONICAL_ORIGIN = "http://ewa.local"
+HOME_URL = CANONICAL_ORIGIN + "/"
+_LOCAL_HOSTS = {"ewa.local", "localhost", "127.0.0.1"}
+
+
+class UrlRefused(ValueError):
+    """A URL that is not one of the local sites."""
+
+
+def to_local_path(url: str, base_path: str = "/") -> str:
+    """Turn what an agent wrote (canonical URL, relative path, site name) into a local path+query.
+
+    Raises :class:`UrlRefused` with a message for anything outside the local sites.
+    """
+    url = url.strip()
+    if not url:
+        raise UrlRefused("goto needs a URL, e.g. goto [http://ewa.local/]")
+    parts = urlsplit(url)
+    if parts.scheme and parts.scheme not in ("http", "https"):
+        raise UrlRefused(f"goto refused: '{url}' is not a web page on the local sites (only {CANONICAL_ORIGIN}/...)")
+    if parts.netloc:
+        host = (parts.hostname or "").lower()
+        if host not in _LOCAL_HOSTS:
+            raise UrlRefused(
+                f"goto refused: '{host}' is not reachable; only the local sites on {CANONICAL_ORIGIN}/ are "
+                "(home, and the sites linked from it)")
+        path = parts.path or "/"
+        return path + (f"?{parts.query}" if parts.query else "")
+    if not url.startswith("/") and "." in url.split("/")[0]:
+        raise UrlRefused(f"goto refused: '{url}' is not reachable; only the local sites on {CANONICAL_ORIGIN}/ are")
+    joined = urljoin(base_path, url)
+    p = urlsplit(joined)
+    return (p.path or "/") + (f"?{p.query}" if p.query else "")
+
+
+def canonical(path: str) -> str:
+    """Canonical URL of a local path+query."""
+    return CANONICAL_ORIGIN + (path if path.startswith("/") else "/" + path)
+
+
+def path_of(url: str) -> str:
+    """Local path+query of any local URL (canonical or real origin)."""
+    p = urlsplit(url)
+    return (p.path or "/") + (f"?{p.query}" if p.query else "")

@@ -1,0 +1,52 @@
+"""The interface every embodied world implements (kitchen, street, ...).
+
+A world owns one semantic state. Text, images and admissible actions are projections of it;
+checkers read :meth:`EmbodiedWorld.semantic_state` directly.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+
+class EmbodiedWorld(ABC):
+    """An embodied world driven by parsed actions from the action registry.
+
+    ``kind`` names the action domain the world accepts (``"kitchen"`` or ``"street"``).
+    """
+
+    kind: str = ""
+
+    @abstractmethod
+    def reset(self, config: dict[str, Any], seed: int) -> None:
+        """Rebuild the world from a task's embodied config, deterministically for ``seed``."""
+
+    @abstractmethod
+    def execute(self, name: str, args: dict[str, Any]) -> str:
+        """Run one action of this world's domain; return ``""`` on success or an error message.
+
+        Must never raise for bad input (unknown ids, out of reach, ...): the message is shown to
+        the agent and the state is unchanged.
+        """
+
+    @abstractmethod
+    def text(self) -> str:
+        """The text observation of the current state."""
+
+    @abstractmethod
+    def image(self, size: tuple[int, int]) -> np.ndarray:
+        """An RGB uint8 image (H, W, 3) of the current state."""
+
+    @abstractmethod
+    def semantic_state(self) -> dict[str, Any]:
+        """A JSON-serialisable snapshot of the semantic state (what checkers read)."""
+
+    @abstractmethod
+    def admissible_actions(self) -> list[str]:
+        """Concrete action strings valid now (for RL wrappers and random agents)."""
+
+    def on_enter(self, deliveries: list[dict[str, Any]]) -> None:  # noqa: B027 - optional hook
+        """Called when the agent switches into this world; ``deliveries`` are web orders to place."""

@@ -1,0 +1,162 @@
+"""KitchenWorld: the kitchen as an :class:`~embodiedweb.worlds.base.EmbodiedWorld`.
+
+Actions come parsed from the project's action registry: ``Teleport``, ``MoveAhead``, ``MoveBack``,
+``MoveLeft``, ``MoveRight``, ``RotateLeft``, ``RotateRight``, ``LookUp``, ``LookDown``, ``PickupObject``,
+``PutObject``, ``OpenObject``, ``CloseObject``, ``SliceObject``, ``CookObject``, ``ToggleObjectOn``,
+``ToggleObjectOff``; object-taking actions get ``args={"obj": "<objectId or type name>"}``. A type name
+resolves to the nearest interactable instance (for ``Teleport``: the nearest instance).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+
+from ..base import EmbodiedWorld
+from . import vocab
+from .kitchens import kitchen_scene, list_kitchens
+from .observe import object_states
+from .sim import KitchenSim
+
+NAV_ACTIONS = ("MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown")
+OBJECT_ACTIONS = ("Teleport", "PickupObject", "PutObject", "OpenObject", "CloseObject", "SliceObject",
+                  "CookObject", "ToggleObjectOn", "ToggleObjectOff")
+ACTIONS = ("Teleport", *NAV_ACTIONS, *OBJECT_ACTIONS[1:])
+
+
+class KitchenWorld(EmbodiedWorld):
+    """One of the project's kitchens driven by parsed kitchen actions.
+
+    ``reset(config, seed)`` takes ``{"kitchen_id": "kitchen_03"}`` plus optional ``"remove": [types]`` and
+    ``"add": [{"type": ..., "on": receptacle type}]``.
+    """
+
+    kind = "kitchen"
+
+    def __init__(self) -> None:
+        self.sim: KitchenSim | None = None
+        self.kitchen_id = ""
+        self.delivered: list[str] = []
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, config: dict[str, Any], seed: int) -> None:
+        kid = config.get("kitchen_id") or list_kitchens()[0]
+        sim = KitchenSim(kitchen_scene(kid))
+        rng = random.Random(seed)
+        for t in config.get("remove", []) or []:
+            for o in [o for o in sim.active_objects() if o.object_type == t]:
+                sim.remove_object(o.object_id)
+        for item in config.get("add", []) or []:
+            otype, on = item["type"], item.get("on", "CounterTop")
+            recs = sorted(o.object_id for o in sim.active_objects()
+                          if o.object_type == on and sim._free(o) >= vocab.unit_size(otype))
+            if recs:
+                sim.spawn_in(otype, rng.choice(recs))
+            else:
+                sim.spawn_on_counter(otype)
+        self.sim = sim
+        self.kitchen_id = kid
+        self.delivered = []
+
+    def on_enter(self, deliveries: list[dict[str, Any]]) -> None:
+        """Place delivered web orders (``{"object_type": "Tomato", ...}``) on a counter top."""
+        sim = self._require()
+        for d in deliveries:
+            otype = d.get("object_type") or d.get("type")
+            if otype:
+                self.delivered.append(sim.spawn_on_counter(str(otype)))
+
+    # ------------------------------------------------------------------ acting
+    def execute(self, name: str, args: dict[str, Any]) -> str:
+        sim = self._require()
+        if name not in ACTIONS:
+            return f"Invalid action: {name}"
+        kwargs: dict[str, Any] = {}
+        if name in OBJECT_ACTIONS:
+            ref = args.get("obj") if args else None
+            if not ref:
+                return f"{name} needs an object: {name} [objectId or type]"
+            oid = sim.resolve(str(ref).strip(), for_teleport=name == "Teleport")
+            if oid is None:
+                return f"Object ID appears to be invalid: no object named {ref!r} in this kitchen"
+            if name == "PutObject":
+                kwargs["receptacleObjectId"] = oid
+                if sim.held:
+                    kwargs["objectId"] = sim.held
+            else:
+                kwargs["objectId"] = oid
+        event = sim.step(name, **kwargs)
+        return "" if event.lastActionSuccess else event.errorMessage
+
+    # ------------------------------------------------------------------ observations
+    def text(self) -> str:
+        return self._require().scene_text()
+
+    def image(self, size: tuple[int, int] = (300, 300)) -> np.ndarray:
+        return self._require().render(size)
+
+    def semantic_state(self) -> dict[str, Any]:
+        sim = self._require()
+        objs = []
+        for o in sim.active_objects():
+            objs.append({
+                "objectId": o.object_id, "objectType": o.object_type,
+                "parentReceptacles": sim.ancestors(o),
+                "receptacleObjectIds": [d.object_id for d in sim.descendants(o)] if o.flags["receptacle"] else [],
+                **{k: o.state[k] for k in ("isOpen", "isToggled", "isSliced", "isCooked", "isBroken", "isDirty",
+                                           "isFilledWithLiquid", "temperature")},
+                "history": sorted(o.history), "isPickedUp": o.object_id == sim.held,
+                "position": [round(v, 3) for v in o.position],
+            })
+        return {"kitchen_id": self.kitchen_id, "sceneName": sim.scene_name,
+                "agent": {"x": sim.ax, "y": sim.ay, "z": sim.az, "rotation": sim.rot, "horizon": sim.hor},
+                "held": sim.held, "delivered": list(self.delivered), "objects": objs}
+
+    def admissible_actions(self) -> list[str]:
+        sim = self._require()
+        out: list[str] = []
+        keys = sim._reach_keys
+        for act, off in (("MoveAhead", 0), ("MoveRight", 90), ("MoveBack", 180), ("MoveLeft", 270)):
+            yaw = math.radians(sim.rot + off)
+            if sim._key(sim.ax + 0.25 * math.sin(yaw), sim.az + 0.25 * math.cos(yaw)) in keys:
+                out.append(act)
+        out += ["RotateLeft", "RotateRight"]
+        if sim.hor - sim.horizon_step >= -30 - 1e-6:
+            out.append("LookUp")
+        if sim.hor + sim.horizon_step <= 60 + 1e-6:
+            out.append("LookDown")
+        out += [f"Teleport [{t}]" for t in sorted({o.object_type for o in sim.active_objects()})]
+        held = sim.objects[sim.held] if sim.held else None
+        for o in sim.active_objects():
+            if o.object_id == sim.held or not sim.is_visible(o):
+                continue
+            oid, f, s = o.object_id, o.flags, o.state
+            if held is None and f["pickupable"]:
+                out.append(f"PickupObject [{oid}]")
+            if held is not None and f["receptacle"] and (not f["openable"] or s["isOpen"]) \
+                    and vocab.accepts(o.object_type, held.object_type) \
+                    and sim._free(o) >= vocab.unit_size(held.object_type) and o not in sim.descendants(held):
+                out.append(f"PutObject [{oid}]")
+            if f["openable"]:
+                out.append(f"{'CloseObject' if s['isOpen'] else 'OpenObject'} [{oid}]")
+            if f["toggleable"] and not s["isBroken"]:
+                out.append(f"{'ToggleObjectOff' if s['isToggled'] else 'ToggleObjectOn'} [{oid}]")
+            if f["sliceable"] and not s["isSliced"] and held is not None and held.object_type in vocab.KNIVES:
+                out.append(f"SliceObject [{oid}]")
+            if f["cookable"] and not s["isCooked"]:
+                out.append(f"CookObject [{oid}]")
+        return out
+
+    def describe(self) -> str:
+        """One line per object with its states (for debugging and prompts)."""
+        sim = self._require()
+        return "\n".join(f"{o.object_id}: {', '.join(object_states(sim, o))}" for o in sim.active_objects())
+
+    def _require(self) -> KitchenSim:
+        if self.sim is None:
+            self.reset({}, 0)
+        assert self.sim is not None
+        return self.sim

@@ -1,0 +1,1 @@
+"""The home page: links to every site."""

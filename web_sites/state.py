@@ -1,0 +1,69 @@
+"""Per-session semantic state of the sites, in one in-memory SQLite database per process."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+
+class StateStore:
+    """A thread-safe SQLite database holding catalogue tables and per-session tables.
+
+    Per-session tables carry a ``session`` column; resetting a session deletes its rows and
+    re-seeds them. Checkers read state through :meth:`query`, never through pages.
+    """
+
+    def __init__(self, path: str = ":memory:") -> None:
+        self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        self.lock = threading.RLock()
+        self.session_tables: list[str] = []
+        self.execute("PRAGMA journal_mode=MEMORY")
+        self.execute("PRAGMA synchronous=OFF")
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+        with self.lock:
+            return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self.lock:
+            self.conn.executemany(sql, rows)
+
+    def executescript(self, sql: str) -> None:
+        with self.lock:
+            self.conn.executescript(sql)
+
+    def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
+        with self.lock:
+            return [dict(r) for r in self.conn.execute(sql, params).fetchall()]
+
+    def query_one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> dict[str, Any] | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+    @contextmanager
+    def transaction(self) -> Iterator[StateStore]:
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                yield self
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def register_session_table(self, ddl: str, name: str) -> None:
+        """Create a per-session table (its DDL must include a ``session TEXT`` column)."""
+        with self.lock:
+            self.conn.executescript(ddl)
+            self.conn.execute(f"CREATE INDEX IF NOT EXISTS idx_{name}_session ON {name}(session)")
+            if name not in self.session_tables:
+                self.session_tables.append(name)
+
+    def clear_session(self, session: str) -> None:
+        with self.lock:
+            for table in self.session_tables:
+                self.conn.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
