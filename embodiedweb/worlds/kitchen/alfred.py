@@ -3,6 +3,8 @@
 The loader reconstructs an AI2-THOR 2.1 kitchen from what the shared fixtures reveal:
 - reachable positions (``FloorPlanN-layout.npy``) and receptacles with their interaction poses
   (``FloorPlanN-openable.json``; ids encode positions);
+- reachable positions missing from the layout: the trajectory's start pose and the positions other
+  expert trajectories of the same floor plan stand on (leave-one-out, :class:`FloorKnowledge`);
 - pickupable objects from ``object_poses`` (ids ``Type|x|y|z``; when the trajectory names an id of the
   same type within 1.5 cm, that spelling is used: AI2-THOR reports settled positions);
 - receptacles/fixtures that the layout lacks (StoveBurner, CoffeeMachine, Faucet, some counters and
@@ -102,12 +104,64 @@ class _Recep:
         self.half = list(FIXED_HALF.get(otype, vocab.half_size(otype)))
 
 
-def build_scene(traj: dict[str, Any], layouts_dir: str | Path | None = None) -> dict[str, Any]:
-    """The scene dict (see :class:`KitchenSim`) for an ALFRED trajectory."""
+def visited_positions(traj: dict[str, Any]) -> set[tuple[float, float]]:
+    """Grid positions an expert trajectory stands on (dead reckoning of its moves from ``init_action``)."""
+    init = traj["scene"]["init_action"]
+    x, z, rot = float(init["x"]), float(init["z"]), float(init.get("rotation", 0))
+    out = {(round(x, 2), round(z, 2))}
+    for la in traj["low_actions"]:
+        a = la["api_action"]
+        name = a["action"]
+        if name in ("RotateLeft", "RotateRight"):
+            rot += float(a.get("degrees", 90)) * (-1 if name == "RotateLeft" else 1)
+        elif name.startswith("Move"):
+            off = {"MoveAhead": 0, "MoveRight": 90, "MoveBack": 180, "MoveLeft": 270}[name]
+            mag = float(a.get("moveMagnitude", 0.25) or 0.25)
+            yaw = math.radians(rot + off)
+            x, z = round(x + mag * math.sin(yaw), 2), round(z + mag * math.cos(yaw), 2)
+            out.add((x, z))
+        elif name == "TeleportFull":
+            x, z = round(float(a["x"]), 2), round(float(a["z"]), 2)
+            out.add((x, z))
+    return out
+
+
+class FloorKnowledge:
+    """Reachable positions revealed by a set of expert trajectories, per floor plan (with counts).
+
+    The shared layouts list only part of the positions the agent can stand on (they were captured with
+    other object placements). A position visited by another expert trajectory in the same floor plan is
+    known to be reachable; :meth:`extra_for` gives those positions, leaving the replayed trajectory out.
+    """
+
+    def __init__(self, trajectories: Iterable[dict[str, Any]] = ()):
+        self.counts: dict[str, dict[tuple[float, float], int]] = {}
+        for t in trajectories:
+            self.add(t)
+
+    def add(self, traj: dict[str, Any]) -> None:
+        c = self.counts.setdefault(traj["scene"]["floor_plan"], {})
+        for p in visited_positions(traj):
+            c[p] = c.get(p, 0) + 1
+
+    def extra_for(self, traj: dict[str, Any]) -> list[tuple[float, float]]:
+        c = self.counts.get(traj["scene"]["floor_plan"], {})
+        own = visited_positions(traj)
+        return [p for p, n in c.items() if n - (p in own) >= 1]
+
+
+def build_scene(traj: dict[str, Any], layouts_dir: str | Path | None = None,
+                extra_reachable: Iterable[tuple[float, float]] = ()) -> dict[str, Any]:
+    """The scene dict (see :class:`KitchenSim`) for an ALFRED trajectory.
+
+    ``extra_reachable``: further positions known to be reachable (see :class:`FloorKnowledge`).
+    """
     layouts_dir = Path(layouts_dir) if layouts_dir else DEFAULT_DATA / "layouts"
     scene = traj["scene"]
     reach, openable = _layout(str(layouts_dir), scene["floor_plan"])
     init = scene["init_action"]
+    reach = sorted(set(reach) | {(round(float(init["x"]), 2), round(float(init["z"]), 2))}
+                   | {(round(x, 2), round(z, 2)) for x, z in extra_reachable})
     agent = {"x": float(init["x"]), "y": float(init.get("y", 0.9)), "z": float(init["z"]),
              "rotation": float(init.get("rotation", 0)), "horizon": float(init.get("horizon", 0))}
 
@@ -251,7 +305,8 @@ def _infer_parent(o: dict[str, Any], objects: list[dict[str, Any]], receps: dict
     for r in receps.values():
         if r.otype not in _BOXES:
             continue
-        inside = all(abs(p - c) <= h + 0.08 for p, c, h in zip((x, y, z), r.center, r.half, strict=True))
+        inside = abs(x - r.center[0]) <= r.half[0] + 0.08 and abs(z - r.center[2]) <= r.half[2] + 0.08 \
+            and r.center[1] - r.half[1] - 0.05 <= y <= r.center[1] + r.half[1]
         if inside:
             d = _dist3((x, y, z), r.center)
             cand = (d, r.oid)
@@ -268,7 +323,7 @@ def _infer_parent(o: dict[str, Any], objects: list[dict[str, Any]], receps: dict
         dx = max(abs(x - r.center[0]) - r.half[0], 0.0)
         dz = max(abs(z - r.center[2]) - r.half[2], 0.0)
         d = math.hypot(dx, dz) + 0.1 * abs(y - top)
-        if d <= 1.2:
+        if d <= (1.2 if max(r.half[0], r.half[2]) > 0.3 else 0.05):
             cand = (d, r.oid)
             best = min(best, cand) if best else cand
     return best[1] if best else None
@@ -347,9 +402,11 @@ def goal_satisfied(sim: KitchenSim, traj: dict[str, Any]) -> bool:
     return any(_in(sim, o.object_id, parent) for o in cands)
 
 
-def replay(traj: dict[str, Any], ablate: bool = False, layouts_dir: str | Path | None = None) -> dict[str, Any]:
+def replay(traj: dict[str, Any], ablate: bool = False, layouts_dir: str | Path | None = None,
+           knowledge: FloorKnowledge | None = None) -> dict[str, Any]:
     """Replay one trajectory; returns ``{"ok": all actions succeeded, "goal": bool, "failures": [...]}``."""
-    sim = KitchenSim(build_scene(traj, layouts_dir))
+    extra = knowledge.extra_for(traj) if knowledge is not None else ()
+    sim = KitchenSim(build_scene(traj, layouts_dir, extra))
     actions = [dict(la["api_action"]) for la in traj["low_actions"]]
     if ablate:
         actions = ablated(actions)
@@ -372,6 +429,7 @@ def replay_file(path: str | Path, ablate: bool = False, layouts_dir: str | Path 
     path = Path(path)
     if layouts_dir is None:
         layouts_dir = path.parent / "layouts"
+    knowledge = FloorKnowledge(load_trajectories(path))
     n = ok = goal = 0
     for i, traj in enumerate(load_trajectories(path)):
         if split and split_of(traj["task_id"]) != split:
@@ -380,7 +438,7 @@ def replay_file(path: str | Path, ablate: bool = False, layouts_dir: str | Path 
             continue
         if ablate and not needs_process(traj):
             continue
-        res = replay(traj, ablate=ablate, layouts_dir=layouts_dir)
+        res = replay(traj, ablate=ablate, layouts_dir=layouts_dir, knowledge=knowledge)
         n += 1
         ok += res["ok"]
         goal += res["goal"]

@@ -2,48 +2,69 @@
 
 An object counts as visible (AI2-THOR's notion: interactable) when some point of its box lies inside
 the camera frustum (90 degree field of view, pitched by the camera horizon) no farther than the
-visibility distance (1.5 m) from the camera. Candidate points: the box centre, the box point closest
+visibility distance (1.5 m) from the agent. As in AI2-THOR 2.x, that distance is measured from the
+agent's body axis (a vertical segment from near the floor up to the camera, the capsule AI2-THOR uses
+to collect candidate objects), so objects low in cabinets are reached like objects on the counter. Candidate points: the box centre, the box point closest
 to the camera, and the box points closest to points along the viewing ray.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
 VISIBILITY_DISTANCE = 1.5
 FOV_DEG = 90.0
 CAMERA_OFFSET = 0.675  # camera height above the agent's reported y
+REACH_BELOW = 0.70  # the reach axis starts this far below the agent's reported y
 _RAY_STEPS = (0.35, 0.7, 1.05, 1.4)
+
+
+@lru_cache(maxsize=4096)
+def _axes(rotation: float, horizon: float) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    yaw, pitch = math.radians(rotation), math.radians(horizon)
+    cy, sy, cp, sp = math.cos(yaw), math.sin(yaw), math.cos(pitch), math.sin(pitch)
+    fwd = (sy * cp, -sp, cy * cp)
+    right = (cy, 0.0, -sy)
+    up = (fwd[1] * right[2] - fwd[2] * right[1], fwd[2] * right[0] - fwd[0] * right[2],
+          fwd[0] * right[1] - fwd[1] * right[0])
+    return fwd, right, up
 
 
 def camera_axes(rotation: float, horizon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Forward, right and up unit vectors for a yaw (deg, 0 = +z, 90 = +x) and a horizon (deg, + = down)."""
-    yaw, pitch = math.radians(rotation), math.radians(horizon)
-    fwd = np.array([math.sin(yaw) * math.cos(pitch), -math.sin(pitch), math.cos(yaw) * math.cos(pitch)])
-    right = np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
-    up = np.cross(fwd, right)
-    return fwd, right, up
+    fwd, right, up = _axes(float(rotation), float(horizon))
+    return np.array(fwd), np.array(right), np.array(up)
+
+
+_T = np.array(_RAY_STEPS)[:, None, None]
 
 
 def visible_mask(cam: np.ndarray, rotation: float, horizon: float, centers: np.ndarray, halves: np.ndarray,
-                 max_dist: float = VISIBILITY_DISTANCE, fov_deg: float = FOV_DEG) -> np.ndarray:
-    """Boolean mask over boxes (N x 3 centres / half extents) that are in view and within ``max_dist``."""
+                 max_dist: float = VISIBILITY_DISTANCE, fov_deg: float = FOV_DEG,
+                 axis_low: float | None = None) -> np.ndarray:
+    """Boolean mask over boxes (N x 3 centres / half extents) that are in view and within ``max_dist``.
+
+    Distances are measured to the vertical segment from ``axis_low`` up to the camera (default: the
+    camera height minus ``CAMERA_OFFSET + REACH_BELOW``)."""
+    if axis_low is None:
+        axis_low = float(cam[1]) - CAMERA_OFFSET - REACH_BELOW
     if len(centers) == 0:
         return np.zeros(0, dtype=bool)
     fwd, right, up = camera_axes(rotation, horizon)
     lo, hi = centers - halves, centers + halves
     tan_half = math.tan(math.radians(fov_deg / 2.0)) + 1e-6
-    cands = [centers, np.clip(cam, lo, hi)]
-    for t in _RAY_STEPS:
-        cands.append(np.clip(cam + fwd * t, lo, hi))
-    pts = np.stack(cands)  # K x N x 3
+    ray = cam + fwd * _T  # K x 1 x 3
+    near = np.minimum(np.maximum(np.concatenate([cam[None, None, :], ray]), lo), hi)  # (K+1) x N x 3
+    pts = np.concatenate([centers[None], near])
     v = pts - cam
     zc = v @ fwd
     xc = np.abs(v @ right)
     yc = np.abs(v @ up)
-    dist = np.sqrt((v * v).sum(axis=-1))
+    below = np.maximum(axis_low - pts[..., 1], 0.0) + np.maximum(pts[..., 1] - cam[1], 0.0)
+    dist = np.sqrt(v[..., 0] ** 2 + v[..., 2] ** 2 + below**2)
     ok = (zc > 1e-6) & (xc <= zc * tan_half) & (yc <= zc * tan_half) & (dist <= max_dist)
     # a camera inside the box sees it
     inside = np.all((cam >= lo) & (cam <= hi), axis=1)
@@ -51,10 +72,12 @@ def visible_mask(cam: np.ndarray, rotation: float, horizon: float, centers: np.n
 
 
 def box_distance(cam: tuple[float, float, float], center: list[float], half: tuple[float, float, float]) -> float:
-    """Distance from a point to the nearest point of a box."""
+    """Distance from the agent's reach axis (below the camera ``cam``) to the nearest point of a box."""
     d2 = 0.0
-    for c, m, h in zip(cam, center, half, strict=True):
-        e = abs(c - m) - h
+    for ax in (0, 2):
+        e = abs(cam[ax] - center[ax]) - half[ax]
         if e > 0:
             d2 += e * e
-    return math.sqrt(d2)
+    low = cam[1] - CAMERA_OFFSET - REACH_BELOW
+    gap = max(center[1] - half[1] - cam[1], low - (center[1] + half[1]), 0.0)
+    return math.sqrt(d2 + gap * gap)

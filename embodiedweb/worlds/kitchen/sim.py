@@ -37,6 +37,7 @@ INVALID_ID = "Object ID appears to be invalid."
 _INSIDE_TYPES = frozenset({"Fridge", "Microwave", "Cabinet", "Drawer", "SinkBasin", "Sink", "Pot", "Pan",
                            "Bowl", "Cup", "Mug", "GarbageCan", "Toaster", "Safe", "Box"})
 _HEATERS = ("Microwave", "StoveBurner", "Toaster", "CoffeeMachine")
+_PUT_T = np.arange(0.2, 2.01, 0.1)[:, None]
 
 
 class Event:
@@ -359,15 +360,18 @@ class KitchenSim:
 
     def _build_metadata(self, event: Event) -> dict[str, Any]:
         geo, dist = self.visibility()
+        geo_l, dist_l = geo.tolist(), dist.tolist()
         objs = []
         held = self.held
         for o in self._order:
             if not o.active:
                 continue
-            m = self._obj_meta(o)
+            m = o._meta if o._meta is not None else self._obj_meta(o)
             i = o.index
-            vis = o.object_id == held or (bool(geo[i]) and not self.is_hidden(o))
-            objs.append({**m, "visible": vis, "distance": float(dist[i])})
+            d = dict(m)
+            d["visible"] = (geo_l[i] and (o.parent is None or not self.is_hidden(o))) or o.object_id == held
+            d["distance"] = dist_l[i]
+            objs.append(d)
         inv = [] if held is None else [{"objectId": held, "objectType": self.objects[held].object_type}]
         return {
             "lastActionSuccess": event.lastActionSuccess, "errorMessage": event.errorMessage,
@@ -440,13 +444,10 @@ class KitchenSim:
         cam = np.array(self.camera)
         lo = np.array(rec.center) - np.array(rec.half)
         hi = np.array(rec.center) + np.array(rec.half)
-        best, best_d = None, 1e9
-        for t in np.arange(0.2, 2.01, 0.1):
-            p = cam + fwd * t
-            c = np.clip(p, lo, hi)
-            d = float(np.linalg.norm(p - c))
-            if d < best_d - 1e-9:
-                best, best_d = c, d
+        ray = cam + fwd * _PUT_T
+        clamped = np.minimum(np.maximum(ray, lo), hi)
+        gaps = ((ray - clamped) ** 2).sum(axis=1)
+        best = clamped[int(np.argmin(gaps))]
         assert best is not None
         mx = max(rec.half[0] - obj.half[0], 0.0)
         mz = max(rec.half[2] - obj.half[2], 0.0)
@@ -497,6 +498,9 @@ class KitchenSim:
                 self._settle([f for f in self._order if f.object_type == "Faucet" and f.controls == o.object_id])
 
     def _heat(self, obj: SimObject, appliance: str) -> None:
+        # "heated:<appliance>" lets checkers tell a toaster's toast from a pan's (recipes name the appliance)
+        if appliance != "Toaster" or obj.object_type == "BreadSliced":
+            obj.history.add(f"heated:{appliance}")
         if appliance == "Toaster":
             if obj.object_type == "BreadSliced":
                 self._set(obj, isCooked=True, temperature="Hot", history="heated")
@@ -659,7 +663,7 @@ class KitchenSim:
         if not vocab.accepts(rec.object_type, obj.object_type):
             raise ActionError(f"{obj.object_type} cannot be placed in {rec.object_type} "
                               f"(not a valid receptacle for this object type)")
-        if self._free(rec) < vocab.unit_size(obj.object_type) - 1e-9:
+        if not k.get("forceAction") and self._free(rec) < vocab.unit_size(obj.object_type) - 1e-9:
             raise ActionError(f"No valid positions to place object found: {rec.object_id} is full")
         self.held = None
         self._attach(obj, rec)
@@ -752,6 +756,10 @@ class KitchenSim:
         self._check_reach(obj, k)
         if obj.state["isCooked"]:
             raise ActionError(f"{obj.object_id} is already cooked")
+        # CookObject cooks with whatever appliance holds the object (a pan on a burner, the microwave...)
+        where = {self.objects[a].object_type for a in self.ancestors(obj)}
+        source = next((t for t in ("StoveBurner", "Microwave", "Toaster") if t in where), "direct")
+        obj.history.add(f"heated:{source}")
         self._set(obj, isCooked=True, temperature="Hot", history="heated")
 
     def _break(self, k: dict[str, Any]) -> None:

@@ -70,7 +70,7 @@ CAPACITY: dict[str, float] = {
     "Cup": 1, "Mug": 1, "Box": 4,
 }
 UNIT_SIZE: dict[str, float] = {"Pan": 3, "Pot": 3, "Kettle": 3, "Bread": 2, "Lettuce": 2, "Plate": 2,
-                               "Bowl": 2, "Laptop": 4, "Box": 3}
+                               "Bowl": 2, "Laptop": 4, "Box": 3, "BreadSliced": 1}
 DEFAULT_UNIT = 1.0
 SLICE_UNIT = 0.25
 
@@ -120,9 +120,9 @@ def half_size(object_type: str) -> tuple[float, float, float]:
 
 def unit_size(object_type: str) -> float:
     """How much of a receptacle's capacity an object of this type uses."""
-    if object_type in SLICES:
-        return SLICE_UNIT
-    return UNIT_SIZE.get(object_type, DEFAULT_UNIT)
+    if object_type in UNIT_SIZE:
+        return UNIT_SIZE[object_type]
+    return SLICE_UNIT if object_type in SLICES else DEFAULT_UNIT
 
 
 def affordances(object_type: str) -> dict[str, bool]:

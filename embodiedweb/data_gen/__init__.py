@@ -1,0 +1,1 @@
+"""Deterministic generators of the project's own data (run as modules; output under data/)."""

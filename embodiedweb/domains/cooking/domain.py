@@ -1,0 +1,49 @@
+"""The cooking domain (EWA-Cooking-v0)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from embodiedweb.domains.base import Domain, Episode
+from embodiedweb.domains.cooking.checker import check_cooking
+from embodiedweb.tasks import Task, TaskError
+from embodiedweb.worlds.base import EmbodiedWorld
+from web_sites.recipes import catalog
+
+
+class CookingDomain(Domain):
+    """Find the recipe the instruction names (with the constraint that singles it out of a confounder
+    pair), follow it step by step in the kitchen, and order a missing ingredient from the shop."""
+
+    name = "cooking"
+    world_kind = "kitchen"
+
+    def make_world(self) -> EmbodiedWorld:
+        from embodiedweb.worlds.kitchen.world import KitchenWorld
+
+        return KitchenWorld()
+
+    def validate_task(self, task: Task) -> None:
+        from embodiedweb.worlds.kitchen.kitchens import list_kitchens
+
+        rid = task.goal.get("recipe_id")
+        if not isinstance(rid, str) or catalog.get(rid) is None:
+            raise TaskError(f"task {task.task_id!r}: field 'goal.recipe_id': unknown recipe {rid!r}")
+        kid = task.embodied.get("kitchen_id")
+        if kid not in list_kitchens():
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.kitchen_id': unknown kitchen {kid!r}")
+        missing = task.goal.get("missing")
+        if missing is not None and missing not in catalog.INGREDIENT_LABELS:
+            raise TaskError(f"task {task.task_id!r}: field 'goal.missing': unknown ingredient {missing!r}")
+        for t in task.embodied.get("remove", []):
+            if not isinstance(t, str) or not t:
+                raise TaskError(f"task {task.task_id!r}: field 'embodied.remove': bad object type {t!r}")
+
+    def check(self, episode: Episode) -> dict[str, Any]:
+        return check_cooking(episode.task.goal, episode.world_state, episode.web_state)
+
+    def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        from embodiedweb.domains.cooking.oracle import CookingOracle
+
+        return CookingOracle(task, perturb)

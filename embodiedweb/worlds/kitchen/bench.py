@@ -1,0 +1,53 @@
+"""Kitchen speed figures for ``ewa bench``: object interactions per second (metadata included) and render time."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from .kitchens import load_kitchen
+from .sim import KitchenSim
+
+
+def _interaction_cycle(sim: KitchenSim) -> list[tuple[str, dict[str, str]]]:
+    """A cycle of object interactions that all succeed (open fridge, move an item in and out, close)."""
+    fridge = next(o for o in sim.active_objects() if o.object_type == "Fridge")
+    item = next(o for o in sim.active_objects() if o.flags["pickupable"] and o.object_type in ("Apple", "Tomato",
+                "Potato", "Egg", "Lettuce", "Bread", "Mug", "Cup", "Bowl"))
+    counter = item.parent or next(o.object_id for o in sim.active_objects() if o.object_type == "CounterTop")
+    f, i = fridge.object_id, item.object_id
+    return [("OpenObject", {"objectId": f}), ("PickupObject", {"objectId": i}),
+            ("PutObject", {"objectId": i, "receptacleObjectId": f}), ("PickupObject", {"objectId": i}),
+            ("PutObject", {"objectId": i, "receptacleObjectId": counter}), ("CloseObject", {"objectId": f})]
+
+
+def bench_kitchen(seconds: float = 1.0, kitchen_id: str = "kitchen_00") -> dict[str, float]:
+    """``{"kitchen_steps_per_s": ..., "kitchen_render_ms": ...}`` measured on one core."""
+    sim = load_kitchen(kitchen_id)
+    cycle = _interaction_cycle(sim)
+    for _name, kw in cycle:  # all actions use forceAction so the cycle does not depend on the pose
+        kw["forceAction"] = True  # type: ignore[assignment]
+    steps = 0
+    failures = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for name, kw in cycle:
+            ev = sim.step(name, **kw)
+            meta = ev.metadata  # building metadata is part of the figure
+            failures += not meta["lastActionSuccess"]
+            steps += 1
+    steps_per_s = steps / (time.perf_counter() - t0)
+    sim.render((300, 300))
+    n = 20
+    t1 = time.perf_counter()
+    for k in range(n):
+        sim.step("RotateRight" if k % 2 else "RotateLeft")
+        sim.render((300, 300))
+    render_ms = (time.perf_counter() - t1) * 1000 / n
+    if failures:
+        raise RuntimeError(f"benchmark cycle had {failures} failed actions")
+    return {"kitchen_steps_per_s": round(steps_per_s, 1), "kitchen_render_ms": round(render_ms, 2)}
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench_kitchen()))

@@ -1,0 +1,65 @@
+"""KitchenWorld: the EmbodiedWorld contract on the project's kitchens."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from embodiedweb.worlds.kitchen import KitchenWorld
+
+
+def make(kid: str = "kitchen_03", **extra) -> KitchenWorld:
+    w = KitchenWorld()
+    w.reset({"kitchen_id": kid, **extra}, seed=0)
+    return w
+
+
+def test_execute_by_type_name_and_errors():
+    w = make()
+    assert w.execute("Teleport", {"obj": "Knife"}) == ""
+    assert w.execute("PickupObject", {"obj": "Knife"}) == ""
+    assert w.semantic_state()["held"].startswith("Knife|")
+    bread = next(o["objectId"] for o in w.semantic_state()["objects"] if o["objectType"] == "Bread")
+    assert w.execute("Teleport", {"obj": bread}) == ""
+    assert w.execute("SliceObject", {"obj": "Bread"}) == ""
+    ids = [o["objectId"] for o in w.semantic_state()["objects"] if o["objectType"] == "BreadSliced"]
+    assert ids[0] == f"{bread}|BreadSliced_0"
+    before = json.dumps(w.semantic_state(), sort_keys=True)
+    assert "invalid" in w.execute("PickupObject", {"obj": "Unicorn"})
+    assert w.execute("PickupObject", {"obj": "Fridge"}) != ""
+    assert w.execute("Fly", {}) != ""
+    assert json.dumps(w.semantic_state(), sort_keys=True) == before
+
+
+def test_reset_remove_add_and_deliveries():
+    w = make("kitchen_01", remove=["Egg", "Bread"], add=[{"type": "Tomato", "on": "DiningTable"}])
+    types = [o["objectType"] for o in w.semantic_state()["objects"]]
+    assert "Egg" not in types and "Bread" not in types
+    tom = [o for o in w.semantic_state()["objects"] if o["objectType"] == "Tomato"]
+    assert any(o["parentReceptacles"] and o["parentReceptacles"][0].startswith("DiningTable") for o in tom)
+    w.on_enter([{"object_type": "Egg", "quantity": 1}])
+    eggs = [o for o in w.semantic_state()["objects"] if o["objectType"] == "Egg"]
+    assert len(eggs) == 1 and eggs[0]["parentReceptacles"][0].startswith("CounterTop|")
+    assert w.execute("Teleport", {"obj": "Egg"}) == "" and w.execute("PickupObject", {"obj": "Egg"}) == ""
+
+
+def test_admissible_actions_are_valid():
+    w = make("kitchen_06")
+    w.execute("Teleport", {"obj": "Fridge"})
+    acts = w.admissible_actions()
+    assert "RotateLeft" in acts and "Teleport [Fridge]" in acts
+    assert any(a.startswith("OpenObject [Fridge|") for a in acts)
+    for a in [a for a in acts if "[" in a and not a.startswith("Teleport")][:6]:
+        name, arg = a.split(" [", 1)
+        w2 = make("kitchen_06")
+        w2.execute("Teleport", {"obj": "Fridge"})
+        assert w2.execute(name, {"obj": arg[:-1]}) == "", a
+
+
+def test_observations_deterministic():
+    a, b = make(), make()
+    assert a.text() == b.text() and "Visible objects" in a.text()
+    ia, ib = a.image((300, 300)), b.image((300, 300))
+    assert ia.shape == (300, 300, 3) and ia.dtype == np.uint8 and np.array_equal(ia, ib)
+    json.dumps(a.semantic_state())

@@ -1,0 +1,109 @@
+"""``/recipes``: search with filters, recipe overviews, and a step-by-step view ("Step i of n").
+
+Per-session state: which recipe steps were viewed, in order (``recipe_views``). The checker reads
+it through :meth:`RecipeSite.snapshot`: ``{"views": [[recipe_id, step], ...], "progress":
+{recipe_id: highest step viewed}, "current": [recipe_id, step] | None}``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from urllib.parse import urlencode
+
+from web_sites.framework import Ctx, Response, Site
+from web_sites.recipes import catalog
+from web_sites.state import StateStore
+
+PAGE_SIZE = 12
+
+
+class RecipeSite(Site):
+    """The recipe website (see module docstring)."""
+
+    name = "recipes"
+    title = "Recipes"
+    description = "Find a recipe by name, diet, difficulty, ingredients and equipment; cook it step by step."
+    order = 10
+
+    def register_routes(self) -> None:
+        self.route("/", self.index)
+        self.route("/search", self.search)
+        self.route("/recipe/{rid}", self.overview)
+        self.route("/recipe/{rid}/step/{num}", self.step)
+
+    def setup(self, store: StateStore) -> None:
+        store.register_session_table(
+            "CREATE TABLE IF NOT EXISTS recipe_views (session TEXT, seq INTEGER, recipe_id TEXT, step INTEGER)",
+            "recipe_views")
+
+    def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
+        rows = store.query("SELECT recipe_id, step FROM recipe_views WHERE session = ? ORDER BY seq", (session,))
+        if not rows:
+            return {}
+        progress: dict[str, int] = {}
+        for r in rows:
+            progress[r["recipe_id"]] = max(progress.get(r["recipe_id"], 0), r["step"])
+        return {"views": [[r["recipe_id"], r["step"]] for r in rows], "progress": dict(sorted(progress.items())),
+                "current": [rows[-1]["recipe_id"], rows[-1]["step"]]}
+
+    # pages ----------------------------------------------------------------------------------
+    def _filters(self, ctx: Ctx) -> dict[str, Any]:
+        req = ctx.req
+        return {
+            "q": req.arg("q").strip()[:200],
+            "diets": [d for d in req.args("diet") if d in catalog.DIETS],
+            "difficulty": req.arg("difficulty") if req.arg("difficulty") in catalog.DIFFICULTIES else "",
+            "ingredients": [i for i in req.args("ingredient") if i in catalog.INGREDIENT_LABELS],
+            "equipment": [e for e in req.args("equipment") if e in catalog.EQUIPMENT_LABELS],
+        }
+
+    def _page(self, ctx: Ctx, template: str, **kw: Any) -> Response:
+        return ctx.render(template, catalog=catalog, **kw)
+
+    def index(self, ctx: Ctx) -> Response:
+        return self._page(ctx, "search.html", f=self._filters(ctx), results=None, page=1, pages=0, total=0,
+                          page_url=None)
+
+    def search(self, ctx: Ctx) -> Response:
+        f = self._filters(ctx)
+        hits = catalog.search(f["q"], f["diets"], f["difficulty"], f["ingredients"], f["equipment"])
+        try:
+            page = max(1, int(ctx.req.arg("page", "1")))
+        except ValueError:
+            page = 1
+        pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
+        page = min(page, pages)
+        params = [("q", f["q"])] + [("diet", d) for d in f["diets"]] + (
+            [("difficulty", f["difficulty"])] if f["difficulty"] else []) + [
+            ("ingredient", i) for i in f["ingredients"]] + [("equipment", e) for e in f["equipment"]]
+
+        def page_url(n: int) -> str:
+            return "/recipes/search?" + urlencode(params + [("page", str(n))])
+
+        return self._page(ctx, "search.html", f=f, results=hits[(page - 1) * PAGE_SIZE: page * PAGE_SIZE],
+                          total=len(hits), page=page, pages=pages, page_url=page_url)
+
+    def overview(self, ctx: Ctx, rid: str) -> Response:
+        r = catalog.get(rid)
+        if r is None:
+            return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")
+        return self._page(ctx, "recipe.html", r=r)
+
+    def step(self, ctx: Ctx, rid: str, num: str) -> Response:
+        r = catalog.get(rid)
+        if r is None:
+            return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")
+        n = len(r["steps"])
+        if not num.isdigit() or not 1 <= int(num) <= n:
+            return ctx.app.error_page(404, "Step not found", f"{r['name']} has steps 1 to {n}.")
+        i = int(num)
+        row = ctx.store.query_one("SELECT COUNT(*) AS n FROM recipe_views WHERE session = ?", (ctx.session,))
+        ctx.store.execute("INSERT INTO recipe_views VALUES (?, ?, ?, ?)", (ctx.session, row["n"] if row else 0, rid, i))
+        return self._page(ctx, "step.html", r=r, i=i, n=n, step=r["steps"][i - 1])
+
+    def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
+        """No per-session rows to seed: a session starts with no recipe viewed."""
+
+
+SITE = RecipeSite()
