@@ -16,7 +16,6 @@ import itertools
 import json
 import random
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 SEED = 20261122
