@@ -87,7 +87,7 @@ def _split_args(rest: str, n_args: int, last_free: bool) -> list[str]:
     if not rest:
         return []
     if rest.startswith("["):
-        if n_args <= 1 or last_free:
+        if last_free:
             groups: list[str] = []
             pos = 0
             for _ in range(max(n_args - 1, 0)):
@@ -101,10 +101,16 @@ def _split_args(rest: str, n_args: int, last_free: bool) -> list[str]:
             tail = rest[pos:]
             if tail.startswith("[") and tail.endswith("]"):
                 groups.append(tail[1:-1])
+            elif tail.startswith("["):
+                groups.append(tail[1:])  # lenient: an unclosed last bracket
             elif tail:
                 groups.append(tail)
             return groups
-        return [m.group(1) for m in _GROUP.finditer(rest)]
+        groups = [m.group(1) for m in _GROUP.finditer(rest)]
+        leftover = _GROUP.sub("", rest).strip()
+        if leftover:
+            groups.append(leftover)  # reported as a wrong argument or a wrong count
+        return groups
     if n_args <= 1:
         return [rest]
     head, _, tail = rest.partition(" ")
@@ -196,7 +202,7 @@ class ActionRegistry:
     @staticmethod
     def _split_type(rest: str) -> list[str]:
         rest = rest.strip()
-        m = re.match(r"^\[([^\[\]]*)\]\s*\[(.*)\]\s*\[([01])\]$", rest, re.S)
+        m = re.match(r"^\[([^\[\]]*)\]\s*\[(.*)\]\s*\[([^\[\]\s]{1,5})\]$", rest, re.S)
         if m:
             return [m.group(1), m.group(2), m.group(3)]
         m = re.match(r"^\[([^\[\]]*)\]\s*\[(.*)\]$", rest, re.S)
