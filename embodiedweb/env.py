@@ -97,7 +97,7 @@ class EmbodiedWebEnv(gym.Env):
         self.render_mode = render_mode
         self.record_trace = record_trace
         self.trace_path = trace_path
-        self.domains = ("web", domain.world_kind, "meta")
+        self.domains = ("web", domain.world_kind, "meta") if domain.web_enabled else (domain.world_kind, "meta")
 
         obs_spaces: dict[str, spaces.Space] = {k: UnicodeText(TEXT_MAX) for k in OBS_TEXT_KEYS}
         if render_images:
@@ -163,7 +163,7 @@ class EmbodiedWebEnv(gym.Env):
             driver = self._ensure_driver()
             driver.reset(self.session, task.web.get("start_url", "/"))
             self.last_error = f"The browser was restarted ({type(e).__name__})."
-        self.active = task.start
+        self.active = task.start if self.domain.web_enabled else "embodied"
         self.trace.close()
         self.trace = Trace(self.trace_path)
         if self.record_trace:
@@ -226,6 +226,9 @@ class EmbodiedWebEnv(gym.Env):
 
     def _execute(self, p: ParsedAction) -> tuple[str, str]:
         """Run a parsed action; returns (message to carry, which state may have changed)."""
+        if not self.domain.web_enabled and (p.domain == "web" or p.name == "switch_environment"):
+            self.last_error = f"'{p.name}' is not available: this setting has no web access."
+            return "", ""
         if p.domain == "meta":
             if p.name == "switch_environment":
                 self.active = "embodied" if self.active == "web" else "web"
@@ -343,7 +346,7 @@ class EmbodiedWebEnv(gym.Env):
                 acts += [f"tab_focus [{i}]" for i in range(n_tabs) if i != self.driver.active_tab]
         elif self.active == "embodied":
             acts += self.world.admissible_actions()
-        acts += ["switch_environment", "stop"]
+        acts += ["switch_environment", "stop"] if self.domain.web_enabled else ["stop"]
         return acts
 
     def _info(self, **timings: float) -> dict[str, Any]:

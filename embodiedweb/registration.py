@@ -12,6 +12,7 @@ A spec names the env id, the domain class, the task file and default limits::
 from __future__ import annotations
 
 import importlib
+import inspect
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +34,13 @@ class EnvSpec:
     description: str = ""
     defaults: dict[str, Any] = field(default_factory=dict)
 
-    def load_domain(self) -> Any:
+    def load_domain(self, **options: Any) -> Any:
+        """The domain object; ``options`` are the domain's own keyword arguments (e.g. ``passive=True``)."""
         module, _, cls = self.domain.partition(":")
-        return getattr(importlib.import_module(module), cls)()
+        try:
+            return getattr(importlib.import_module(module), cls)(**options)
+        except TypeError as e:
+            raise gym.error.Error(f"{self.id}: unsupported option(s) {', '.join(sorted(options))}: {e}") from None
 
     @property
     def tasks_path(self) -> Path:
@@ -61,9 +66,11 @@ def make_env(spec_id: str, **kwargs: Any) -> Any:
     spec = next((s for s in load_specs() if s.id == spec_id), None)
     if spec is None:
         raise gym.error.Error(f"no env spec {spec_id!r} in {envs_dir()}")
-    domain = spec.load_domain()
-    tasks = load_tasks(spec.tasks_path, domain.validate_task)
     opts = {"max_steps": spec.max_steps, **spec.defaults, **kwargs}
+    env_params = set(inspect.signature(EmbodiedWebEnv.__init__).parameters)
+    domain_opts = {k: opts.pop(k) for k in list(opts) if k not in env_params}
+    domain = spec.load_domain(**domain_opts)
+    tasks = load_tasks(spec.tasks_path, domain.validate_task)
     return EmbodiedWebEnv(domain, tasks, env_id=spec.id, **opts)
 
 

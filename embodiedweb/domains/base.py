@@ -28,6 +28,9 @@ class Domain(ABC):
 
     name: str = ""
     world_kind: str = ""
+    #: False for settings without the web (e.g. geolocation's passive setting): web actions and
+    #: switch_environment are refused and episodes start in the embodied world.
+    web_enabled: bool = True
 
     @abstractmethod
     def make_world(self) -> EmbodiedWorld:
