@@ -25,4 +25,8 @@ def make_agent(name: str, seed: int = 0, **kwargs: Any) -> Agent:
         from baselines.perturbed import PerturbedOracle
 
         return PerturbedOracle(seed=seed)
+    if name == "llm":
+        from baselines.llm_agent import LLMAgent
+
+        return LLMAgent(seed=seed, **kwargs)
     raise ValueError(f"unknown agent {name!r}; agents: {', '.join(agent_names())}")

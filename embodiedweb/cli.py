@@ -35,8 +35,16 @@ def cmd_eval(a: argparse.Namespace) -> int:
     env_kwargs: dict[str, Any] = {}
     if a.max_steps:
         env_kwargs["max_steps"] = a.max_steps
+    agent_kwargs: dict[str, Any] = {}
+    if a.agent == "llm":
+        if not a.llm_model:
+            raise SystemExit("ewa eval --agent llm needs --llm-model (and --llm-base-url for a local server)")
+        agent_kwargs = {"base_url": a.llm_base_url, "model": a.llm_model, "api_key": a.llm_api_key,
+                        "vision": a.vision, "price_in": a.llm_price_in, "price_out": a.llm_price_out}
+    if a.vision:
+        env_kwargs["render_images"] = True
     summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out, seed=a.seed,
-                          progress=not a.no_progress, env_kwargs=env_kwargs)
+                          progress=not a.no_progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs)
     print_table(summary, f"{a.agent} · {a.web_mode} mode", stderr=a.json)
     if a.json:
         print(json.dumps({"results": summary}, sort_keys=True))
@@ -99,6 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-steps", type=int, default=None)
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
+    g = e.add_argument_group("LLM agent (--agent llm): any OpenAI-compatible endpoint")
+    g.add_argument("--llm-base-url", default=None, help="e.g. http://localhost:8000/v1 (default: OPENAI_BASE_URL)")
+    g.add_argument("--llm-model", default=None)
+    g.add_argument("--llm-api-key", default=None, help="default: OPENAI_API_KEY")
+    g.add_argument("--llm-price-in", type=float, default=0.0, help="USD per million prompt tokens")
+    g.add_argument("--llm-price-out", type=float, default=0.0, help="USD per million completion tokens")
+    g.add_argument("--vision", action="store_true", help="send screenshots and embodied images (render_images)")
     e.set_defaults(func=cmd_eval)
 
     b = sub.add_parser("bench", help="performance figures as JSON")

@@ -1,0 +1,125 @@
+"""An LLM agent for any OpenAI-compatible chat endpoint (vLLM, llama.cpp server, hosted APIs).
+
+Text mode sends the accessibility tree or the embodied text; vision mode also sends the set-of-marks
+screenshot and the embodied image (``render_images=True``). Transport errors are retried with
+exponential backoff; token usage and cost go into the per-episode record.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from baselines.base import Agent
+from baselines.prompts import observation_prompt, parse_reply, system_prompt
+
+
+def image_url(img: np.ndarray) -> str:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.asarray(img, dtype=np.uint8)).save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+class LLMAgent(Agent):
+    """See module docstring. ``price_in``/``price_out`` are USD per million tokens (for the cost field)."""
+
+    name = "llm"
+
+    def __init__(self, base_url: str | None = None, model: str = "gpt-4o-mini", api_key: str | None = None,
+                 vision: bool = False, temperature: float = 0.0, max_tokens: int = 1024, history: int = 8,
+                 max_retries: int = 5, backoff_s: float = 1.0, timeout_s: float = 120.0,
+                 price_in: float = 0.0, price_out: float = 0.0, seed: int = 0, client: Any = None) -> None:
+        self.base_url = base_url or os.environ.get("OPENAI_BASE_URL")
+        self.model = model
+        self.api_key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        self.vision = vision
+        self.temperature, self.max_tokens, self.history_len = temperature, max_tokens, history
+        self.max_retries, self.backoff_s, self.timeout_s = max_retries, backoff_s, timeout_s
+        self.price_in, self.price_out = price_in, price_out
+        self.rng = random.Random(seed)
+        self._client = client
+        self._reset_counters()
+
+    def _reset_counters(self) -> None:
+        self.calls = self.prompt_tokens = self.completion_tokens = self.retries = 0
+        self.failures: list[str] = []
+        self.history: list[tuple[str, str]] = []
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            import openai
+
+            self._client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key, max_retries=0,
+                                         timeout=self.timeout_s)
+        return self._client
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        base = env.unwrapped
+        self.domains = base.domains
+        self.system = system_prompt(base.domain.name, base.describe_actions())
+        self._reset_counters()
+
+    def _messages(self, obs: dict[str, Any]) -> list[dict[str, Any]]:
+        text = observation_prompt(obs, self.history[-self.history_len:])
+        if not self.vision:
+            return [{"role": "system", "content": self.system}, {"role": "user", "content": text}]
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        key = "web_screenshot" if obs["active"] == "web" else "embodied_image"
+        if key in obs:
+            content.append({"type": "image_url", "image_url": {"url": image_url(obs[key])}})
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": content}]
+
+    def complete(self, messages: list[dict[str, Any]]) -> str:
+        """One chat completion with retries on transport errors, rate limits and 5xx answers."""
+        import openai
+
+        retryable = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
+                     openai.InternalServerError)
+        for attempt in range(self.max_retries + 1):
+            try:
+                resp = self.client.chat.completions.create(model=self.model, messages=messages,
+                                                           temperature=self.temperature, max_tokens=self.max_tokens)
+                self.calls += 1
+                usage = getattr(resp, "usage", None)
+                if usage is not None:
+                    self.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+                    self.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+                return resp.choices[0].message.content or ""
+            except retryable as e:
+                if attempt == self.max_retries:
+                    self.failures.append(f"{type(e).__name__}: {str(e)[:200]}")
+                    raise
+                self.retries += 1
+                time.sleep(self.backoff_s * (2 ** attempt) * (1 + 0.25 * self.rng.random()))
+        raise RuntimeError("unreachable")
+
+    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
+        if self.history and obs.get("last_action_error"):
+            a, _ = self.history[-1]
+            self.history[-1] = (a, obs["last_action_error"][:300])
+        try:
+            reply = self.complete(self._messages(obs))
+        except Exception as e:  # the endpoint is gone: end the episode, keep the run going
+            self.failures.append(f"{type(e).__name__}: {str(e)[:200]}")
+            return "stop"
+        action = parse_reply(reply, self.domains)
+        self.history.append((action, ""))
+        return action
+
+    def episode_record(self) -> dict[str, Any]:
+        cost = (self.prompt_tokens * self.price_in + self.completion_tokens * self.price_out) / 1e6
+        rec = {"llm": {"model": self.model, "calls": self.calls, "retries": self.retries,
+                       "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                       "cost_usd": round(cost, 6), "vision": self.vision}}
+        if self.failures:
+            rec["llm"]["failures"] = self.failures[:5]
+        return rec

@@ -1,0 +1,82 @@
+"""Prompts for LLM agents: one system prompt per domain plus the observation as a user message."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from embodiedweb.actions import REGISTRY, ActionError
+
+DOMAIN_GUIDANCE = {
+    "cooking": "You are in a kitchen and can use a web browser. Find the recipe the instruction names on the recipe "
+               "site (use the filters when several recipes share a name), read it one step at a time, switch to the "
+               "kitchen to do each step, and switch back to the web for the next step. If the kitchen lacks an "
+               "ingredient, order it from the shop with delivery to your kitchen; it appears on a counter top.",
+    "navigation": "You stand on a street in Manhattan and can use a web browser. Get walking directions on the map "
+                  "site, then walk them in the street world and stop at the destination.",
+    "shopping": "You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
+                "stores on the shop site and the map site, order the right item at the right store, then walk to "
+                "that store and stop there.",
+    "traveling": "You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then answer "
+                 "the question using the wiki; answer with stop [your answer].",
+    "geolocation": "You stand somewhere in the world. Look around (the four views), move to nearby viewpoints if "
+                   "useful, research clues on the wiki, then answer with "
+                   "stop [lat, lng; continent; country; city; street].",
+}
+
+ANSWER_RULE = ("Think step by step about what you see, then end your reply with exactly one action in this form:\n"
+               "In summary, the next action I will perform is ```<action>```")
+
+
+def system_prompt(domain: str, actions: str) -> str:
+    guidance = DOMAIN_GUIDANCE.get(domain, "Complete the instruction using the web and the embodied environment.")
+    return (f"{guidance}\n\nYou act in one environment at a time: the web or the embodied environment. "
+            "Use switch_environment [note] to move to the other one; the note is shown to you after the switch, "
+            "so use it to remember what you are about to do.\n\n"
+            f"# Actions\n{actions}\n\n{ANSWER_RULE}")
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"\n... [{len(text) - limit} more characters cut]"
+
+
+def observation_prompt(obs: dict[str, Any], history: list[tuple[str, str]], max_chars: int = 12000) -> str:
+    """The user message for one step: instruction, active environment, observation and recent actions."""
+    parts = [f"# Instruction\n{obs['instruction']}", f"# Active environment\n{obs['active']}"]
+    if obs.get("message"):
+        parts.append(f"# Your note from the last switch\n{obs['message']}")
+    if obs["active"] == "web":
+        parts.append(f"# Web\nURL: {obs['web_url']}\nTabs:\n{obs.get('web_tabs', '')}\n"
+                     f"Page (accessibility tree):\n{_clip(obs['web_text'], max_chars)}")
+    else:
+        parts.append(f"# Embodied environment\n{_clip(obs['embodied_text'], max_chars)}")
+    if history:
+        lines = [f"{i + 1}. {a}" + (f"  -> error: {e}" if e else "") for i, (a, e) in enumerate(history)]
+        parts.append("# Your previous actions (most recent last)\n" + "\n".join(lines))
+    if obs.get("last_action_error"):
+        parts.append(f"# The last action failed\n{obs['last_action_error']}")
+    return "\n\n".join(parts)
+
+
+_SUMMARY = re.compile(r"next action I will perform is\s*:?\s*```(?:[a-z]*\n)?(.*?)```", re.S | re.I)
+_FENCE = re.compile(r"```(?:[a-z]*\n)?(.*?)```", re.S)
+
+
+def parse_reply(reply: str, domains: tuple[str, ...]) -> str:
+    """The action in a model reply: the paper's summary sentence, else the last fenced block, else the
+    last line that parses as an action. Returns the raw reply's last line if nothing parses (the env then
+    explains the error to the agent)."""
+    m = _SUMMARY.search(reply or "")
+    if m:
+        return m.group(1).strip()
+    blocks = _FENCE.findall(reply or "")
+    if blocks:
+        return blocks[-1].strip()
+    lines = [ln.strip().strip("`") for ln in (reply or "").splitlines() if ln.strip()]
+    for line in reversed(lines):
+        try:
+            REGISTRY.parse(line, domains)
+            return line
+        except ActionError:
+            continue
+    return lines[-1] if lines else ""

@@ -1,0 +1,103 @@
+"""The LLM agent against a fake OpenAI-compatible server the test starts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from baselines.llm_agent import LLMAgent
+from baselines.prompts import parse_reply
+from embodiedweb.evaluate import run_episode
+from tests.baselines.fake_openai import FakeOpenAI
+from tests.fixtures.lineworld import make_line_env
+
+DOMAINS = ("web", "street", "meta")
+
+
+def _user_text(messages):
+    content = messages[-1]["content"]
+    return content if isinstance(content, str) else next(p["text"] for p in content if p["type"] == "text")
+
+
+def line_policy(messages):
+    """Solves the line-world task by reading the prompt, like a (very good) model would."""
+    text = _user_text(messages)
+    item = re.search(r"Put an? (\w+) in the cart", text).group(1)
+    target = re.search(r"walk to (n\d)", text).group(1)
+    if "Active environment\nweb" in text:
+        if "/formlab/cart" in text:
+            return "Done on the web. In summary, the next action I will perform is ```switch_environment [walk]```"
+        if f"/formlab/item/{item}" not in text:
+            return f"I go to the item. In summary, the next action I will perform is ```goto [/formlab/item/{item}]```"
+        bid = re.search(r"\[(\d+)\] button 'Add to cart'", text).group(1)
+        return f"Let me add it.\nIn summary, the next action I will perform is ```click [{bid}]```"
+    at = re.search(r"at (n\d)", text).group(1)
+    return "```stop```" if at == target else "In summary, the next action I will perform is ```forward```"
+
+
+def test_parse_reply_conventions_and_fallbacks():
+    assert parse_reply("blah\nIn summary, the next action I will perform is ```click [3]```", DOMAINS) == "click [3]"
+    assert parse_reply("In summary, the next action I will perform is: ```\ntype [4] [eggs] [1]\n```", DOMAINS) \
+        == "type [4] [eggs] [1]"
+    assert parse_reply("first ```click [1]``` then ```click [2]```", DOMAINS) == "click [2]"
+    assert parse_reply("I think I should go back.\ngo_back", DOMAINS) == "go_back"
+    assert parse_reply("", DOMAINS) == ""
+
+
+def test_llm_agent_solves_task_through_the_endpoint_and_records_usage():
+    env = make_line_env(max_steps=30)
+    with FakeOpenAI(line_policy) as server:
+        agent = LLMAgent(base_url=server.base_url, model="fake-model", api_key="k", price_in=1.0, price_out=2.0)
+        rec = run_episode(env, agent, "line-0", seed=0)
+        first = server.requests[0]
+    assert rec["metrics"]["overall"], rec
+    llm = rec["llm"]
+    assert llm["calls"] == rec["steps"] and llm["prompt_tokens"] > 0 and llm["completion_tokens"] > 0
+    assert llm["cost_usd"] > 0 and llm["model"] == "fake-model"
+    system = first["messages"][0]["content"]
+    assert "click [id]" in system and "switch_environment" in system and "PickupObject" not in system
+    assert "In summary, the next action I will perform is" in system
+    assert "[3] link 'Home'" in _user_text(first["messages"])
+    env.close()
+
+
+def test_retries_with_backoff_on_server_errors_and_rate_limits():
+    env = make_line_env(max_steps=30)
+    with FakeOpenAI(line_policy) as server:
+        server.fail_next = 2
+        agent = LLMAgent(base_url=server.base_url, model="m", backoff_s=0.01)
+        rec = run_episode(env, agent, "line-1", seed=0)
+        assert rec["metrics"]["overall"] and rec["llm"]["retries"] == 2
+        server.fail_next, server.fail_status = 1, 429
+        rec = run_episode(env, agent, "line-1", seed=0)
+        assert rec["metrics"]["overall"] and rec["llm"]["retries"] == 1
+    env.close()
+
+
+def test_dead_endpoint_ends_episode_cleanly():
+    env = make_line_env(max_steps=30)
+    agent = LLMAgent(base_url="http://127.0.0.1:9/v1", model="m", max_retries=1, backoff_s=0.01, timeout_s=2)
+    rec = run_episode(env, agent, "line-0", seed=0)
+    assert not rec["metrics"]["overall"] and rec["llm"]["failures"]
+    env.close()
+
+
+def test_vision_mode_sends_images():
+    env = make_line_env(max_steps=5, render_images=True, viewport=(320, 200), image_size=(64, 64))
+    with FakeOpenAI(lambda m: "```stop```") as server:
+        agent = LLMAgent(base_url=server.base_url, model="m", vision=True)
+        run_episode(env, agent, "line-0", seed=0)
+        content = server.requests[0]["messages"][-1]["content"]
+    assert any(p["type"] == "image_url" and p["image_url"]["url"].startswith("data:image/png;base64,")
+               for p in content)
+    env.close()
+
+
+@pytest.mark.parametrize("reply", ["I have no idea", "```\n```", "click", "In summary ```clik [1]```"])
+def test_unparsable_replies_become_env_errors_not_crashes(reply):
+    env = make_line_env(max_steps=3)
+    with FakeOpenAI(lambda m: reply) as server:
+        rec = run_episode(env, LLMAgent(base_url=server.base_url, model="m"), "line-0", seed=0)
+    assert rec["steps"] == 3 and not rec["metrics"]["overall"]
+    env.close()
