@@ -22,8 +22,8 @@ chromium:
 	fi
 
 demo: setup
-	$(PY) -m embodiedweb.cli eval --env all --agent oracle --limit $(DEMO_LIMIT) --out results/demo-oracle.jsonl
-	$(PY) -m embodiedweb.cli eval --env all --agent random --limit $(DEMO_LIMIT) --out results/demo-random.jsonl
+	$(PY) -m embodiedweb.cli eval --env all --agent oracle --limit $(DEMO_LIMIT) --out results/demo-oracle.jsonl --save-steps
+	$(PY) -m embodiedweb.cli eval --env all --agent random --limit $(DEMO_LIMIT) --out results/demo-random.jsonl --save-steps
 
 test: setup
 	@$(PY) -m pytest -q -p no:cacheprovider; rc=$$?; \

@@ -44,7 +44,8 @@ def cmd_eval(a: argparse.Namespace) -> int:
     if a.vision:
         env_kwargs["render_images"] = True
     summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out, seed=a.seed,
-                          progress=not a.no_progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs)
+                          progress=not a.no_progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs,
+                          save_steps=a.save_steps)
     print_table(summary, f"{a.agent} · {a.web_mode} mode", stderr=a.json)
     if a.json:
         print(json.dumps({"results": summary}, sort_keys=True))
@@ -107,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-steps", type=int, default=None)
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
+    e.add_argument("--save-steps", action="store_true",
+                   help="also write every step (action, observation text, thumbnails, trace) beside --out, "
+                        "for the trajectory viewer of `ewa report`")
     g = e.add_argument_group("LLM agent (--agent llm): any OpenAI-compatible endpoint")
     g.add_argument("--llm-base-url", default=None, help="e.g. http://localhost:8000/v1 (default: OPENAI_BASE_URL)")
     g.add_argument("--llm-model", default=None)

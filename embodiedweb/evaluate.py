@@ -32,11 +32,44 @@ def load_done(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
     return done
 
 
-def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float = 600.0) -> dict[str, Any]:
-    """One episode of ``agent`` on ``task_id``; returns the per-episode record."""
+def step_view(step: int, action: str | None, obs: dict[str, Any], trace_record: dict[str, Any] | None,
+              thumb: int = 160) -> dict[str, Any]:
+    """What the trajectory viewer shows for one step: action, error, the active domain's text, thumbnails."""
+    text = obs["web_text"] if obs["active"] == "web" else obs["embodied_text"]
+    view: dict[str, Any] = {"step": step, "action": action, "active": obs["active"], "web_url": obs["web_url"],
+                            "error": obs["last_action_error"], "message": obs.get("message", ""),
+                            "text": text[:6000], "changes": (trace_record or {}).get("changes", {})}
+    for key in ("web_screenshot", "embodied_image"):
+        if key in obs:
+            view[key] = _thumbnail(obs[key], thumb)
+    return view
+
+
+def _thumbnail(img: Any, width: int) -> str:
+    import base64
+    import io
+
+    from PIL import Image
+
+    im = Image.fromarray(img)
+    im.thumbnail((width, width * 2))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG", optimize=True)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float = 600.0,
+                steps_path: Path | None = None) -> dict[str, Any]:
+    """One episode of ``agent`` on ``task_id``; returns the per-episode record.
+
+    With ``steps_path`` every step's :func:`step_view` is written there as JSONL (for ``ewa report``).
+    """
     t0 = time.perf_counter()
     obs, info = env.reset(seed=seed, options={"task_id": task_id})
     agent.reset(env, obs, info)
+    views: list[dict[str, Any]] = []
+    if steps_path is not None:
+        views.append(step_view(0, None, obs, None))
     terminated = truncated = False
     metrics: dict[str, Any] = {}
     n = 0
@@ -48,10 +81,20 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
             metrics["agent_error"] = f"{type(e).__name__}: {e}"
         obs, _, terminated, truncated, info = env.step(action)
         n += 1
+        if steps_path is not None:
+            views.append(step_view(n, action, obs, env.unwrapped.trace.records[-1]))
         if time.perf_counter() - t0 > max_wall_s and not (terminated or truncated):
             obs, _, terminated, truncated, info = env.step("stop")
     metrics = {**info.get("metrics", {}), **metrics}
     base = env.unwrapped
+    if steps_path is not None:
+        steps_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(steps_path, "w", encoding="utf-8") as f:
+            for v in views:
+                f.write(json.dumps(v, ensure_ascii=False) + "\n")
+        with open(steps_path.with_suffix(".trace.jsonl"), "w", encoding="utf-8") as f:
+            for r in base.trace.records:
+                f.write(json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) + "\n")
     return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, "seed": seed,
             "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
@@ -82,8 +125,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = None,
              web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
-             env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None
-             ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+             env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
+             save_steps: bool = False) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -105,7 +148,9 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
                     if key in done:
                         records.append(done[key])
                     else:
-                        rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i)
+                        steps_path = (out.parent / f"{out.stem}.steps" / env_id / agent.name /
+                                      f"{task_id}.jsonl") if (out and save_steps) else None
+                        rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i, steps_path=steps_path)
                         records.append(rec)
                         if fh:
                             fh.write(json.dumps(rec, sort_keys=True) + "\n")
