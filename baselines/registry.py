@@ -25,6 +25,10 @@ def make_agent(name: str, seed: int = 0, **kwargs: Any) -> Agent:
         from baselines.perturbed import PerturbedOracle
 
         return PerturbedOracle(seed=seed)
+    if name == "heuristic":
+        from baselines.heuristic import HeuristicAgent
+
+        return HeuristicAgent(seed=seed)
     if name == "llm":
         from baselines.llm_agent import LLMAgent
 

@@ -15,6 +15,7 @@ from urllib.parse import urlencode, urljoin
 import numpy as np
 
 from embodiedweb.web.axtree import BID, PageTree, build_tree
+from embodiedweb.web import messages as msg
 from embodiedweb.web.driver import WebDriver, validate_key_comb
 from embodiedweb.web.urls import UrlRefused, canonical, to_local_path
 from web_sites.framework import Request, WebApp
@@ -90,16 +91,14 @@ class TextDriver(WebDriver):
     def execute(self, name: str, args: dict[str, Any]) -> str:
         handler = getattr(self, f"_do_{name}", None)
         if handler is None:
-            return f"'{name}' is not a web action"
+            return msg.NOT_A_WEB_ACTION.format(name=name)
         return handler(**args)
 
     # actions ----------------------------------------------------------------------------------
     def _element(self, bid: str) -> tuple[Any, str]:
         el = self.tab.elements.get(str(bid))
         if el is None:
-            ids = sorted((n.bid for n in self.tree().interactive), key=int)
-            hint = f" Interactive ids on this page: {', '.join(ids[:40])}{' ...' if len(ids) > 40 else ''}." if ids else ""
-            return None, f"No element with id [{bid}] on the current page ({self.url}).{hint}"
+            return None, msg.unknown_id(bid, self.tree(), self.url)
         return el, ""
 
     def _do_click(self, id: str) -> str:
@@ -107,7 +106,7 @@ class TextDriver(WebDriver):
         if err:
             return err
         if el.get("disabled") is not None:
-            return f"Element [{id}] is disabled."
+            return msg.disabled(id)
         tab = self.tab
         tab.focus = el.get(BID)
         target = el
@@ -145,36 +144,18 @@ class TextDriver(WebDriver):
         el, err = self._element(id)
         if err:
             return err
-        if el.get("disabled") is not None or el.get("readonly") is not None:
-            return f"Element [{id}] is not editable (disabled or read-only)."
+        plan, err = msg.plan_type(el, id, text, self.tree())
+        if plan is None:
+            return err
         tab = self.tab
-        if el.tag == "select":
-            opts = list(el.iter("option"))
-            want = text.strip().lower()
-            match = next((o for o in opts if (o.text_content() or "").strip().lower() == want
-                          or (o.get("value") or "").lower() == want), None)
-            if match is None:
-                names = ", ".join(repr((o.text_content() or "").strip()) for o in opts)
-                return f"No option '{text}' in select [{id}]; options are: {names}."
-            self._select_option(match)
-            tab.focus = el.get(BID)
-        elif el.tag == "textarea":
-            el.text = text
-            tab.focus = el.get(BID)
-            tab.tree = None
-        elif el.tag == "input" and (el.get("type") or "").lower() in _TEXT_TYPES:
-            if (el.get("type") or "").lower() == "number" and text.strip():
-                try:
-                    float(text)
-                except ValueError:
-                    return f"Field [{id}] takes a number; '{text}' is not one."
-            el.set("value", text)
-            tab.focus = el.get(BID)
-            tab.tree = None
+        if plan.kind == "select":
+            self._select_option(plan.option)
+        elif plan.kind == "textarea":
+            el.text = plan.value
         else:
-            node = self.tree().nodes.get(str(id))
-            what = node.role if node else el.tag
-            return f"Element [{id}] is a {what}, not a text field; type needs a textbox, searchbox or combobox."
+            el.set("value", plan.value)
+        tab.focus = el.get(BID)
+        tab.tree = None
         if enter:
             return self._press_enter()
         return ""
@@ -213,14 +194,14 @@ class TextDriver(WebDriver):
 
     def _do_close_tab(self) -> str:
         if len(self.tabs) == 1:
-            return "close_tab refused: this is the only open tab (open another with new_tab first)."
+            return msg.CLOSE_LAST_TAB
         self.tabs.pop(self._active)
         self._active = min(self._active, len(self.tabs) - 1)
         return ""
 
     def _do_tab_focus(self, index: int) -> str:
         if not 0 <= index < len(self.tabs):
-            return f"No tab {index}; open tabs are 0..{len(self.tabs) - 1}."
+            return msg.no_tab(index, len(self.tabs))
         self._active = index
         return ""
 
@@ -234,14 +215,14 @@ class TextDriver(WebDriver):
     def _do_go_back(self) -> str:
         tab = self.tab
         if tab.index <= 0:
-            return "go_back: there is no previous page in this tab."
+            return msg.NO_BACK
         tab.index -= 1
         return self._load(tab, tab.path)
 
     def _do_go_forward(self) -> str:
         tab = self.tab
         if tab.index >= len(tab.history) - 1:
-            return "go_forward: there is no next page in this tab."
+            return msg.NO_FORWARD
         tab.index += 1
         return self._load(tab, tab.path)
 

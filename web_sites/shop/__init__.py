@@ -1,0 +1,1 @@
+"""The shop site: FreshCart Market (four Manhattan stores, cart, checkout, kitchen delivery)."""
