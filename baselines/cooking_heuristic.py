@@ -5,17 +5,10 @@ kitchen with rule-based skills (:mod:`baselines.kitchen_skills`). No privileged 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from baselines.kitchen_skills import KitchenSkills
 from baselines.script import Plan, ScriptAgent, find_bid
 
-_CONSTRAINT = [
-    (re.compile(r"the vegan version"), ("checkbox", "Vegan")),
-    (re.compile(r"the (easy|medium|hard) version"), ("radio", None)),
-    (re.compile(r"the version with (\w+)"), ("checkbox", None)),
-    (re.compile(r"the version made with (?:a |an |the )?([\w ]+?)\)"), ("checkbox", None)),
-]
 EQUIPMENT_LABEL = {"knife": "Knife", "frying pan": "Frying pan", "saucepan": "Saucepan", "stove": "Stove",
                    "microwave": "Microwave", "toaster": "Toaster", "plate": "Plate", "bowl": "Bowl"}
 NOUN_TYPE = {"tomato": "Tomato", "lettuce": "Lettuce", "apple": "Apple", "bread": "Bread", "potato": "Potato",
