@@ -1,0 +1,539 @@
+"""The ``browser`` web driver: Playwright (sync API) driving Debian's Chromium on the local server.
+
+One Chromium per process (module-level, shared by every driver, relaunched when it died), one
+BrowserContext per driver (reused across resets), one page per tab. Every request that does not
+go to the local server is aborted, so the browser never leaves the local sites.
+
+The agent's view is built like the text driver's: after each action the page is left to settle,
+one script copies the live form state into attributes (values, checked, selected), gives an id to
+any element the server did not number, and returns the DOM; :func:`axtree.build_tree` turns it
+into the same tree text. Bad input is answered with the same messages (:mod:`messages`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import re
+import threading
+from dataclasses import dataclass
+from io import BytesIO
+from typing import Any
+
+import lxml.html
+import numpy as np
+
+from embodiedweb.web import messages as msg
+from embodiedweb.web.axtree import BID, PageTree, build_tree
+from embodiedweb.web.driver import WebDriver, validate_key_comb
+from embodiedweb.web.server import LocalServer, get_server
+from embodiedweb.web.urls import UrlRefused, canonical, path_of, to_local_path
+from web_sites.asgi import SESSION_COOKIE
+from web_sites.framework import WebApp
+
+log = logging.getLogger(__name__)
+
+CHROMIUM = os.environ.get("EWA_CHROMIUM", "/usr/bin/chromium")
+ACTION_TIMEOUT_MS = 5000
+NAV_TIMEOUT_MS = 10000
+LAUNCH_TIMEOUT_MS = 30000
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-features=BackForwardCache,Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,"
+    "InterestFeedContentSuggestions,CalculateNativeWinOcclusion,HttpsUpgrades,PaintHolding",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--disable-dev-shm-usage", "--disable-extensions", "--mute-audio", "--disable-breakpad",
+    "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows", "--disable-ipc-flooding-protection",
+    "--js-flags=--max-old-space-size=128", "--renderer-process-limit=8",
+]
+
+
+class BrowserUnavailable(RuntimeError):
+    """Chromium could not be started (missing binary, or Playwright failed to launch it)."""
+
+
+class BrowserDied(RuntimeError):
+    """The shared Chromium process is gone; the next ``reset`` starts a new one."""
+
+
+# one Playwright + Chromium per process ----------------------------------------------------------
+_lock = threading.RLock()
+_pw: Any = None
+_browser: Any = None
+
+
+def _launch() -> Any:
+    from playwright.sync_api import sync_playwright
+
+    global _pw, _browser
+    if not os.path.exists(CHROMIUM):
+        raise BrowserUnavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    last: Exception | None = None
+    for _ in range(2):
+        try:
+            if _pw is None:
+                _pw = sync_playwright().start()
+            _browser = _pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                                           timeout=LAUNCH_TIMEOUT_MS, handle_sigint=False, handle_sigterm=False,
+                                           handle_sighup=False)
+            return _browser
+        except Exception as e:  # a dead Playwright driver: start it again once
+            last = e
+            _stop_playwright()
+    raise BrowserUnavailable(f"could not launch Chromium at {CHROMIUM}: {last}")
+
+
+def get_browser() -> Any:
+    """The process-wide Chromium, launched on first use and again if it died."""
+    with _lock:
+        if _browser is not None and _browser.is_connected():
+            return _browser
+        if _browser is not None:
+            try:
+                _browser.close()
+            except Exception:
+                pass
+        return _launch()
+
+
+def browser_pid() -> int | None:
+    """Process id of the shared Chromium's main process (a child of Playwright's driver), if running."""
+    if _browser is None or not _browser.is_connected():
+        return None
+    for pid in _child_pids(os.getpid(), recursive=True):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].decode(errors="replace").endswith(("chromium", "chrome")) and not any(
+                a.startswith(b"--type=") for a in argv):
+            return pid
+    return None
+
+
+def _child_pids(pid: int, recursive: bool = True) -> list[int]:
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/children") as f:
+                kids = [int(x) for x in f.read().split()]
+        except OSError:
+            continue
+        for k in kids:
+            out.append(k)
+            if recursive:
+                out.extend(_child_pids(k, True))
+    return out
+
+
+def _stop_playwright() -> None:
+    global _pw, _browser
+    if _browser is not None:
+        try:
+            _browser.close()
+        except Exception:
+            pass
+    _browser = None
+    if _pw is not None:
+        try:
+            _pw.stop()
+        except Exception:
+            pass
+    _pw = None
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    with _lock:
+        _stop_playwright()
+
+
+# the page snapshot ------------------------------------------------------------------------------
+SNAPSHOT_JS = r"""() => {
+  const NOVALUE = new Set(['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'hidden', 'file']);
+  const selects = Array.from(document.querySelectorAll('select'));
+  const chosen = selects.map(s => s.selectedIndex);
+  for (const el of document.querySelectorAll('input')) {
+    const t = (el.getAttribute('type') || '').toLowerCase();
+    if (t === 'checkbox' || t === 'radio') {
+      if (el.checked !== el.hasAttribute('checked')) {
+        if (el.checked) el.setAttribute('checked', ''); else el.removeAttribute('checked');
+      }
+    } else if (!NOVALUE.has(t) && el.getAttribute('value') !== el.value) {
+      el.setAttribute('value', el.value);
+    }
+  }
+  for (const el of document.querySelectorAll('textarea')) {
+    if (el.textContent !== el.value) el.textContent = el.value;
+  }
+  selects.forEach((s, i) => {
+    const sel = Array.from(s.options).map(o => o.selected);
+    Array.from(s.options).forEach((o, j) => {
+      if (sel[j] !== o.hasAttribute('selected')) {
+        if (sel[j]) o.setAttribute('selected', ''); else o.removeAttribute('selected');
+      }
+    });
+    if (!s.multiple && s.selectedIndex !== chosen[i]) s.selectedIndex = chosen[i];
+  });
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
+  if (document.body) {
+    let n = window.__ewaNextBid || 0;
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!el.hasAttribute('data-bid') && !SKIP.has(el.tagName)) el.setAttribute('data-bid', 'd' + (n++));
+    }
+    window.__ewaNextBid = n;
+  }
+  return document.documentElement.outerHTML;
+}"""
+
+BOXES_JS = r"""(bids) => {
+  const out = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  for (const b of bids) {
+    const el = document.querySelector('[data-bid="' + b + '"]');
+    if (!el) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || r.right < 0 || r.bottom < 0 || r.left > W || r.top > H) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === 'hidden' || st.display === 'none') continue;
+    out.push([b, r.left, r.top, r.width, r.height]);
+  }
+  return out;
+}"""
+
+_SAFE_BID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+@dataclass
+class _Snap:
+    doc: Any
+    tree: PageTree | None
+    elements: dict[str, Any]
+
+
+class BrowserDriver(WebDriver):
+    """A web session in the shared headless Chromium (see the module docstring).
+
+    Raises :class:`BrowserDied` from ``execute``/``tree`` when Chromium was killed; the env turns
+    that into a message and calls ``reset``, which starts a new browser.
+    """
+
+    mode = "browser"
+
+    def __init__(self, app: WebApp, viewport: tuple[int, int] = (1280, 720)) -> None:
+        self.app = app
+        self.viewport = (int(viewport[0]), int(viewport[1]))
+        self.server: LocalServer = get_server()
+        self.origin = self.server.origin
+        self.session = ""
+        self.context: Any = None
+        self.pages: list[Any] = []
+        self._active = 0
+        self._snaps: dict[int, _Snap] = {}
+
+    # lifecycle ----------------------------------------------------------------------------------
+    def _new_context(self) -> Any:
+        browser = get_browser()
+        ctx = browser.new_context(viewport={"width": self.viewport[0], "height": self.viewport[1]},
+                                  java_script_enabled=True, service_workers="block", accept_downloads=False,
+                                  base_url=self.origin)
+        ctx.set_default_timeout(ACTION_TIMEOUT_MS)
+        ctx.set_default_navigation_timeout(NAV_TIMEOUT_MS)
+        origin_prefix = re.escape(self.origin + "/")
+        ctx.route(re.compile(rf"^(?!{origin_prefix})"), lambda route: route.abort("blockedbyclient"))
+        return ctx
+
+    def reset(self, session: str, start_path: str = "/") -> None:
+        from playwright.sync_api import Error as PWError
+
+        self.session = session
+        for attempt in range(2):
+            try:
+                self._reset_once(session, start_path)
+                return
+            except PWError as e:
+                if attempt == 1 or self._browser_alive():
+                    raise self._wrap(e) from e
+                self.context = None  # Chromium died: launch a new one and try again
+                self.pages = []
+
+    def _reset_once(self, session: str, start_path: str) -> None:
+        if self.context is None or not self._browser_alive():
+            self.context = self._new_context()
+            self.pages = []
+        ctx = self.context
+        ctx.clear_cookies()
+        ctx.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": self.origin}])
+        old = list(ctx.pages)
+        page = ctx.new_page()  # a fresh page: a fresh history
+        for p in old:
+            p.close()
+        self.pages = [page]
+        self._active = 0
+        self._snaps.clear()
+        err = self._goto(page, start_path if start_path.startswith("/") else "/" + start_path)
+        if err:
+            raise RuntimeError(err)
+
+    def close(self) -> None:
+        ctx, self.context, self.pages = self.context, None, []
+        self._snaps.clear()
+        if ctx is not None:
+            try:
+                ctx.close()
+            except Exception:
+                pass
+
+    def _browser_alive(self) -> bool:
+        return _browser is not None and _browser.is_connected() and (
+            self.context is None or self.context.browser is _browser)
+
+    def _wrap(self, e: Exception) -> Exception:
+        if not self._browser_alive():
+            return BrowserDied(f"the Chromium process died ({str(e).splitlines()[0][:160]})")
+        return e
+
+    # state ------------------------------------------------------------------------------------
+    @property
+    def page(self) -> Any:
+        if not self.pages:
+            raise BrowserDied("the browser driver has no open page (call reset)")
+        return self.pages[self._active]
+
+    @property
+    def active_tab(self) -> int:
+        return self._active
+
+    @property
+    def url(self) -> str:
+        return self._canonical(self.page.url)
+
+    def _canonical(self, real: str) -> str:
+        if real.startswith(self.origin):
+            return canonical(path_of(real))
+        return real
+
+    def _snap(self, page: Any) -> _Snap:
+        snap = self._snaps.get(id(page))
+        if snap is None:
+            html = self._eval_settled(page, SNAPSHOT_JS)
+            doc = lxml.html.document_fromstring(html)
+            elements = {el.get(BID): el for el in doc.iter() if isinstance(el.tag, str) and el.get(BID) is not None}
+            snap = _Snap(doc, None, elements)
+            self._snaps[id(page)] = snap
+        return snap
+
+    def _eval_settled(self, page: Any, js: str, arg: Any = None) -> Any:
+        from playwright.sync_api import Error as PWError
+
+        for attempt in range(3):
+            try:
+                page.wait_for_load_state("load", timeout=NAV_TIMEOUT_MS)
+                return page.evaluate(js, arg)
+            except PWError as e:  # a navigation replaced the document under us: wait and read again
+                if attempt == 2 or not self._browser_alive() or page.is_closed():
+                    raise self._wrap(e) from e
+        raise AssertionError("unreachable")
+
+    def tree(self) -> PageTree:
+        snap = self._snap(self.page)
+        if snap.tree is None:
+            snap.tree = build_tree(snap.doc)
+        return snap.tree
+
+    def tab_titles(self) -> list[tuple[str, str]]:
+        out = []
+        for p in self.pages:
+            snap = self._snap(p)
+            if snap.tree is None:
+                snap.tree = build_tree(snap.doc)
+            out.append((snap.tree.title, self._canonical(p.url)))
+        return out
+
+    def screenshot(self, size: tuple[int, int], marks: bool = True) -> np.ndarray:
+        from PIL import Image, ImageDraw
+
+        from embodiedweb.render.text_image import font
+
+        page = self.page
+        try:
+            page.wait_for_load_state("load", timeout=NAV_TIMEOUT_MS)
+            data = page.screenshot(type="jpeg", quality=90, timeout=ACTION_TIMEOUT_MS, animations="disabled",
+                                   caret="hide")
+            boxes = page.evaluate(BOXES_JS, [n.bid for n in self.tree().interactive]) if marks else []
+        except Exception as e:
+            raise self._wrap(e) from e
+        img = Image.open(BytesIO(data)).convert("RGB")
+        if marks and boxes:
+            draw = ImageDraw.Draw(img)
+            f = font(11)
+            for bid, x, y, w, h in boxes:
+                draw.rectangle([x, y, x + w, y + h], outline=(230, 30, 30), width=2)
+                label = str(bid)
+                tw = draw.textlength(label, font=f)
+                ly = max(0, y - 13)
+                draw.rectangle([x, ly, x + tw + 4, ly + 13], fill=(230, 30, 30))
+                draw.text((x + 2, ly), label, fill=(255, 255, 255), font=f)
+        w, h = int(size[0]), int(size[1])
+        if img.size != (w, h):
+            img = img.resize((w, h))
+        return np.asarray(img, dtype=np.uint8)
+
+    # actions ----------------------------------------------------------------------------------
+    def execute(self, name: str, args: dict[str, Any]) -> str:
+        from playwright.sync_api import Error as PWError
+
+        handler = getattr(self, f"_do_{name}", None)
+        if handler is None:
+            return msg.NOT_A_WEB_ACTION.format(name=name)
+        page = self.page
+        try:
+            return handler(**args)
+        except PWError as e:
+            if not self._browser_alive():
+                raise self._wrap(e) from e
+            return f"The action failed in the browser: {str(e).splitlines()[0][:200]}"
+        finally:
+            self._snaps.pop(id(page), None)
+            if self.pages:
+                self._snaps.pop(id(self.page), None)
+
+    def _element(self, bid: Any) -> tuple[Any, str]:
+        el = self._snap(self.page).elements.get(str(bid))
+        if el is None:
+            return None, msg.unknown_id(bid, self.tree(), self.url)
+        return el, ""
+
+    def _locator(self, bid: Any) -> Any:
+        b = str(bid)
+        if not _SAFE_BID.match(b):
+            raise ValueError(f"bad id {b!r}")
+        return self.page.locator(f'[{BID}="{b}"]')
+
+    def _do_click(self, id: str) -> str:
+        el, err = self._element(id)
+        if err:
+            return err
+        if el.get("disabled") is not None:
+            return msg.disabled(id)
+        if el.tag == "option":
+            select = el.getparent()
+            while select is not None and select.tag != "select":
+                select = select.getparent()
+            if select is None or select.get(BID) is None:
+                return ""
+            idx = list(select.iter("option")).index(el)
+            self._locator(select.get(BID)).select_option(index=idx, timeout=ACTION_TIMEOUT_MS)
+            return ""
+        loc = self._locator(id)
+        if not loc.is_visible():
+            return f"Element [{id}] is not visible on the page, so it cannot be clicked."
+        loc.click(timeout=ACTION_TIMEOUT_MS)
+        return ""
+
+    def _do_type(self, id: str, text: str, enter: bool = False) -> str:
+        el, err = self._element(id)
+        if err:
+            return err
+        plan, err = msg.plan_type(el, id, text, self.tree())
+        if plan is None:
+            return err
+        loc = self._locator(id)
+        if plan.kind == "select":
+            loc.select_option(index=list(el.iter("option")).index(plan.option), timeout=ACTION_TIMEOUT_MS)
+            loc.focus(timeout=ACTION_TIMEOUT_MS)
+        else:
+            loc.fill(plan.value, timeout=ACTION_TIMEOUT_MS)
+        if enter:
+            loc.press("Enter", timeout=ACTION_TIMEOUT_MS)
+        return ""
+
+    def _do_hover(self, id: str) -> str:
+        _, err = self._element(id)
+        if err:
+            return err
+        loc = self._locator(id)
+        if loc.is_visible():
+            loc.hover(timeout=ACTION_TIMEOUT_MS)
+        return ""
+
+    def _do_press(self, key_comb: str) -> str:
+        try:
+            key = validate_key_comb(key_comb)
+        except ValueError as e:
+            return str(e)
+        if key == "Alt+ArrowLeft":
+            return self._do_go_back()
+        if key == "Alt+ArrowRight":
+            return self._do_go_forward()
+        key = key.replace("Space", " ") if key.split("+")[-1] == "Space" else key
+        handle = self.page.evaluate_handle("document.activeElement || document.body")
+        el = handle.as_element()
+        if el is None:
+            self.page.keyboard.press(key)
+        else:
+            el.press(key, timeout=ACTION_TIMEOUT_MS)
+        return ""
+
+    def _do_scroll(self, direction: str) -> str:
+        dy = self.viewport[1] * 0.8 * (1 if direction == "down" else -1)
+        self.page.evaluate("dy => window.scrollBy({top: dy, left: 0, behavior: 'instant'})", dy)
+        return ""
+
+    def _do_new_tab(self) -> str:
+        page = self.context.new_page()
+        self.pages.append(page)
+        self._active = len(self.pages) - 1
+        return self._goto(page, "/")
+
+    def _do_close_tab(self) -> str:
+        if len(self.pages) == 1:
+            return msg.CLOSE_LAST_TAB
+        page = self.pages.pop(self._active)
+        self._snaps.pop(id(page), None)
+        page.close()
+        self._active = min(self._active, len(self.pages) - 1)
+        return ""
+
+    def _do_tab_focus(self, index: int) -> str:
+        if not 0 <= index < len(self.pages):
+            return msg.no_tab(index, len(self.pages))
+        self._active = index
+        return ""
+
+    def _do_goto(self, url: str) -> str:
+        try:
+            path = to_local_path(url, path_of(self.page.url))
+        except UrlRefused as e:
+            return str(e)
+        return self._goto(self.page, path)
+
+    def _do_go_back(self) -> str:
+        if self.page.go_back(wait_until="load", timeout=NAV_TIMEOUT_MS) is None:
+            return msg.NO_BACK
+        return ""
+
+    def _do_go_forward(self) -> str:
+        if self.page.go_forward(wait_until="load", timeout=NAV_TIMEOUT_MS) is None:
+            return msg.NO_FORWARD
+        return ""
+
+    def _goto(self, page: Any, path: str) -> str:
+        from playwright.sync_api import Error as PWError
+
+        self._snaps.pop(id(page), None)
+        try:
+            page.goto(self.origin + path, wait_until="load", timeout=NAV_TIMEOUT_MS)
+        except PWError as e:
+            if not self._browser_alive():
+                raise self._wrap(e) from e
+            return f"The page {canonical(path)} could not be loaded: {str(e).splitlines()[0][:200]}"
+        return ""

@@ -1,0 +1,56 @@
+"""Small geodesy helpers: a local metric projection, distances and bearings (degrees from north)."""
+
+from __future__ import annotations
+
+import math
+
+LAT0 = 40.75  # reference latitude of the local projection (midtown Manhattan)
+LNG0 = -73.98
+# metres per degree at LAT0 (WGS84 ellipsoid series)
+M_PER_DEG_LAT = 111132.95 - 559.82 * math.cos(2 * math.radians(LAT0)) + 1.175 * math.cos(4 * math.radians(LAT0))
+M_PER_DEG_LNG = (111412.84 * math.cos(math.radians(LAT0)) - 93.5 * math.cos(3 * math.radians(LAT0))
+                 + 0.118 * math.cos(5 * math.radians(LAT0)))
+
+
+def to_xy(lat: float, lng: float) -> tuple[float, float]:
+    """Local east/north metres from (LAT0, LNG0); accurate to well under 1 % across Manhattan."""
+    return (lng - LNG0) * M_PER_DEG_LNG, (lat - LAT0) * M_PER_DEG_LAT
+
+
+def to_latlng(x: float, y: float) -> tuple[float, float]:
+    return LAT0 + y / M_PER_DEG_LAT, LNG0 + x / M_PER_DEG_LNG
+
+
+def haversine_m(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    r = 6371008.8
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lng2 - lng1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * r * math.asin(min(1.0, math.sqrt(a)))
+
+
+def bearing_deg(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    """Initial great-circle bearing from point 1 to point 2, degrees clockwise from north in [0, 360)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dl = math.radians(lng2 - lng1)
+    y = math.sin(dl) * math.cos(p2)
+    x = math.cos(p1) * math.sin(p2) - math.sin(p1) * math.cos(p2) * math.cos(dl)
+    return math.degrees(math.atan2(y, x)) % 360.0
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Signed smallest difference ``a - b`` in (-180, 180]."""
+    d = (a - b) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+COMPASS8 = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")
+COMPASS4 = ("north", "east", "south", "west")
+
+
+def compass8(heading: float) -> str:
+    return COMPASS8[int(((heading % 360) + 22.5) // 45) % 8]
+
+
+def compass4(heading: float) -> str:
+    return COMPASS4[int(((heading % 360) + 45) // 90) % 4]
