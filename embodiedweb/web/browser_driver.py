@@ -238,6 +238,7 @@ class BrowserDriver(WebDriver):
         self.pages: list[Any] = []
         self._active = 0
         self._snaps: dict[int, _Snap] = {}
+        self._cdp: dict[int, Any] = {}
 
     # lifecycle ----------------------------------------------------------------------------------
     def _new_context(self) -> Any:
@@ -264,17 +265,20 @@ class BrowserDriver(WebDriver):
                     raise self._wrap(e) from e
                 self.context = None  # Chromium died: launch a new one and try again
                 self.pages = []
+                self._cdp.clear()
 
     def _reset_once(self, session: str, start_path: str) -> None:
         if self.context is None or not self._browser_alive():
             self.context = self._new_context()
             self.pages = []
+            self._cdp.clear()
         ctx = self.context
         ctx.clear_cookies()
         ctx.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": self.origin}])
-        old = list(ctx.pages)
-        page = ctx.new_page()  # a fresh page: a fresh history
-        for p in old:
+        pages = [p for p in self.pages if not p.is_closed()]
+        page = pages[0] if pages else ctx.new_page()  # reused: its history is wiped below
+        for p in pages[1:]:
+            self._cdp.pop(id(p), None)
             p.close()
         self.pages = [page]
         self._active = 0
@@ -282,10 +286,19 @@ class BrowserDriver(WebDriver):
         err = self._goto(page, start_path if start_path.startswith("/") else "/" + start_path)
         if err:
             raise RuntimeError(err)
+        self._forget_history(page)
+
+    def _forget_history(self, page: Any) -> None:
+        """Leave only the current entry in the tab's history (a fresh tab, as in the text driver)."""
+        cdp = self._cdp.get(id(page))
+        if cdp is None:
+            cdp = self._cdp[id(page)] = self.context.new_cdp_session(page)
+        cdp.send("Page.resetNavigationHistory")
 
     def close(self) -> None:
         ctx, self.context, self.pages = self.context, None, []
         self._snaps.clear()
+        self._cdp.clear()
         if ctx is not None:
             try:
                 ctx.close()
@@ -492,13 +505,16 @@ class BrowserDriver(WebDriver):
         page = self.context.new_page()
         self.pages.append(page)
         self._active = len(self.pages) - 1
-        return self._goto(page, "/")
+        err = self._goto(page, "/")
+        self._forget_history(page)
+        return err
 
     def _do_close_tab(self) -> str:
         if len(self.pages) == 1:
             return msg.CLOSE_LAST_TAB
         page = self.pages.pop(self._active)
         self._snaps.pop(id(page), None)
+        self._cdp.pop(id(page), None)
         page.close()
         self._active = min(self._active, len(self.pages) - 1)
         return ""

@@ -23,6 +23,11 @@ class Shopper:
         self.d = TextDriver(self.app)
         self.d.reset(self.session, start)
 
+    @property
+    def path(self) -> str:
+        """The current URL's path (messages ride in the query string)."""
+        return "/" + self.d.url.split("://", 1)[-1].split("/", 1)[-1].split("?", 1)[0]
+
     # reading ------------------------------------------------------------------------------------
     @property
     def text(self) -> str:
