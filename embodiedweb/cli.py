@@ -74,6 +74,32 @@ def cmd_serve(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(a: argparse.Namespace) -> int:
+    import threading
+    import webbrowser
+
+    import gymnasium as gym
+    import uvicorn
+
+    import embodiedweb  # noqa: F401
+    from embodiedweb.play.server import PlaySession, create_play_app
+
+    env = gym.make(_env_ids(a.env)[0], web_mode="text")
+    base = env.unwrapped
+    if a.task:
+        base.tasks.get(a.task)  # a clear error for an unknown id
+        ids = [a.task]
+    else:
+        ids = [t.task_id for t in base.tasks if a.split in ("all", t.split)]
+    session = PlaySession(env, ids, Path(a.out) if a.out else None, seed=a.seed)
+    url = f"http://{a.host}:{a.port}/"
+    print(f"Human play: open {url} (results go to {a.out}; Ctrl+C to stop)", file=sys.stderr)
+    if not a.no_browser:
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    uvicorn.run(create_play_app(session), host=a.host, port=a.port, log_level="warning")
+    return 0
+
+
 def cmd_describe(a: argparse.Namespace) -> int:
     import gymnasium as gym
 
@@ -129,6 +155,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8765)
     s.set_defaults(func=cmd_serve)
+
+    pl = sub.add_parser("play", help="human-play mode in your browser (results append to --out as agent 'human')")
+    pl.add_argument("--env", required=True)
+    pl.add_argument("--task", default=None, help="one task id (default: every task of --split in order)")
+    pl.add_argument("--split", default="test", choices=["all", "train", "test", "dev"])
+    pl.add_argument("--host", default="127.0.0.1")
+    pl.add_argument("--port", type=int, default=8766)
+    pl.add_argument("--out", default="results/human.jsonl")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    pl.set_defaults(func=cmd_play)
 
     d = sub.add_parser("describe", help="print the action set of an env (as given to prompts)")
     d.add_argument("--env", required=True)

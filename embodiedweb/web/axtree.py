@@ -63,6 +63,26 @@ class PageTree:
         return [n for n in self.nodes.values() if n.role in INTERACTIVE_ROLES and "disabled" not in n.props]
 
 
+def selected_options(select: Any) -> list[Any]:
+    """The options a browser shows as selected: for a single select the last one marked
+    ``selected``, or else the first enabled option (HTML's selectedness setting algorithm)."""
+    opts = list(select.iter("option"))
+    marked = [o for o in opts if o.get("selected") is not None]
+    if select.get("multiple") is not None:
+        return marked
+    if marked:
+        return marked[-1:]
+    first = next((o for o in opts if o.get("disabled") is None), None)
+    return [first] if first is not None else []
+
+
+def _select_of(option: Any) -> Any:
+    parent = option.getparent()
+    while parent is not None and parent.tag != "select":
+        parent = parent.getparent()
+    return parent
+
+
 def implicit_role(el: Any) -> str:
     tag = el.tag
     explicit = el.get("role")
@@ -230,12 +250,13 @@ class TreeBuilder:
             if el.get("required") is not None:
                 p["required"] = ""
         if role == "combobox" and tag == "select":
-            opts = [o for o in el.iter("option")]
-            chosen = [o for o in opts if o.get("selected") is not None] or opts[:1]
+            chosen = selected_options(el)
             if chosen:
                 p["value"] = quote(_text_content(chosen[0]))
-        if role == "option" and el.get("selected") is not None:
-            p["selected"] = ""
+        if role == "option":
+            select = _select_of(el) if tag == "option" else None
+            if (el.get("selected") is not None if select is None else el in selected_options(select)):
+                p["selected"] = ""
         if el.get("disabled") is not None or el.get("aria-disabled") == "true":
             p["disabled"] = ""
         if el.get("aria-current"):

@@ -10,18 +10,30 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode, urljoin
+from urllib.parse import quote_plus, urljoin
 
 import numpy as np
 
-from embodiedweb.web.axtree import BID, PageTree, build_tree
 from embodiedweb.web import messages as msg
+from embodiedweb.web.axtree import BID, PageTree, build_tree, selected_options
 from embodiedweb.web.driver import WebDriver, validate_key_comb
 from embodiedweb.web.urls import UrlRefused, canonical, to_local_path
 from web_sites.framework import Request, WebApp
 
-_TEXT_TYPES = {"text", "search", "email", "url", "tel", "password", "number", ""}
+_TEXT_TYPES = msg.TEXT_TYPES
 MAX_REDIRECTS = 10
+
+
+def _crlf(text: str) -> str:
+    """Line breaks as a browser sends them in form data."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
+
+
+def form_urlencode(pairs: list[tuple[str, str]]) -> str:
+    """``application/x-www-form-urlencoded`` as browsers write it (``*-._`` kept, ``~`` escaped)."""
+    def q(text: str) -> str:
+        return quote_plus(text, safe="*").replace("~", "%7E")
+    return "&".join(f"{q(k)}={q(v)}" for k, v in pairs)
 
 
 @dataclass
@@ -32,6 +44,7 @@ class _Tab:
     elements: dict[str, Any] = field(default_factory=dict)
     tree: PageTree | None = None
     focus: str | None = None
+    focus_start: str | None = None  # where Tab starts when nothing is focused (the last clicked element)
     scroll: int = 0
 
     @property
@@ -108,7 +121,11 @@ class TextDriver(WebDriver):
         if el.get("disabled") is not None:
             return msg.disabled(id)
         tab = self.tab
-        tab.focus = el.get(BID)
+        focusable = el
+        while focusable is not None and not self._focusable(focusable):
+            focusable = focusable.getparent()
+        tab.focus = focusable.get(BID) if focusable is not None else None
+        tab.focus_start = el.get(BID)
         target = el
         while target is not None and not self._clickable(target):
             target = target.getparent()
@@ -176,12 +193,95 @@ class TextDriver(WebDriver):
         if key == "Alt+ArrowRight":
             return self._do_go_forward()
         tab = self.tab
-        if key == "Backspace" and tab.focus:
-            el = tab.elements.get(tab.focus)
-            if el is not None and el.tag == "input" and (el.get("type") or "").lower() in _TEXT_TYPES:
-                el.set("value", (el.get("value") or "")[:-1])
-                tab.tree = None
+        el = tab.elements.get(tab.focus or "")
+        mods, _, base = key.rpartition("+")
+        if base == "Tab" and mods in ("", "Shift"):
+            self._move_focus(-1 if mods else 1)
+            return ""
+        if el is None or mods not in ("", "Shift"):
+            return ""
+        editable = (msg.is_text_input(el) or el.tag == "textarea") and el.get("readonly") is None
+        char = " " if base == "Space" else base if len(base) == 1 else ""
+        if base == "Space" and el.tag == "input" and msg.input_type(el) in ("checkbox", "radio"):
+            if msg.input_type(el) == "checkbox" or el.get("checked") is None:
+                self._toggle(el)
+        elif base == "Space" and (el.tag == "button" or (el.tag == "input" and msg.input_type(el) in (
+                "submit", "image", "button", "reset"))):
+            return self._do_click(el.get(BID))
+        elif editable and char:
+            self._set_text(el, self._get_text(el) + char)
+        elif editable and base == "Backspace":
+            self._set_text(el, self._get_text(el)[:-1])
         return ""
+
+    @staticmethod
+    def _get_text(el: Any) -> str:
+        return (el.text or "") if el.tag == "textarea" else (el.get("value") or "")
+
+    def _set_text(self, el: Any, text: str) -> None:
+        if el.tag == "textarea":
+            el.text = text
+        else:
+            el.set("value", text)
+        self.tab.tree = None
+
+    @staticmethod
+    def _focusable(el: Any) -> bool:
+        if not isinstance(el.tag, str) or el.get("disabled") is not None:
+            return False
+        tag, typ = el.tag, (el.get("type") or "").lower()
+        tabindex = el.get("tabindex")
+        return ((tag == "a" and el.get("href") is not None) or tag in ("button", "select", "textarea", "summary")
+                or (tag == "input" and typ != "hidden") or (tabindex is not None and tabindex.strip().lstrip("-").isdigit()))
+
+    def _move_focus(self, step: int) -> None:
+        """Tab / Shift+Tab: the next focusable element in document order (one stop per radio group)."""
+        tab = self.tab
+        body = tab.doc.find(".//body")
+        if body is None:
+            return
+        order: list[Any] = []
+        skip: set[Any] = set()
+
+        def walk(e: Any) -> None:
+            for c in e:
+                if not isinstance(c.tag, str) or c.get("hidden") is not None or c.tag in ("script", "style", "template"):
+                    continue
+                if c in skip:
+                    continue
+                if self._focusable(c) and (c.get("tabindex") or "0").strip() != "-1":
+                    order.append(c)
+                walk(c)
+        all_els = [e for e in body.iter() if isinstance(e.tag, str)]
+        walk(body)
+        # radio groups: one stop, on the checked radio (else the first one in the direction of travel)
+        groups: dict[tuple[Any, str], list[Any]] = {}
+        for e in order:
+            if e.tag == "input" and msg.input_type(e) == "radio" and e.get("name"):
+                groups.setdefault((self._form_of(e), e.get("name")), []).append(e)
+        cur = tab.elements.get(tab.focus or "")
+        for members in groups.values():
+            keep = next((r for r in members if r.get("checked") is not None), None)
+            if keep is None:
+                keep = cur if cur in members else (members[0] if step > 0 else members[-1])
+            order = [e for e in order if e not in members or e is keep]
+        pos_of = {id(e): i for i, e in enumerate(all_els)}
+        if cur is not None and cur in order:
+            i = order.index(cur) + step
+        else:
+            start = tab.elements.get(tab.focus_start or "")
+            if start is None:
+                i = 0 if step > 0 else len(order) - 1
+            else:
+                p = pos_of.get(id(start), -1)
+                after = [k for k, e in enumerate(order) if pos_of[id(e)] > p]
+                before = [k for k, e in enumerate(order) if pos_of[id(e)] < p]
+                i = (after[0] if after else len(order)) if step > 0 else (before[-1] if before else -1)
+        if 0 <= i < len(order):
+            tab.focus = order[i].get(BID)
+        else:
+            tab.focus = None
+            tab.focus_start = None
 
     def _do_scroll(self, direction: str) -> str:
         self.tab.scroll = max(0, self.tab.scroll + (1 if direction == "down" else -1))
@@ -285,7 +385,10 @@ class TextDriver(WebDriver):
         if el is None:
             return ""
         typ = (el.get("type") or "").lower()
-        if el.tag == "input" and typ in _TEXT_TYPES:
+        if el.tag == "textarea" and el.get("readonly") is None:
+            self._set_text(el, self._get_text(el) + "\n")
+            return ""
+        if el.tag == "input" and (typ in _TEXT_TYPES or typ in ("checkbox", "radio")):
             form = self._form_of(el)
             if form is None:
                 return ""
@@ -326,14 +429,11 @@ class TextDriver(WebDriver):
                 if c is submitter:
                     pairs.append((name, c.get("value") or ""))
             elif c.tag == "select":
-                opts = list(c.iter("option"))
-                chosen = [o for o in opts if o.get("selected") is not None]
-                if not chosen and c.get("multiple") is None and opts:
-                    chosen = opts[:1]
-                for o in chosen:
+                for o in selected_options(c):
                     pairs.append((name, o.get("value") if o.get("value") is not None else (o.text_content() or "").strip()))
             elif c.tag == "textarea":
                 pairs.append((name, c.text or ""))
+        pairs = [(_crlf(k), _crlf(v)) for k, v in pairs]
         method = ((submitter.get("formmethod") if submitter is not None else None) or form.get("method") or "get").upper()
         action = (submitter.get("formaction") if submitter is not None else None) or form.get("action") or self.tab.path
         target = urljoin(self.tab.path, action)
@@ -343,7 +443,7 @@ class TextDriver(WebDriver):
                 data.setdefault(k, []).append(v)
             return self._navigate(self.tab, target, "POST", data)
         base = target.split("?", 1)[0]
-        return self._navigate(self.tab, base + ("?" + urlencode(pairs) if pairs else ""), "GET", None)
+        return self._navigate(self.tab, base + ("?" + form_urlencode(pairs) if pairs else ""), "GET", None)
 
     def _fetch(self, method: str, path: str, form: dict[str, list[str]] | None) -> tuple[str, Any, int]:
         for _ in range(MAX_REDIRECTS):
@@ -360,8 +460,11 @@ class TextDriver(WebDriver):
             final, doc, _ = self._fetch(method, path, form)
         except (UrlRefused, RuntimeError) as e:
             return str(e)
-        tab.history = tab.history[: tab.index + 1] + [final]
-        tab.index = len(tab.history) - 1
+        if method == "GET" and tab.index >= 0 and path == tab.path:
+            tab.history[tab.index] = final  # a browser replaces the entry when a GET goes to the same URL
+        else:
+            tab.history = tab.history[: tab.index + 1] + [final]
+            tab.index = len(tab.history) - 1
         self._set_page(tab, doc)
         return ""
 
@@ -379,6 +482,7 @@ class TextDriver(WebDriver):
         tab.elements = {el.get(BID): el for el in doc.iter() if isinstance(el.tag, str) and el.get(BID) is not None}
         tab.tree = None
         tab.focus = None
+        tab.focus_start = None
         tab.scroll = 0
 
     def clone_doc(self) -> Any:

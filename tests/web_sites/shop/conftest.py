@@ -54,7 +54,7 @@ class Shopper:
     def statuses(self) -> list[str]:
         return [n.name for n in self.d.tree().nodes.values() if n.role == "status"]
 
-    def links(self, under_table: str | None = None) -> list[str]:
+    def links(self) -> list[str]:
         return [n.name for n in self.d.tree().nodes.values() if n.role == "link"]
 
     def cells(self) -> list[str]:

@@ -41,7 +41,7 @@ def test_search_from_home_box(shopper: Shopper):
     assert all("egg" in n.lower() for n in first)
     # brand search
     s.goto("/shop/search?q=catskill+creamery")
-    assert result_names(s) and all(catalog.store_ids())
+    assert result_names(s)
     assert set(result_names(s)) == {p["name"] for p in catalog.products() if p["brand"] == "Catskill Creamery"}
 
 
@@ -136,7 +136,7 @@ def test_product_page_offers_and_form(shopper: Shopper):
     for st in catalog.stores():
         assert s.has("link", st["name"], exact=True)
     cells = s.cells()
-    for sid, v in p["prices"].items():
+    for v in p["prices"].values():
         assert f"${v:.2f}" in cells
     assert cells.count("Out of stock") == 4 - len(p["prices"])
     # every control of the add-to-cart form has a name

@@ -1,0 +1,177 @@
+"""``ewa play``: a local page with the instruction, the embodied view (image, text, action buttons), the
+website in a frame, a control to switch environments and a stop/answer box.
+
+The frame shows the env's own web page (the ``text`` driver's current document). A small script in
+the frame turns what the person does into env actions (``click [id]``, ``type [id] [text] [0|1]``), so
+every human step goes through :meth:`EmbodiedWebEnv.step` and the trace, exactly like an agent's.
+At the end of an episode a record with ``agent: "human"`` is appended to the results JSONL, so
+``ewa report`` shows human accuracy beside the models.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+from fastapi import FastAPI
+from fastapi import Request as HTTPRequest
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from PIL import Image
+
+from web_sites.framework import SITES_DIR
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+FRAME_SCRIPT = """
+<script>
+(function () {
+  function act(action) {
+    return fetch('/play/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({action: action})}).then(function () { window.parent.postMessage('ewa-step', '*'); });
+  }
+  function bid(el) { while (el && !el.getAttribute('data-bid')) { el = el.parentElement; } return el; }
+  document.addEventListener('click', function (ev) {
+    var el = bid(ev.target);
+    if (!el) { return; }
+    var tag = el.tagName.toLowerCase(), type = (el.getAttribute('type') || '').toLowerCase();
+    if (tag === 'input' && ['text', 'search', 'number', 'email', 'url', 'tel', 'password', ''].indexOf(type) >= 0) { return; }
+    if (tag === 'textarea' || tag === 'select' || tag === 'option') { return; }
+    ev.preventDefault();
+    act('click [' + el.getAttribute('data-bid') + ']');
+  }, true);
+  document.addEventListener('change', function (ev) {
+    var el = ev.target, tag = el.tagName.toLowerCase();
+    if (tag === 'select') { act('type [' + el.getAttribute('data-bid') + '] [' + el.options[el.selectedIndex].text + ']'); }
+    else if (tag === 'textarea' || (tag === 'input' && el.type !== 'checkbox' && el.type !== 'radio')) {
+      if (!el.dataset.entered) { act('type [' + el.getAttribute('data-bid') + '] [' + el.value + ']'); }
+    }
+  }, true);
+  document.addEventListener('keydown', function (ev) {
+    var el = ev.target;
+    if (ev.key === 'Enter' && el.tagName.toLowerCase() === 'input') {
+      ev.preventDefault(); el.dataset.entered = '1';
+      act('type [' + el.getAttribute('data-bid') + '] [' + el.value + '] [1]');
+    }
+  }, true);
+  document.addEventListener('submit', function (ev) { ev.preventDefault(); }, true);
+})();
+</script>
+"""
+
+
+class PlaySession:
+    """One person's play: the env, the current task, and where results go."""
+
+    def __init__(self, env: Any, task_ids: list[str], out: Path | None, seed: int = 0) -> None:
+        self.env = env
+        self.task_ids = task_ids
+        self.index = 0
+        self.out = out
+        self.seed = seed
+        self.lock = threading.Lock()
+        self.records: list[dict[str, Any]] = []
+        self.start()
+
+    @property
+    def base(self) -> Any:
+        return self.env.unwrapped
+
+    def start(self) -> None:
+        task_id = self.task_ids[self.index % len(self.task_ids)]
+        self.obs, self.info = self.env.reset(seed=self.seed + self.index, options={"task_id": task_id})
+        self.done = False
+        self.metrics: dict[str, Any] | None = None
+        self.t0 = time.perf_counter()
+        self.steps = 0
+
+    def act(self, action: str) -> dict[str, Any]:
+        with self.lock:
+            if self.done:
+                return {"error": "The episode is over: start the next task.", "done": True}
+            self.obs, _, term, trunc, self.info = self.env.step(action)
+            self.steps += 1
+            if term or trunc:
+                self.done = True
+                self.metrics = self.info.get("metrics", {})
+                self._record()
+            return {"error": self.obs["last_action_error"], "done": self.done, "metrics": self.metrics}
+
+    def _record(self) -> None:
+        rec = {"env_id": self.base.env_id, "task_id": self.base.task.task_id, "agent": "human", "seed": self.seed +
+               self.index, "web_mode": "text", "split": self.base.task.split, "metrics": self.metrics,
+               "steps": self.steps, "trace_digest": self.base.trace_digest(),
+               "duration_s": round(time.perf_counter() - self.t0, 3)}
+        self.records.append(rec)
+        if self.out is not None:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(rec, sort_keys=True) + "\n")
+
+    def next_task(self) -> None:
+        with self.lock:
+            self.index += 1
+            self.start()
+
+    def web_page(self) -> str:
+        driver = self.base.driver
+        doc = driver.tab.doc if hasattr(driver, "tab") else None
+        if doc is None:
+            return "<p>No page.</p>"
+        html = lxml.html.tostring(doc, encoding="unicode")
+        return html.replace("</body>", FRAME_SCRIPT + "</body>") if "</body>" in html else html + FRAME_SCRIPT
+
+
+def create_play_app(session: PlaySession) -> FastAPI:
+    """The play page's app for one :class:`PlaySession`."""
+    app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    app.mount("/static", StaticFiles(directory=str(SITES_DIR / "static")), name="static")
+    jinja = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]))
+
+    @app.get("/")
+    def page() -> HTMLResponse:
+        s = session
+        acts = [a for a in s.info.get("admissible_actions", []) if a not in ("switch_environment", "stop")]
+        embodied_buttons = acts if s.obs["active"] == "embodied" else []
+        return HTMLResponse(jinja.get_template("play.html").render(
+            obs=s.obs, done=s.done, metrics=s.metrics, buttons=embodied_buttons[:80], step=s.steps,
+            task_id=s.base.task.task_id, env_id=s.base.env_id, records=s.records,
+            actions_help=s.base.describe_actions(with_examples=False)))
+
+    @app.get("/play/web")
+    def web() -> HTMLResponse:
+        return HTMLResponse(session.web_page(), headers={"Cache-Control": "no-store"})
+
+    @app.get("/play/embodied.png")
+    def embodied_png() -> Response:
+        img = session.base.world.image((360, 360))
+        buf = io.BytesIO()
+        Image.fromarray(img).save(buf, format="PNG")
+        return Response(buf.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})
+
+    @app.post("/play/act")
+    async def act(request: HTTPRequest) -> JSONResponse:
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            form = await request.form()
+            body = dict(form)
+        action = str(body.get("action", ""))
+        if body.get("kind") == "switch":
+            action = f"switch_environment [{body.get('message', '')}]"
+        elif body.get("kind") == "stop":
+            action = f"stop [{body.get('answer', '')}]"
+        return JSONResponse(session.act(action))
+
+    @app.post("/play/next")
+    def next_task() -> JSONResponse:
+        session.next_task()
+        return JSONResponse({"ok": True})
+
+    return app

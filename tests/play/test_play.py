@@ -1,0 +1,89 @@
+"""Human-play mode in a real browser: a scripted "human" completes one task through the play page."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+
+import pytest
+import uvicorn
+
+from embodiedweb.play.server import PlaySession, create_play_app
+from tests.fixtures.lineworld import make_line_env
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def served(tmp_path):
+    env = make_line_env(max_steps=40)
+    session = PlaySession(env, ["line-0"], tmp_path / "human.jsonl")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_play_app(session), host="127.0.0.1", port=port, log_level="error"))
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    while not server.started:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}/", session, tmp_path / "human.jsonl"
+    server.should_exit = True
+    th.join(timeout=5)
+    env.close()
+
+
+def test_scripted_human_completes_a_task_in_a_real_browser(served):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    url, session, out = served
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        assert "Put a apple in the cart" in page.inner_text("#instruction") or "apple" in page.inner_text("#instruction")
+
+        def frame():
+            return page.frame_locator("#web")
+
+        def wait_step(n):
+            page.wait_for_function(f"document.querySelector('header').innerText.includes('step {n}')")
+
+        # web: open the form lab from the site navigation, then an item, then add it to the cart
+        frame().get_by_role("link", name="Form Lab").first.click()
+        wait_step(1)
+        frame().get_by_role("link", name="Apple").click()
+        wait_step(2)
+        frame().get_by_label("Quantity").fill("2")
+        frame().get_by_label("Quantity").press("Tab")
+        wait_step(3)
+        frame().get_by_role("button", name="Add to cart").click()
+        wait_step(4)
+        assert "/formlab/cart" in page.inner_text("#web-url")
+        # switch to the street with a note, walk forward with the action buttons, stop
+        page.fill("#switch-message", "walk to n1")
+        page.click("#switch")
+        wait_step(5)
+        assert page.inner_text("#active") == "embodied"
+        page.click("button.act[data-action='forward']")
+        wait_step(6)
+        page.fill("#answer", "done")
+        page.click("#stop")
+        page.wait_for_selector("#result")
+        assert "success" in page.inner_text("#result")
+        browser.close()
+    rec = json.loads(out.read_text().splitlines()[-1])
+    assert rec["agent"] == "human" and rec["metrics"]["overall"] and rec["task_id"] == "line-0"
+    cart = session.base.webapp.snapshot(session.base.session)["formlab"]["cart"]
+    assert cart == [{"item": "apple", "qty": 2, "size": "M"}]
+    # every human step went through the env and its trace
+    actions = [r["action"] for r in session.base.trace.records[1:]]
+    assert [a.split(" ")[0] for a in actions] == ["click", "click", "type", "click", "switch_environment", "forward",
+                                                 "stop"], actions
+    assert actions[2].endswith("[2]") and actions[4] == "switch_environment [walk to n1]"
