@@ -38,10 +38,9 @@ def test_installed_wheel_works_without_the_checkout(wheel, tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True, timeout=600)
-    code = ("import embodiedweb, gymnasium as gym; assert embodiedweb.__file__.startswith(%r), embodiedweb.__file__; "
-            "e = gym.make('EWA-Cooking-v0'); o, _ = e.reset(seed=0); o, *_ = e.step('click [4]'); "
-            "assert o['web_url'] == 'http://ewa.local/recipes/', o['web_url']; print('ok', len(e.unwrapped.tasks))"
-            % str(target))
+    code = (f"import embodiedweb, gymnasium as gym; assert embodiedweb.__file__.startswith({str(target)!r}); "
+            "e = gym.make('EWA-Cooking-v0'); o, _ = e.reset(seed=0); o, *_ = e.step('goto [/recipes/]'); "
+            "assert o['web_url'] == 'http://ewa.local/recipes/', o['web_url']; print('ok', len(e.unwrapped.tasks))")
     env = {**os.environ, "PYTHONPATH": str(target)}
     r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                        timeout=300)
