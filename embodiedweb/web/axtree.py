@@ -31,7 +31,9 @@ def norm(text: str | None) -> str:
 
 
 def quote(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """Single-quoted with backslash escapes, so that every element stays on one line."""
+    esc = text.replace("\\", "\\\\").replace("'", "\\'").replace("\r", "\\r").replace("\n", "\\n")
+    return "'" + esc + "'"
 
 
 @dataclass

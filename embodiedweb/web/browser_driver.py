@@ -194,6 +194,29 @@ SNAPSHOT_JS = r"""() => {
   return document.documentElement.outerHTML;
 }"""
 
+# Chromium puts typed form values back when a page is reached by back/forward; the text driver renders the
+# page anew from the server (what the agent's state is), so the browser is made to do the same.
+NO_FORM_RESTORE_JS = r"""(() => {
+  const nav = () => (performance.getEntriesByType('navigation')[0] || {}).type;
+  const reset = () => {
+    if (nav() !== 'back_forward') return;
+    for (const el of document.querySelectorAll('input, textarea')) {
+      if (el.type === 'checkbox' || el.type === 'radio') el.checked = el.defaultChecked;
+      else if (el.type !== 'file') el.value = el.defaultValue;
+    }
+    for (const o of document.querySelectorAll('option')) o.selected = o.defaultSelected;
+    for (const s of document.querySelectorAll('select')) {
+      if (!s.multiple && !Array.from(s.options).some(o => o.defaultSelected)) s.selectedIndex = -1;
+      if (!s.multiple && s.selectedIndex === -1) {
+        const first = Array.from(s.options).find(o => !o.disabled);
+        if (first) first.selected = true;
+      }
+    }
+  };
+  document.addEventListener('DOMContentLoaded', reset, {capture: true});
+  window.addEventListener('load', reset, {capture: true});
+})();"""
+
 BOXES_JS = r"""(bids) => {
   const out = [];
   const W = window.innerWidth, H = window.innerHeight;
@@ -249,6 +272,7 @@ class BrowserDriver(WebDriver):
         ctx.set_default_timeout(ACTION_TIMEOUT_MS)
         ctx.set_default_navigation_timeout(NAV_TIMEOUT_MS)
         origin_prefix = re.escape(self.origin + "/")
+        ctx.add_init_script(NO_FORM_RESTORE_JS)
         ctx.route(re.compile(rf"^(?!{origin_prefix})"), lambda route: route.abort("blockedbyclient"))
         return ctx
 

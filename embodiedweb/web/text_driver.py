@@ -487,3 +487,4 @@ class TextDriver(WebDriver):
 
     def clone_doc(self) -> Any:
         return copy.deepcopy(self.tab.doc)
+

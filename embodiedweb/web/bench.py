@@ -1,0 +1,117 @@
+"""Web figures for ``ewa bench``: step and reset times of both drivers and the browser's memory."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Any
+
+from embodiedweb.web.axtree import PageTree
+from embodiedweb.web.driver import WebDriver
+from web_sites.registry import get_webapp
+
+
+def _step_ms(drv: WebDriver, n_steps: int) -> float:
+    """Median of: click a link that navigates + build the tree (home -> first site -> home ...)."""
+    times = []
+    for i in range(n_steps):
+        target = _first_site_link(drv.tree()) if i % 2 == 0 else _home_link(drv.tree())
+        t = time.perf_counter()
+        err = drv.execute("click", {"id": target})
+        drv.tree().text  # noqa: B018 - the observation is part of the step
+        times.append((time.perf_counter() - t) * 1000)
+        if err:
+            raise RuntimeError(err)
+    return statistics.median(times)
+
+
+def _home_link(tree: PageTree) -> str:
+    return next(n.bid for n in tree.nodes.values() if n.role == "link" and n.name == "Home")
+
+
+def _first_site_link(tree: PageTree) -> str:
+    return next(n.bid for n in tree.nodes.values() if n.role == "link" and n.name != "Home")
+
+
+def _reset_ms(drv: WebDriver, n: int) -> float:
+    app = get_webapp()
+    times = []
+    for _ in range(n):
+        s = app.new_session_id()
+        t = time.perf_counter()
+        app.reset_session(s)
+        drv.reset(s, "/")
+        drv.tree().text  # noqa: B018
+        times.append((time.perf_counter() - t) * 1000)
+        app.drop_session(s)
+    return statistics.median(times)
+
+
+def pss_mb(pids: list[int]) -> float:
+    """Sum of the proportional set size of these processes, in MB (``/proc/<pid>/smaps_rollup``)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except OSError:
+            continue
+    return total / 1024
+
+
+def process_tree_pss_mb() -> float:
+    """PSS of this Python process plus all its descendants (Playwright's driver, Chromium)."""
+    from embodiedweb.web.browser_driver import _child_pids
+
+    me = os.getpid()
+    return pss_mb([me, *_child_pids(me, recursive=True)])
+
+
+def bench_web(n_steps: int = 30, quick: bool = False) -> dict[str, Any]:
+    """The web figures: medians over ``n_steps`` of a navigating click + tree, resets, memory."""
+    from embodiedweb.web.browser_driver import BrowserDriver
+    from embodiedweb.web.text_driver import TextDriver
+
+    if quick:
+        n_steps = min(n_steps, 10)
+    app = get_webapp()
+    out: dict[str, Any] = {}
+    text = TextDriver(app)
+    text.reset(app.new_session_id(), "/")
+    _step_ms(text, 4)
+    out["web_text_step_ms"] = round(_step_ms(text, n_steps), 3)
+    out["reset_text_ms"] = round(_reset_ms(text, max(5, n_steps // 3)), 3)
+
+    drivers = []
+    try:
+        browser = BrowserDriver(app)
+        drivers.append(browser)
+        browser.reset(app.new_session_id(), "/")
+        _step_ms(browser, 4)  # warm up
+        out["web_browser_step_ms"] = round(_step_ms(browser, n_steps), 1)
+        out["reset_browser_ms"] = round(_reset_ms(browser, max(5, n_steps // 3)), 1)
+        one = process_tree_pss_mb()
+        out["browser_pss_mb"] = round(one, 1)
+        for _ in range(3):
+            extra = BrowserDriver(app)
+            drivers.append(extra)
+            extra.reset(app.new_session_id(), "/")
+            extra.execute("click", {"id": _first_site_link(extra.tree())})
+            extra.tree()
+        time.sleep(0.3)
+        out["browser_pss_mb_per_extra_env"] = round((process_tree_pss_mb() - one) / 3, 1)
+        out["web_text_vs_browser_step_ratio"] = round(out["web_browser_step_ms"] / max(out["web_text_step_ms"], 1e-6), 1)
+    finally:
+        for d in drivers:
+            d.close()
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import json
+
+    print(json.dumps(bench_web(), indent=2))

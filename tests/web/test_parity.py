@@ -1,0 +1,125 @@
+"""The same action sequences give the same tree text, URL and site state in the text and browser drivers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from embodiedweb.web.axtree import PageTree
+from embodiedweb.web.text_driver import TextDriver
+from tests.fixtures.formlab import install
+from web_sites.registry import get_webapp
+
+Step = tuple[str, dict] | Callable[[PageTree], tuple[str, dict]]
+
+
+def browser_or_skip():
+    """A BrowserDriver, or a clean skip when Chromium or Playwright cannot run here."""
+    if not os.path.exists("/usr/bin/chromium"):
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    try:
+        from embodiedweb.web.browser_driver import BrowserDriver
+
+        drv = BrowserDriver(get_webapp())
+        drv.reset(get_webapp().new_session_id(), "/")
+    except Exception as e:  # pragma: no cover - depends on the machine
+        pytest.skip(f"Playwright could not launch Chromium: {e}")
+    return drv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    install()
+    drv = browser_or_skip()
+    yield drv
+    drv.close()
+
+
+def by(role: str, name: str, action: str = "click", **extra: object) -> Callable[[PageTree], tuple[str, dict]]:
+    """A step acting on the element with this role and name (looked up on the page of the moment)."""
+    def step(tree: PageTree) -> tuple[str, dict]:
+        node = next((n for n in tree.nodes.values() if n.role == role and n.name == name), None)
+        assert node is not None, f"no {role} {name!r} in\n{tree.text}"
+        return action, {"id": node.bid, **extra}
+    return step
+
+
+SEQUENCES: dict[str, tuple[str, list[Step]]] = {
+    "search": ("/formlab/", [
+        by("searchbox", "Search", "type", text="e", enter=True),
+        by("checkbox", "egg"), by("checkbox", "bread"), by("checkbox", "egg"),
+        by("textbox", "Query", "type", text="re"), by("button", "Refine"), by("textbox", "Query", "type", text="r~*"),
+        by("textbox", "Query", "type", text="rea"),
+        by("button", "Refine"),
+        by("link", "bread"),
+        ("go_back", {}), ("go_back", {}), ("go_back", {}), ("go_forward", {}), ("go_forward", {}),
+        ("go_forward", {}), ("go_forward", {}),
+        by("link", "Form Lab"), ("go_back", {}),
+    ]),
+    "cart": ("/formlab/", [
+        by("link", "Tomato"),
+        by("spinbutton", "Quantity", "type", text="abc"),
+        by("spinbutton", "Quantity", "type", text="0"),
+        by("button", "Add to cart"),
+        by("spinbutton", "Quantity", "type", text=" 4 "),
+        by("combobox", "Size", "type", text="small"),
+        by("button", "Add to cart"),
+        ("go_back", {}),
+        by("option", "Large"),
+        by("spinbutton", "Quantity", "type", text="2", enter=True),
+        by("link", "Continue shopping"),
+        ("goto", {"url": "http://ewa.local/formlab/cart"}),
+        ("click", {"id": "424242"}),
+    ]),
+    "prefs": ("/formlab/prefs", [
+        by("radio", "Vegan"), by("radio", "Vegetarian"),
+        by("checkbox", "Cheap"), by("checkbox", "Quick"), by("checkbox", "Cheap"),
+        by("textbox", "Note", "type", text="no nuts\nplease"),
+        by("combobox", "Speed", "type", text="FAST"),
+        by("combobox", "Speed", "type", text="warp"),
+        by("button", "Disabled"),
+        by("radio", "Vegan", "type", text="x"),
+        by("button", "Save"),
+        by("checkbox", "Quick"), ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Space"}),
+        ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "a"}), ("press", {"key_comb": "Enter"}),
+        ("press", {"key_comb": "b"}), ("press", {"key_comb": "Backspace"}),
+        by("button", "Save"),
+        by("checkbox", "Quick"), ("press", {"key_comb": "Enter"}),
+    ]),
+    "tabs": ("/formlab/", [
+        ("close_tab", {}), ("new_tab", {}), by("link", "Form Lab"), by("link", "Cart"),
+        ("tab_focus", {"index": 0}), ("tab_focus", {"index": 7}), by("link", "Preferences"),
+        ("new_tab", {}), ("goto", {"url": "/formlab/item/egg"}), ("tab_focus", {"index": 1}), ("close_tab", {}),
+        ("goto", {"url": "http://example.com/"}), ("goto", {"url": "https://127.0.0.1:1/x"}),
+        ("goto", {"url": "/does/not/exist"}), ("go_back", {}), ("close_tab", {}), ("close_tab", {}),
+        ("press", {"key_comb": "Alt+ArrowLeft"}), ("press", {"key_comb": "Alt+ArrowRight"}),
+        ("press", {"key_comb": "Bogus+x"}), ("scroll", {"direction": "down"}), ("hover", {"id": "3"}),
+        ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Enter"}),
+    ]),
+}
+
+
+@pytest.mark.parametrize("name", list(SEQUENCES))
+def test_same_tree_url_and_state_after_every_step(browser, name: str) -> None:
+    app = get_webapp()
+    start, steps = SEQUENCES[name]
+    text = TextDriver(app)
+    s_text, s_browser = app.new_session_id(), app.new_session_id()
+    for s in (s_text, s_browser):
+        app.reset_session(s)
+    text.reset(s_text, start)
+    browser.reset(s_browser, start)
+    assert browser.tree().text == text.tree().text
+    for i, step in enumerate(steps):
+        action, args = step(text.tree()) if callable(step) else step
+        e_text = text.execute(action, args)
+        e_browser = browser.execute(action, args)
+        where = f"{name} step {i}: {action} {args}"
+        assert e_browser == e_text, where
+        assert browser.url == text.url, where
+        assert browser.tree().text == text.tree().text, where
+        assert browser.tab_titles() == text.tab_titles(), where
+        assert browser.active_tab == text.active_tab, where
+        assert app.snapshot(s_browser) == app.snapshot(s_text), where
