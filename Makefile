@@ -16,9 +16,9 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then \
 	  echo "Installing Debian's chromium (for web_mode='browser')"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-headless-shell fonts-dejavu-core >/dev/null; \
 	fi
 
 demo: setup

@@ -258,5 +258,9 @@ def finish_page(html: str, status: int = 200) -> Response:
             continue
         el.set(BID_ATTR, str(n))
         n += 1
+        # Pages show the server's state: browsers must not restore typed values on back/forward
+        # (the text driver re-renders from the server too).
+        if el.tag in ("form", "input", "select", "textarea") and el.get("autocomplete") is None:
+            el.set("autocomplete", "off")
     out = "<!DOCTYPE html>\n" + lxml.html.tostring(doc, encoding="unicode")
     return Response(status=status, html=out, doc=doc)

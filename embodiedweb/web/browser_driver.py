@@ -1,8 +1,8 @@
 """The ``browser`` web driver: Playwright (sync API) driving Debian's Chromium on the local server.
 
 One Chromium per process (module-level, shared by every driver, relaunched when it died), one
-BrowserContext per driver (reused across resets), one page per tab. Every request that does not
-go to the local server is aborted, so the browser never leaves the local sites.
+BrowserContext per driver (reused across resets), one page per tab. Requests that do not go to
+loopback fail (see ``CHROMIUM_ARGS``), so the browser never leaves the local sites.
 
 The agent's view is built like the text driver's: after each action the page is left to settle,
 one script copies the live form state into attributes (values, checked, selected), gives an id to
@@ -34,7 +34,18 @@ from web_sites.framework import WebApp
 
 log = logging.getLogger(__name__)
 
-CHROMIUM = os.environ.get("EWA_CHROMIUM", "/usr/bin/chromium")
+def _find_chromium() -> str:
+    """Debian's old headless shell when installed (about 40 % less memory and faster than the full
+    browser in headless mode), else Debian's chromium; ``EWA_CHROMIUM`` overrides both."""
+    if os.environ.get("EWA_CHROMIUM"):
+        return os.environ["EWA_CHROMIUM"]
+    for path in ("/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium"):
+        if os.path.exists(path):
+            return path
+    return "/usr/bin/chromium"
+
+
+CHROMIUM = _find_chromium()
 ACTION_TIMEOUT_MS = 5000
 NAV_TIMEOUT_MS = 10000
 LAUNCH_TIMEOUT_MS = 30000
@@ -43,7 +54,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-features=BackForwardCache,Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,"
     "InterestFeedContentSuggestions,CalculateNativeWinOcclusion,HttpsUpgrades,PaintHolding",
+    # The browser never leaves the local sites: names resolve to nothing, and everything that is not
+    # loopback goes to a dead proxy (this also covers IP literals). Cheaper than request routing,
+    # which would also turn off the HTTP cache.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1;localhost",
     "--disable-dev-shm-usage", "--disable-extensions", "--mute-audio", "--disable-breakpad",
     "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows", "--disable-ipc-flooding-protection",
@@ -109,7 +124,7 @@ def browser_pid() -> int | None:
                 argv = f.read().split(b"\0")
         except OSError:
             continue
-        if argv and argv[0].decode(errors="replace").endswith(("chromium", "chrome")) and not any(
+        if argv and argv[0].decode(errors="replace").endswith(("chromium", "chrome", "chromium-headless-shell", "headless_shell")) and not any(
                 a.startswith(b"--type=") for a in argv):
             return pid
     return None
@@ -271,9 +286,7 @@ class BrowserDriver(WebDriver):
                                   base_url=self.origin)
         ctx.set_default_timeout(ACTION_TIMEOUT_MS)
         ctx.set_default_navigation_timeout(NAV_TIMEOUT_MS)
-        origin_prefix = re.escape(self.origin + "/")
         ctx.add_init_script(NO_FORM_RESTORE_JS)
-        ctx.route(re.compile(rf"^(?!{origin_prefix})"), lambda route: route.abort("blockedbyclient"))
         return ctx
 
     def reset(self, session: str, start_path: str = "/") -> None:
