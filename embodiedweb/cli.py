@@ -45,7 +45,7 @@ def cmd_eval(a: argparse.Namespace) -> int:
         env_kwargs["render_images"] = True
     summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out, seed=a.seed,
                           progress=not a.no_progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs,
-                          save_steps=a.save_steps)
+                          save_steps=a.save_steps, workers=a.workers)
     print_table(summary, f"{a.agent} · {a.web_mode} mode", stderr=a.json)
     if a.json:
         print(json.dumps({"results": summary}, sort_keys=True))
@@ -119,6 +119,26 @@ def cmd_envs(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(a: argparse.Namespace) -> int:
+    """Paper-style tables, process metrics and error taxonomy of per-episode JSONL files."""
+    from embodiedweb.report import build_report
+    from embodiedweb.report.tables import print_tables
+
+    missing = [r for r in a.results if not Path(r).exists()]
+    if missing:
+        raise SystemExit(f"ewa report: no such file: {', '.join(missing)}")
+    report = build_report(a.results, process=not a.no_process, oracle_cache=a.oracle_cache)
+    print_tables(report.tables, stderr=a.json)
+    if a.html:
+        from embodiedweb.report.html import write_html
+
+        out = write_html(report, a.html, [str(r) for r in a.results], viewer_limit=a.viewer_limit)
+        print(f"HTML report: {out}", file=sys.stderr)
+    if a.json:
+        print(json.dumps(report.numbers, sort_keys=True, default=str))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ewa", description="Embodied web agent environments.")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -134,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-steps", type=int, default=None)
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
+    e.add_argument("--workers", type=int, default=1, help="run episodes in N processes (results do not depend on N)")
     e.add_argument("--save-steps", action="store_true",
                    help="also write every step (action, observation text, thumbnails, trace) beside --out, "
                         "for the trajectory viewer of `ewa report`")
@@ -173,6 +194,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("envs", help="list the registered env ids")
     v.set_defaults(func=cmd_envs)
+
+    r = sub.add_parser("report", help="paper-style tables, process metrics, error taxonomy and an HTML report")
+    r.add_argument("results", nargs="+", help="per-episode JSONL files of `ewa eval` (and human play)")
+    r.add_argument("--html", default=None, help="write a self-contained HTML report (plots, trajectory viewer)")
+    r.add_argument("--json", action="store_true", help="last stdout line is one JSON object with the numbers")
+    r.add_argument("--no-process", action="store_true", help="skip process metrics and taxonomy (no oracle runs)")
+    r.add_argument("--oracle-cache", default=None, help="folder caching the oracle's traces "
+                   "(default: <first results>.steps/_oracle when that folder exists)")
+    r.add_argument("--viewer-limit", type=int, default=200, help="at most N episodes in the trajectory viewer")
+    r.set_defaults(func=cmd_report)
 
     for extra in _extra_commands():
         extra(sub)

@@ -126,15 +126,24 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = None,
              web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
              env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
-             save_steps: bool = False) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-    """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records)."""
+             save_steps: bool = False, workers: int = 1) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records).
+
+    With ``workers > 1`` episodes run in that many processes (see :func:`_evaluate_parallel`); an
+    episode's seed is ``seed * 100_003 + i`` for the ``i``-th selected task of its env either way, so
+    results do not depend on the number of workers.
+    """
+    if workers > 1:
+        return _evaluate_parallel(env_ids, agent_name, limit=limit, split=split, web_mode=web_mode, out=out,
+                                  seed=seed, progress=progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs,
+                                  save_steps=save_steps, workers=workers)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from baselines.registry import make_agent
 
     done = load_done(out)
     records: list[dict[str, Any]] = []
-    fh = open(out, "a", encoding="utf-8") if out else None  # noqa: SIM115 - closed below
+    fh = _open_append(out) if out else None
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       disable=not progress, transient=False) as bar:
@@ -148,8 +157,7 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
                     if key in done:
                         records.append(done[key])
                     else:
-                        steps_path = (out.parent / f"{out.stem}.steps" / env_id / agent.name /
-                                      f"{task_id}.jsonl") if (out and save_steps) else None
+                        steps_path = _steps_path(out, env_id, agent.name, task_id) if save_steps else None
                         rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i, steps_path=steps_path)
                         records.append(rec)
                         if fh:
@@ -161,6 +169,169 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
         if fh:
             fh.close()
     return summarize(records), records
+
+
+def _steps_path(out: Path | None, env_id: str, agent: str, task_id: str) -> Path | None:
+    return (out.parent / f"{out.stem}.steps" / env_id / agent / f"{task_id}.jsonl") if out else None
+
+
+def _open_append(path: Path) -> Any:
+    """``path`` opened for appending; a last line cut by a kill is ended first, so that the next
+    record starts on its own line (the cut line is skipped by :func:`load_done`)."""
+    if path.exists() and path.stat().st_size:
+        with open(path, "rb") as f:
+            f.seek(-1, 2)
+            cut = f.read(1) != b"\n"
+        if cut:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("\n")
+    return open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+
+
+# ------------------------------------------------------------------------------------------ parallel
+def _worker_main(wid: int, jobs: list[tuple[str, str, int, str | None]], config: dict[str, Any], results: Any) -> None:
+    """One worker process: builds its own envs (one per env id) and agent, runs its share of
+    ``jobs`` in order and puts ``("ok", wid, key, record)`` (or ``("error", ...)``) on ``results``."""
+    import traceback
+
+    import embodiedweb  # noqa: F401 - registers the env ids
+    from baselines.registry import make_agent
+
+    envs: dict[str, Any] = {}
+    agent = make_agent(config["agent_name"], seed=config["seed"], **config["agent_kwargs"])
+    try:
+        for env_id, task_id, ep_seed, steps in jobs:
+            try:
+                env = envs.get(env_id)
+                if env is None:
+                    env = envs[env_id] = gym.make(env_id, web_mode=config["web_mode"], **config["env_kwargs"])
+                rec = run_episode(env, agent, task_id, seed=ep_seed, steps_path=Path(steps) if steps else None)
+                results.put(("ok", wid, (env_id, task_id), rec))
+            except Exception:  # reported to the parent, which stops the run
+                results.put(("error", wid, (env_id, task_id), traceback.format_exc()))
+                return
+    finally:
+        for env in envs.values():
+            env.close()
+        results.put(("done", wid, None, None))
+
+
+def _mp_context() -> Any:
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None, split: str | None, web_mode: str,
+                       out: Path | None, seed: int, progress: bool, env_kwargs: dict[str, Any] | None,
+                       agent_kwargs: dict[str, Any] | None, save_steps: bool, workers: int
+                       ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """:func:`evaluate` with ``workers`` processes (forkserver, else spawn).
+
+    The parent lists the tasks (same order and seeds as the serial run), skips keys already in
+    ``out``, and deals the remaining episodes round-robin to the workers (job ``k`` goes to worker
+    ``k % workers``: deterministic). Each finished record is appended to ``out`` and flushed as it
+    arrives, so a killed run resumes with no episode counted twice or lost. At the end the records
+    of this run are rewritten after the earlier lines in task order (atomically), and the returned
+    records are sorted by (env order, task order).
+    """
+    import queue as queue_mod
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from baselines.registry import make_agent
+
+    agent = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))
+    name = agent.name
+    done = load_done(out)
+    order: dict[tuple[str, str, str], int] = {}
+    jobs: list[tuple[str, str, int, str | None]] = []
+    for env_id in env_ids:
+        env = gym.make(env_id, web_mode="text", **{k: v for k, v in (env_kwargs or {}).items()
+                                                    if k not in ("render_images",)})
+        ids = select_tasks(env, limit, split)
+        env.close()
+        for i, task_id in enumerate(ids):
+            key = (env_id, task_id, name)
+            order[key] = len(order)
+            if key not in done:
+                steps = _steps_path(out, env_id, name, task_id) if save_steps else None
+                jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
+    new: dict[tuple[str, str, str], dict[str, Any]] = {}
+    n_workers = max(1, min(workers, len(jobs)))
+    config = {"agent_name": agent_name, "seed": seed, "web_mode": web_mode, "env_kwargs": env_kwargs or {},
+              "agent_kwargs": agent_kwargs or {}}
+    fh = _open_append(out) if out else None
+    procs: list[Any] = []
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      disable=not progress, transient=False) as bar:
+            job = bar.add_task(f"{', '.join(env_ids)} · {agent_name} · {n_workers} workers", total=len(order))
+            bar.advance(job, len(order) - len(jobs))
+            if jobs:
+                ctx = _mp_context()
+                results = ctx.Queue()
+                procs = [ctx.Process(target=_worker_main, args=(w, jobs[w::n_workers], config, results), daemon=True)
+                         for w in range(n_workers)]
+                for p in procs:
+                    p.start()
+                running = n_workers
+                while running:
+                    try:
+                        kind, wid, key, payload = results.get(timeout=1.0)
+                    except queue_mod.Empty:
+                        dead = [p for p in procs if not p.is_alive() and p.exitcode not in (0, None)]
+                        if dead:
+                            raise RuntimeError(f"ewa eval: a worker died (exit code {dead[0].exitcode})") from None
+                        continue
+                    if kind == "done":
+                        running -= 1
+                    elif kind == "error":
+                        raise RuntimeError(f"ewa eval: episode {key} failed in worker {wid}:\n{payload}")
+                    else:
+                        new[episode_key(payload)] = payload
+                        if fh:
+                            fh.write(json.dumps(payload, sort_keys=True) + "\n")
+                            fh.flush()
+                        bar.advance(job)
+                for p in procs:
+                    p.join()
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+                p.join()
+        if fh:
+            fh.close()
+    if out and new:
+        _rewrite_sorted(out, set(new), order)
+    records = [done.get(k) or new[k] for k in sorted(order, key=order.__getitem__)]
+    return summarize(records), records
+
+
+def _rewrite_sorted(out: Path, keys: set[tuple[str, str, str]], order: dict[tuple[str, str, str], int]) -> None:
+    """Rewrite ``out``: earlier lines as they were (cut lines dropped), then the records of ``keys``
+    in task order; via a temporary file and an atomic rename, so a kill leaves either file whole."""
+    import os
+
+    keep: list[str] = []
+    mine: dict[tuple[str, str, str], str] = {}
+    with open(out, encoding="utf-8") as f:
+        for line in f:
+            try:
+                key = episode_key(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError):
+                continue
+            if key in keys:
+                mine[key] = line if line.endswith("\n") else line + "\n"
+            else:
+                keep.append(line if line.endswith("\n") else line + "\n")
+    tmp = out.with_name(out.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.writelines(keep)
+        f.writelines(mine[k] for k in sorted(mine, key=lambda k: order.get(k, len(order))))
+    os.replace(tmp, out)
 
 
 def print_table(summary: dict[str, dict[str, Any]], title: str = "Results", stderr: bool = False) -> None:

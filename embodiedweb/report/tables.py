@@ -1,0 +1,219 @@
+"""Per-episode records -> the paper's result tables (numbers, rich tables, HTML rows).
+
+Records are the JSONL lines ``ewa eval`` (and human play) writes. Tables are generic over env ids and
+metric keys: an env id's *family* comes from its name (``EWA-Cooking-v0`` -> cooking), and
+
+* Table 3 shape (cooking, and any env of an unknown family): per agent overall / web-only /
+  embodied-only accuracy and completion rate;
+* Table 2 shape (outdoor: navigation, shopping, traveling): one column group per env;
+* Table 4 shape (geolocation): continent / country / city / street accuracy, mean distance (km) and
+  mean GeoGuessr score; the metric keys present in the records decide the columns.
+
+Rates are in 0..1 in the numbers and shown as percentages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ACC_KEYS = ("overall", "web", "embodied", "completion")
+ACC_LABELS = {"overall": "Overall", "web": "Web-only", "embodied": "Embodied-only", "completion": "Completion"}
+OUTDOOR = ("navigation", "shopping", "traveling")
+GEO_RATE_KEYS = ("continent", "country", "city", "street")
+GEO_MEAN_KEYS = ("distance_km", "geoguessr_score")
+AGENT_ORDER = ("oracle", "heuristic", "llm", "perturbed", "random")
+
+
+def env_label(env_id: str) -> str:
+    """``EWA-Navigation-v0`` -> ``Navigation``."""
+    m = re.match(r"^(?:EWA-)?(.+?)(?:-v\d+)?$", env_id)
+    return m.group(1) if m else env_id
+
+
+def env_family(env_id: str) -> str:
+    """``cooking``, ``outdoor``, ``geolocation`` or ``other``."""
+    name = env_label(env_id).lower()
+    if "cooking" in name:
+        return "cooking"
+    if "geolocation" in name:
+        return "geolocation"
+    if any(o in name for o in OUTDOOR):
+        return "outdoor"
+    return "other"
+
+
+def agent_sort_key(agent: str) -> tuple[int, str]:
+    """Known agents in a fixed order, other agents alphabetically, ``human`` last (as in the paper)."""
+    if agent == "human":
+        return (len(AGENT_ORDER) + 2, agent)
+    for i, a in enumerate(AGENT_ORDER):
+        if agent == a or agent.startswith(a + ":") or agent.startswith(a + "-"):
+            return (i, agent)
+    return (len(AGENT_ORDER) + 1, agent)
+
+
+def episode_key(rec: dict[str, Any]) -> tuple[str, str, str]:
+    return str(rec["env_id"]), str(rec["task_id"]), str(rec["agent"])
+
+
+def load_records(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """Records of every file, deduplicated by (env, task, agent) — a later line or file wins — each
+    with ``_source`` (the JSONL path, to find its ``.steps`` folder). Cut lines are skipped."""
+    by_key: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for p in paths:
+        path = Path(p)
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    rec = json.loads(line)
+                    key = episode_key(rec)
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue
+                rec["_source"] = str(path)
+                by_key.pop(key, None)
+                by_key[key] = rec
+    return list(by_key.values())
+
+
+def metric(rec: dict[str, Any], key: str) -> Any:
+    m = rec.get("metrics") or {}
+    return m.get(key, rec.get(key))
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def group(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """``{env_id: {agent: [records]}}`` with env ids sorted and agents in :func:`agent_sort_key` order."""
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for r in records:
+        out.setdefault(str(r["env_id"]), {}).setdefault(str(r["agent"]), []).append(r)
+    return {e: {a: out[e][a] for a in sorted(out[e], key=agent_sort_key)} for e in sorted(out)}
+
+
+def accuracy(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Episodes, mean of overall/web/embodied/completion (0..1) and mean steps."""
+    row: dict[str, Any] = {"episodes": len(recs)}
+    for k in ACC_KEYS:
+        row[k] = _mean([float(metric(r, k) or 0.0) for r in recs])
+    row["steps"] = _mean([float(metric(r, "steps") or r.get("steps") or 0) for r in recs])
+    return row
+
+
+def geolocation(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Table 4 numbers: rates of the level keys and means of distance/score (over the records that have them)."""
+    row: dict[str, Any] = {"episodes": len(recs)}
+    for k in GEO_RATE_KEYS + GEO_MEAN_KEYS:
+        vals = [float(v) for r in recs if (v := metric(r, k)) is not None]
+        row[k] = _mean(vals)
+    return row
+
+
+def compute(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """All accuracy numbers: ``accuracy`` (every env), and the Table 2/3/4 views."""
+    g = group(records)
+    acc = {e: {a: accuracy(rs) for a, rs in agents.items()} for e, agents in g.items()}
+    t2: dict[str, dict[str, Any]] = {}
+    t3: dict[str, dict[str, Any]] = {}
+    t4: dict[str, dict[str, Any]] = {}
+    for e, agents in g.items():
+        fam = env_family(e)
+        for a, rs in agents.items():
+            if fam == "outdoor":
+                t2.setdefault(a, {})[e] = acc[e][a]
+            elif fam == "geolocation":
+                t4.setdefault(e, {})[a] = {**geolocation(rs), **{k: acc[e][a][k] for k in ACC_KEYS}}
+            else:
+                t3.setdefault(e, {})[a] = acc[e][a]
+    return {"accuracy": acc, "table2": {a: t2[a] for a in sorted(t2, key=agent_sort_key)}, "table3": t3,
+            "table4": t4}
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+@dataclass
+class Table:
+    """A rendered table: what rich and the HTML report both show."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    groups: list[tuple[str, int]] = field(default_factory=list)  # (header, span) above the columns
+    caption: str = ""
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}"
+
+
+def num(x: float | None, digits: int = 1) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
+    tables: list[Table] = []
+    for e, rows in numbers["table3"].items():
+        fam = env_family(e)
+        title = f"Table 3 · {env_label(e)} ({e})" if fam == "cooking" else f"{env_label(e)} ({e})"
+        t = Table(title, ["Agent", "Episodes", "Overall %", "Web-only %", "Embodied-only %", "Completion %"],
+                  caption="accuracy in %; completion = mean fraction of the task's conditions met")
+        for a, r in rows.items():
+            t.rows.append([a, str(r["episodes"]), *(pct(r[k]) for k in ACC_KEYS)])
+        tables.append(t)
+    t2 = numbers["table2"]
+    if t2:
+        envs = sorted({e for per in t2.values() for e in per})
+        t = Table("Table 2 · Outdoor", ["Agent"] + [f"{lab}" for _ in envs for lab in
+                                                     ("Overall %", "Web %", "Embodied %", "Completion %")],
+                  groups=[("", 1)] + [(f"{env_label(e)} ({e})", 4) for e in envs],
+                  caption="per env: overall / web-only / embodied-only accuracy and completion rate (%)")
+        for a, per in t2.items():
+            row = [a]
+            for e in envs:
+                r = per.get(e)
+                row += [pct(r[k]) if r else "–" for k in ACC_KEYS]
+            t.rows.append(row)
+        tables.append(t)
+    for e, rows in numbers["table4"].items():
+        t = Table(f"Table 4 · {env_label(e)} ({e})",
+                  ["Agent", "Episodes", "Continent %", "Country %", "City %", "Street %", "Distance km",
+                   "GeoGuessr score"],
+                  caption="accuracy at each level (%), mean distance to the true location, mean GeoGuessr score")
+        for a, r in rows.items():
+            t.rows.append([a, str(r["episodes"]), *(pct(r[k]) for k in GEO_RATE_KEYS), num(r["distance_km"]),
+                           num(r["geoguessr_score"], 0)])
+        tables.append(t)
+    return tables
+
+
+def print_tables(tables: list[Table], stderr: bool = False) -> None:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    console = Console(stderr=stderr, width=max(100, 30 + 14 * max((len(t.columns) for t in tables), default=1)))
+    for t in tables:
+        heads = list(t.columns)
+        if t.groups:
+            for g, n, i in _group_starts(t.groups):
+                for j in range(i - 1, i - 1 + n):
+                    if g:
+                        heads[j] = f"{env_label(g.split(' (')[0])}\n{heads[j]}"
+        rt = RichTable(title=t.title, caption=t.caption or None)
+        for i, c in enumerate(heads):
+            rt.add_column(c, justify="left" if i == 0 or c in ("Env", "Agent") else "right")
+        for row in t.rows:
+            rt.add_row(*row)
+        console.print(rt)
+
+
+def _group_starts(groups: list[tuple[str, int]]) -> list[tuple[str, int, int]]:
+    out, i = [], 1  # 1-based start column of each group
+    for g, n in groups:
+        out.append((g, n, i))
+        i += n
+    return out
