@@ -58,6 +58,17 @@ def _thumbnail(img: Any, width: int) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def write_steps(steps_path: Path, views: list[dict[str, Any]], trace: list[dict[str, Any]]) -> None:
+    """Write an episode's step views (``<task>.jsonl``) and semantic trace (``<task>.trace.jsonl``)."""
+    steps_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(steps_path, "w", encoding="utf-8") as f:
+        for v in views:
+            f.write(json.dumps(v, ensure_ascii=False) + "\n")
+    with open(steps_path.with_suffix(".trace.jsonl"), "w", encoding="utf-8") as f:
+        for r in trace:
+            f.write(json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) + "\n")
+
+
 def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float = 600.0,
                 steps_path: Path | None = None) -> dict[str, Any]:
     """One episode of ``agent`` on ``task_id``; returns the per-episode record.
@@ -88,13 +99,7 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     metrics = {**info.get("metrics", {}), **metrics}
     base = env.unwrapped
     if steps_path is not None:
-        steps_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(steps_path, "w", encoding="utf-8") as f:
-            for v in views:
-                f.write(json.dumps(v, ensure_ascii=False) + "\n")
-        with open(steps_path.with_suffix(".trace.jsonl"), "w", encoding="utf-8") as f:
-            for r in base.trace.records:
-                f.write(json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) + "\n")
+        write_steps(steps_path, views, base.trace.records)
     return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, "seed": seed,
             "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
@@ -157,7 +162,7 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
                     if key in done:
                         records.append(done[key])
                     else:
-                        steps_path = _steps_path(out, env_id, agent.name, task_id) if save_steps else None
+                        steps_path = steps_path_for(out, env_id, agent.name, task_id) if save_steps else None
                         rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i, steps_path=steps_path)
                         records.append(rec)
                         if fh:
@@ -171,7 +176,7 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     return summarize(records), records
 
 
-def _steps_path(out: Path | None, env_id: str, agent: str, task_id: str) -> Path | None:
+def steps_path_for(out: Path | None, env_id: str, agent: str, task_id: str) -> Path | None:
     return (out.parent / f"{out.stem}.steps" / env_id / agent / f"{task_id}.jsonl") if out else None
 
 
@@ -256,7 +261,7 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
             key = (env_id, task_id, name)
             order[key] = len(order)
             if key not in done:
-                steps = _steps_path(out, env_id, name, task_id) if save_steps else None
+                steps = steps_path_for(out, env_id, name, task_id) if save_steps else None
                 jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
     new: dict[tuple[str, str, str], dict[str, Any]] = {}
     n_workers = max(1, min(workers, len(jobs)))

@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from PIL import Image
 
+from embodiedweb.evaluate import step_view, steps_path_for, write_steps
 from web_sites.framework import SITES_DIR
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -86,6 +87,7 @@ class PlaySession:
     def start(self) -> None:
         task_id = self.task_ids[self.index % len(self.task_ids)]
         self.obs, self.info = self.env.reset(seed=self.seed + self.index, options={"task_id": task_id})
+        self.views = [step_view(0, None, self.obs, None)]
         self.done = False
         self.metrics: dict[str, Any] | None = None
         self.t0 = time.perf_counter()
@@ -97,6 +99,7 @@ class PlaySession:
                 return {"error": "The episode is over: start the next task.", "done": True}
             self.obs, _, term, trunc, self.info = self.env.step(action)
             self.steps += 1
+            self.views.append(step_view(self.steps, action, self.obs, self.base.trace.records[-1]))
             if term or trunc:
                 self.done = True
                 self.metrics = self.info.get("metrics", {})
@@ -113,6 +116,10 @@ class PlaySession:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             with open(self.out, "a", encoding="utf-8") as f:
                 f.write(json.dumps(rec, sort_keys=True) + "\n")
+            # the same step files as `ewa eval --save-steps`, so reports show process metrics for people too
+            steps = steps_path_for(self.out, self.base.env_id, "human", self.base.task.task_id)
+            if steps is not None:
+                write_steps(steps, self.views, self.base.trace.records)
 
     def next_task(self) -> None:
         with self.lock:
