@@ -152,6 +152,8 @@ class EmbodiedWebEnv(gym.Env):
         t0 = time.perf_counter()
         self.task = task
         self._reset_state()
+        # a task may size its own step budget (e.g. to its route); the env's max_steps caps it
+        self.episode_limit = min(self.max_steps, int(task.meta.get("max_steps", self.max_steps)))
         self.world.reset(task.embodied, ep_seed)
         self.webapp.reset_session(self.session, task.web, ep_seed)
         driver = self._ensure_driver()
@@ -200,7 +202,7 @@ class EmbodiedWebEnv(gym.Env):
         t1 = time.perf_counter()
         self.message = carried
         terminated = self.answer is not None
-        truncated = not terminated and self.steps >= self.max_steps
+        truncated = not terminated and self.steps >= self.episode_limit
         metrics = None
         if (terminated or truncated) and not self.done:
             self.done = True

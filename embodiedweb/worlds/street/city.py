@@ -27,6 +27,7 @@ import numpy as np
 from .geo import angle_diff, bearing_deg, compass4, haversine_m, to_latlng, to_xy
 
 NODE_SPACING_M = 12.5  # target spacing; segments between junctions are split evenly (10-15 m)
+MAX_EDGE_M = 15.0
 JUNCTION_TOL_M = 2.0  # a street ending within this distance of another street joins it (T-junction)
 MERGE_TOL_M = 8.0  # crossings closer than this are one intersection (e.g. Broadway, 7th Ave, 45th St)
 WALK_SPEED_M_PER_MIN = 80.0  # 4.8 km/h
@@ -420,7 +421,7 @@ class City:
                 node = self.nodes[nid]
                 if len(node.streets) < 2:
                     continue
-                keys = {_street_key(s) for s in node.streets}
+                keys = {_street_key(normalize_street(s)) for s in node.streets}
                 for k1 in keys:
                     for k2 in keys:
                         if k1 != k2:
@@ -431,11 +432,12 @@ class City:
                         if k1 != k2:
                             table.setdefault(frozenset((k1, k2)), nid)
             self._intersections = table
-        a, b = normalize_street(street_a), normalize_street(street_b)
-        for ka, kb in ((a, b), (_street_key(a), _street_key(b))):
-            nid = self._intersections.get(frozenset((ka, kb)))
-            if nid:
-                return nid
+        for a in _candidates(normalize_street(street_a)):
+            for b in _candidates(normalize_street(street_b)):
+                for ka, kb in ((a, b), (_street_key(a), _street_key(b))):
+                    nid = self._intersections.get(frozenset((ka, kb)))
+                    if nid:
+                        return nid
         return None
 
     def street_nodes(self, street: str) -> list[str]:
@@ -600,11 +602,16 @@ def normalize_street(name: str) -> str:
     t = " ".join(words)
     t = re.sub(r"\b(\d+)\b(?!\s*(st|nd|rd|th)\b)", lambda m: _ordinal(int(m.group(1))), t)
     t = re.sub(r"\b(\d+)\s+(st|nd|rd|th)\b", r"\1\2", t)
-    if re.fullmatch(r"[ew]?\s?\d+(st|nd|rd|th)", t):  # "42nd" -> "42nd st"
-        t += " st"
-    if re.fullmatch(r"\d+(st|nd|rd|th) (ave|st)", t) is None and re.fullmatch(r"\d+(st|nd|rd|th)", t):
+    if re.fullmatch(r"[ew] \d+(st|nd|rd|th)", t):  # "w 42nd" -> "w 42nd st"
         t += " st"
     return _ALIASES.get(t, t)
+
+
+def _candidates(norm: str) -> list[str]:
+    """A bare ordinal ("5th", "42nd") may be an avenue or a street: try both."""
+    if re.fullmatch(r"\d+(st|nd|rd|th)", norm):
+        return [norm + " st", norm + " ave"]
+    return [norm]
 
 
 def _ordinal(n: int) -> str:
@@ -707,7 +714,7 @@ def build_city(doc: dict[str, Any], spacing_m: float = NODE_SPACING_M) -> City:
                 ids.append(new_node(*_point_at(polys[si], cum[si], pos)))
         chain: list[int] = [ids[0]]
         for (p0, _), (p1, _), b in zip(merged, merged[1:], ids[1:], strict=False):
-            n_seg = max(1, round((p1 - p0) / spacing_m))
+            n_seg = max(1, round((p1 - p0) / spacing_m), math.ceil((p1 - p0) / MAX_EDGE_M))
             for q in range(1, n_seg):
                 chain.append(new_node(*_point_at(polys[si], cum[si], p0 + (p1 - p0) * q / n_seg)))
             chain.append(b)

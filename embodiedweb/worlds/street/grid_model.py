@@ -12,8 +12,7 @@ they are today (no external data set is read):
   800 ft on the West Side, 920 ft between 5th and 6th, the short blocks of Madison, Park and Lexington);
 * Broadway cuts the grid diagonally through Columbus Circle (8th Ave, 59th St), Times Square (crosses
   7th Ave at 45th/46th St), Herald Square (6th Ave at 34th/35th St), Madison Square (5th Ave at 23rd St)
-  and Union Square (17th-14th St), then runs south to Houston Street with its bend at Grace Church
-  (10th St);
+  and Union Square (17th-14th St);
 * streets are interrupted where blocks are built over (Union Square, Madison Square Park, Bryant Park,
   Grand Central, Penn Station and Madison Square Garden, the Port Authority Bus Terminal, the Hudson Yards
   and the Javits Center).
@@ -34,53 +33,70 @@ from .geo import M_PER_DEG_LAT, M_PER_DEG_LNG
 
 FT = 0.3048
 GRID_BEARING = 29.0  # avenues' uptown direction, degrees east of true north
-ANCHOR = (40.75320, -73.98070)  # centre of the intersection 5th Ave & 42nd St
+ANCHOR = (40.75349, -73.98089)  # centre of the intersection 5th Ave & 42nd St
 WIDE_STREETS = {14, 23, 34, 42, 57, 59}
+# centre-to-centre distance of two ordinary streets (200 ft block + 60 ft street), as surveyed: the
+# blocks run a little short south of 42nd St and a little long north of it
+BLOCK_FT_SOUTH = 257.5
+BLOCK_FT_NORTH = 260.7
 FIRST_STREET, LAST_STREET = 14, 59
 
 # avenue -> centre-line offset east of 5th Ave (m), first and last street it runs between
 AVENUES: dict[str, tuple[float, float, float]] = {
-    "11th Ave": (-1681.0, 22, 59),
-    "10th Ave": (-1407.0, 14, 59),
-    "9th Ave": (-1133.0, 14, 59),
+    "11th Ave": (-1683.0, 22, 59),
+    "10th Ave": (-1408.0, 14, 59),
+    "9th Ave": (-1136.0, 14, 59),
     "8th Ave": (-859.0, 14, 59),
     "7th Ave": (-585.0, 14, 59),
     "6th Ave": (-311.0, 14, 59),
     "5th Ave": (0.0, 14, 59),
     "Madison Ave": (155.0, 23, 59),
-    "Park Ave": (310.0, 32, 59),
-    "Lexington Ave": (466.0, 21, 59),
-    "3rd Ave": (621.0, 14, 59),
-    "2nd Ave": (850.0, 14, 59),
-    "1st Ave": (1079.0, 14, 59),
+    "Park Ave": (308.0, 32, 59),
+    "Lexington Ave": (467.0, 21, 59),
+    "3rd Ave": (622.0, 14, 59),
+    "2nd Ave": (838.0, 14, 59),
+    "1st Ave": (1068.0, 14, 59),
 }
 # avenues that change name along one centre line: (name, from street, to street)
 AVENUE_PARTS: dict[str, list[tuple[str, float, float]]] = {
     "Park Ave": [("Union Sq E", 14, 17), ("Park Ave S", 17, 32), ("Park Ave", 32, 40), ("Park Ave", 46, 59)],
     "Lexington Ave": [("Irving Pl", 14, 20), ("Lexington Ave", 21, 59)],
 }
-# Broadway's waypoints in grid terms (street number, offset east of 5th Ave) from Columbus Circle to
-# Union Square, then in lat/lng south of 14th Street.
-BROADWAY_GRID = [(59.0, -859.0), (45.5, -585.0), (34.8, -311.0), (23.0, 0.0), (17.0, 160.0), (14.0, 160.0)]
-BROADWAY_SOUTH = [(40.73230, -73.99110), (40.72540, -73.99690)]  # Grace Church (10th St), Houston St
+# Broadway's waypoints in grid terms (street number, offset east of 5th Ave in m) from Columbus Circle to
+# Union Square: it crosses 7th Ave near 45th St, 6th Ave at 34th/35th St, 5th Ave at 24th/25th St (Madison
+# Square, the Flatiron Building sits between the two at 22nd-23rd St) and runs along Union Square West.
+BROADWAY_GRID = [(59.0, -859.0), (55.0, -707.0), (48.0, -651.0), (46.0, -612.0), (42.0, -534.0), (38.0, -445.0),
+                 (34.0, -330.0), (25.0, -48.0), (24.0, 15.0), (23.0, 45.0), (18.0, 164.0), (14.0, 195.0)]
 
-# street number -> list of (east offset from, east offset to) ranges where the street is absent
-GAPS: dict[int, list[tuple[float, float]]] = {
-    15: [(160.0, 310.0)], 16: [(160.0, 310.0)],  # Union Square
-    24: [(0.0, 155.0)], 25: [(0.0, 155.0)],  # Madison Square Park
-    31: [(-1681.0, -1407.0)],
-    32: [(-1681.0, -585.0)],  # Hudson Yards, rail yards, Farley Building, Penn Station / MSG
-    33: [(-1681.0, -1407.0)],
-    41: [(-311.0, 0.0), (-1133.0, -859.0)],  # Bryant Park, Port Authority Bus Terminal
-    43: [(155.0, 466.0)], 44: [(155.0, 466.0)],  # Grand Central Terminal
+# street number -> list of (from, to) avenues between which the street is absent ("" = its west end)
+GAPS: dict[int, list[tuple[str, str]]] = {
+    15: [("Broadway", "Park Ave")], 16: [("Broadway", "Park Ave")],  # Union Square
+    24: [("5th Ave", "Madison Ave")], 25: [("5th Ave", "Madison Ave")],  # Madison Square Park
+    31: [("", "10th Ave")],  # Hudson Yards
+    32: [("", "7th Ave")],  # Hudson Yards, rail yards, Farley Building, Penn Station / Madison Square Garden
+    33: [("", "10th Ave")],
+    41: [("6th Ave", "5th Ave"), ("9th Ave", "8th Ave")],  # Bryant Park, Port Authority Bus Terminal
+    43: [("Madison Ave", "Lexington Ave")], 44: [("Madison Ave", "Lexington Ave")],  # Grand Central Terminal
 }
+
+
+def avenue_t(name: str, n: float) -> float:
+    """Offset east of 5th Ave (m) of avenue ``name`` (or Broadway) at street ``n``."""
+    if name == "Broadway":
+        pts = sorted(BROADWAY_GRID)
+        for (n0, t0), (n1, t1) in zip(pts, pts[1:], strict=False):
+            if n0 <= n <= n1:
+                return t0 + (t1 - t0) * (n - n0) / (n1 - n0) if n1 > n0 else t0
+        return pts[0][1] if n < pts[0][0] else pts[-1][1]
+    return AVENUES[name][0]
 
 
 def street_s(n: float) -> float:
     """Distance (m) along the avenues from 42nd St's centre line to street ``n`` (fractions interpolate)."""
 
     def gap(k: int) -> float:  # centre-to-centre distance between street k and k+1 in feet
-        return 260.0 + 20.0 * (k in WIDE_STREETS) + 20.0 * (k + 1 in WIDE_STREETS)
+        base = BLOCK_FT_SOUTH if k < 42 else BLOCK_FT_NORTH
+        return base + 20.0 * (k in WIDE_STREETS) + 20.0 * (k + 1 in WIDE_STREETS)
 
     lo = math.floor(n)
     s = 0.0
@@ -121,13 +137,11 @@ def build_streets() -> list[dict]:
         for part, pa, pb in AVENUE_PARTS.get(name, [(name, a, b)]):
             out.append({"name": part, "kind": "avenue", "district": "midtown",
                         "points": [list(grid_point(pa, t)), list(grid_point(pb, t))]})
-    pts = [list(grid_point(n, t)) for n, t in BROADWAY_GRID] + [list(p) for p in BROADWAY_SOUTH]
-    out.append({"name": "Broadway", "kind": "broadway", "district": "midtown", "points": pts[:len(BROADWAY_GRID)]})
-    out.append({"name": "Broadway", "kind": "broadway", "district": "lower_broadway",
-                "points": pts[len(BROADWAY_GRID) - 1:]})
+    out.append({"name": "Broadway", "kind": "broadway", "district": "midtown",
+                "points": [list(grid_point(n, t)) for n, t in BROADWAY_GRID]})
     for n in range(FIRST_STREET, LAST_STREET + 1):
         west, east = _avenue_span(n)
-        cuts = sorted(GAPS.get(n, []))
+        cuts = sorted(tuple(sorted((west if a == "" else avenue_t(a, n), avenue_t(b, n)))) for a, b in GAPS.get(n, []))
         ranges: list[tuple[float, float]] = []
         cur = west
         for g0, g1 in cuts:

@@ -1,0 +1,90 @@
+"""What the outdoor domains share: the street world, task validation, walking sub-goals, and the
+oracle's street and map skills."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from urllib.parse import urlencode
+
+from baselines.script import Plan, ScriptAgent
+from embodiedweb.domains.base import Domain
+from embodiedweb.tasks import Task, TaskError
+from embodiedweb.worlds.base import EmbodiedWorld
+
+
+def city() -> Any:
+    from embodiedweb.worlds.street.city import load_city
+
+    return load_city()
+
+
+def checkpoints(path: list[str], n: int = 3) -> list[str]:
+    """Up to ``n`` turn nodes of a route (where the street changes), as intermediate sub-goals."""
+    c = city()
+    turns = []
+    for i in range(1, len(path) - 1):
+        a, b = c.edge(path[i - 1], path[i]), c.edge(path[i], path[i + 1])
+        if a and b and a[3] != b[3]:
+            turns.append(path[i])
+    if len(turns) > n:
+        step = len(turns) / n
+        turns = [turns[int(k * step)] for k in range(n)]
+    return turns
+
+
+class StreetDomain(Domain):
+    """Base of the outdoor domains: the embedded city's street world; tasks start on the street."""
+
+    world_kind = "street"
+
+    def make_world(self) -> EmbodiedWorld:
+        from embodiedweb.worlds.street.world import StreetWorld
+
+        return StreetWorld()
+
+    def validate_task(self, task: Task) -> None:
+        start = task.embodied.get("start")
+        if start not in city().nodes:
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.start': unknown node {start!r}")
+        for key in self.node_fields:
+            if task.goal.get(key) not in city().nodes:
+                raise TaskError(f"task {task.task_id!r}: field 'goal.{key}': unknown node {task.goal.get(key)!r}")
+
+    node_fields: tuple[str, ...] = ()
+
+    @staticmethod
+    def stopped_at(episode: Any, node: str) -> bool:
+        return episode.answer is not None and episode.world_state.get("node") == node
+
+
+class StreetOracle(ScriptAgent):
+    """Shared oracle skills: ask the map for directions, walk the shortest path, stop."""
+
+    name = "oracle"
+
+    def __init__(self, task: Task, perturb: random.Random | None = None) -> None:
+        super().__init__()
+        self.task = task
+        self.perturb = perturb
+
+    def here(self) -> str:
+        return self.env.unwrapped.world.semantic_state()["node"]
+
+    def ask_directions(self, to: str) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment"
+        yield "goto [/map/directions?" + urlencode({"from": self.here(), "to": to}) + "]"
+
+    def walk_to(self, node: str, drop_last: bool = False, wrong_turn: bool = False) -> Plan:
+        if self.obs["active"] != "embodied":
+            yield f"switch_environment [walk to {node}]"
+        path = city().route(self.here(), node)
+        steps = path[1:-1] if drop_last else path[1:]
+        for i, nxt in enumerate(steps):
+            if wrong_turn and i == len(steps) // 2:
+                nbs = [nb for nb, *_ in city().neighbors(self.here()) if nb != nxt]
+                if nbs:
+                    yield f"move [{nbs[0]}]"
+                    return
+            yield f"move [{nxt}]"

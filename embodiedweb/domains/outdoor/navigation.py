@@ -1,0 +1,48 @@
+"""EWA-Navigation-v0: get walking directions on the map site, walk them, stop at the destination.
+
+Metrics: ``web`` = the map gave directions to the destination (any start); ``embodied`` = the agent
+stopped on the destination's node; ``overall`` = both; ``completion`` = fraction of the sub-goals
+(directions obtained, each checkpoint of the ground-truth route passed, destination reached on stop).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from embodiedweb.domains.base import Episode
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle
+from embodiedweb.tasks import Task
+
+
+class NavigationDomain(StreetDomain):
+    """See module docstring."""
+
+    name = "navigation"
+    node_fields = ("dest_node",)
+
+    def check(self, episode: Episode) -> dict[str, Any]:
+        g = episode.task.goal
+        dirs = episode.web_state.get("map", {}).get("directions", [])
+        web = any(d.get("to_node") == g["dest_node"] for d in dirs)
+        walked = set(episode.world_state.get("path", []))
+        passed = [c in walked for c in g.get("checkpoints", [])]
+        at = self.stopped_at(episode, g["dest_node"])
+        subgoals = [web, *passed, at]
+        return {"overall": web and at, "web": web, "embodied": at, "completion": sum(subgoals) / len(subgoals),
+                "final_node": episode.world_state.get("node")}
+
+    def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        return NavigationOracle(task, perturb)
+
+
+class NavigationOracle(StreetOracle):
+    """Directions on the map for the destination, then the shortest walk (the map's route), stop."""
+
+    def plan(self) -> Any:
+        g = self.task.goal
+        mode = self.perturb.choice(["no_directions", "stop_short", "wrong_turn"]) if self.perturb else None
+        if mode != "no_directions":
+            yield from self.ask_directions(g["dest_name"])
+        yield from self.walk_to(g["dest_node"], drop_last=mode == "stop_short", wrong_turn=mode == "wrong_turn")
+        yield "stop"

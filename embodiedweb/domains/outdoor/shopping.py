@@ -1,0 +1,106 @@
+"""EWA-Shopping-v0: compare products, prices and store distances on the shop and map sites, order the
+item at the store the instruction's rule selects (in-store pickup), then walk to that store.
+
+Metrics: ``web`` = a pickup order at the right store holds the right product with the requested
+options; ``embodied`` = the agent stopped on that store's node; ``overall`` = both; ``completion`` =
+fraction of sub-goals (right product ordered anywhere, right store, pickup chosen, store reached).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from baselines.script import find_bid
+from embodiedweb.domains.base import Episode
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle
+from embodiedweb.tasks import Task, TaskError
+
+
+def _item_ok(item: dict[str, Any], goal: dict[str, Any]) -> bool:
+    want = goal.get("options") or {}
+    return item.get("product_id") == goal["product_id"] and all(
+        (item.get("options") or {}).get(k) == v for k, v in want.items()) and int(item.get("qty", 0)) >= 1
+
+
+class ShoppingDomain(StreetDomain):
+    """See module docstring."""
+
+    name = "shopping"
+    node_fields = ("store_node",)
+
+    def validate_task(self, task: Task) -> None:
+        super().validate_task(task)
+        from web_sites.shop import catalog
+
+        if catalog.product(task.goal.get("product_id", "")) is None:
+            raise TaskError(f"task {task.task_id!r}: field 'goal.product_id': unknown product "
+                            f"{task.goal.get('product_id')!r}")
+        if catalog.store(task.goal.get("store_id", "")) is None:
+            raise TaskError(f"task {task.task_id!r}: field 'goal.store_id': unknown store {task.goal.get('store_id')!r}")
+
+    def check(self, episode: Episode) -> dict[str, Any]:
+        g = episode.task.goal
+        orders = episode.web_state.get("shop", {}).get("orders", [])
+        with_item = [o for o in orders if any(_item_ok(i, g) for i in o["items"])]
+        right_store = [o for o in with_item if o["store_id"] == g["store_id"]]
+        pickup = [o for o in right_store if o.get("delivery") == "pickup"]
+        web = bool(pickup)
+        at = self.stopped_at(episode, g["store_node"])
+        subgoals = [bool(with_item), bool(right_store), web, at]
+        return {"overall": web and at, "web": web, "embodied": at, "completion": sum(subgoals) / len(subgoals)}
+
+    def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        return ShoppingOracle(task, perturb)
+
+
+class ShoppingOracle(StreetOracle):
+    """Orders on the product page at the rule's store with the requested options, checks out for
+    pickup, asks the map for the way, walks there and stops."""
+
+    def plan(self) -> Any:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        modes = ["wrong_store", "delivery", "no_walk"] + (["wrong_option"] if g.get("options") else [])
+        mode = self.perturb.choice(modes) if self.perturb else None
+        store_id = g["store_id"]
+        if mode == "wrong_store":
+            store_id = next(s for s in catalog.stores_selling(g["product_id"]) if s != g["store_id"])
+        store = catalog.store(store_id)
+        yield f"goto [/shop/product/{g['product_id']}]"
+        yield f"type [{find_bid(self.obs['web_text'], 'combobox', 'Store')}] [{store['name']}]"
+        product = catalog.product(g["product_id"])
+        for group in product.get("options", []):
+            value = (g.get("options") or {}).get(group["name"])
+            if value is None:
+                continue
+            choice = next(c for c in group["choices"] if c["value"] == value)
+            if mode == "wrong_option":
+                choice = next(c for c in group["choices"] if c["value"] != value)
+            bid = find_bid(self.obs["web_text"], "combobox", group["label"])
+            yield f"type [{bid}] [{choice['value']}]"
+        yield f"click [{find_bid(self.obs['web_text'], 'button', 'Add to cart')}]"
+        yield "goto [/shop/cart]"
+        text = self.obs["web_text"]
+        label = "Deliver to my kitchen" if mode == "delivery" else "Pick up in store"
+        radios = [b for b in _all(text, "radio", label)]
+        buttons = _all(text, "button", f"Check out at {store['name']}")
+        # the store's own checkout form: its radios come right before its button
+        radio = max((r for r in radios if int(r) < int(buttons[0])), key=int, default=None) if buttons else None
+        if radio:
+            yield f"click [{radio}]"
+        if buttons:
+            yield f"click [{buttons[0]}]"
+        yield from self.ask_directions(store["name"])
+        if mode != "no_walk":
+            yield from self.walk_to(g["store_node"])
+        yield "stop"
+
+
+def _all(text: str, role: str, name: str) -> list[str]:
+    out, i = [], 0
+    while (b := find_bid(text, role, name, nth=i)) is not None:
+        out.append(b)
+        i += 1
+    return out

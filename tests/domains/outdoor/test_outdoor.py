@@ -1,0 +1,132 @@
+"""EWA-Navigation/Shopping/Traveling-v0: suites, oracle on every task, negative controls, checkers."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import pytest
+
+import embodiedweb  # noqa: F401
+from baselines.perturbed import PerturbedOracle
+from baselines.random_agent import RandomAgent
+from embodiedweb.domains.outdoor.traveling import answer_matches
+from embodiedweb.evaluate import run_episode
+from embodiedweb.tasks import TaskError, load_tasks
+
+SIZES = {"EWA-Navigation-v0": 144, "EWA-Shopping-v0": 216, "EWA-Traveling-v0": 110}
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def env(request):
+    e = gym.make(request.param)
+    yield e
+    e.close()
+
+
+def test_suite_sizes(env):
+    assert len(env.unwrapped.tasks) >= SIZES[env.unwrapped.env_id]
+    assert {t.split for t in env.unwrapped.tasks} == {"train", "test"}
+
+
+def test_oracle_solves_every_task(env):
+    base = env.unwrapped
+    bad = []
+    for t in base.tasks:
+        rec = run_episode(env, base.domain.oracle(t), t.task_id, seed=2)
+        if not rec["metrics"]["overall"] or rec.get("agent_errors"):
+            bad.append((t.task_id, rec["metrics"], rec.get("agent_errors")))
+    assert not bad, bad[:3]
+
+
+def test_negative_controls(env):
+    tasks = env.unwrapped.tasks.tasks[::4]
+    pert = [run_episode(env, PerturbedOracle(seed=5), t.task_id, seed=0)["metrics"] for t in tasks]
+    rand = [run_episode(env, RandomAgent(seed=5), t.task_id, seed=0)["metrics"] for t in tasks]
+    assert sum(m["overall"] for m in pert) / len(pert) <= 0.05
+    assert sum(m["overall"] for m in rand) / len(rand) <= 0.02
+    assert sum(m["completion"] for m in pert) / len(pert) > 0.4
+
+
+def _metrics(env_id, plan):
+    e = gym.make(env_id)
+    t = e.unwrapped.tasks.tasks[0]
+    oracle = e.unwrapped.domain.oracle(t)
+    oracle.plan = lambda: plan(oracle, t)
+    m = run_episode(e, oracle, t.task_id, seed=0)["metrics"]
+    e.close()
+    return m
+
+
+def test_navigation_checker_needs_directions_and_the_exact_node():
+    def walk_only(o, t):
+        yield from o.walk_to(t.goal["dest_node"])
+        yield "stop"
+
+    def short(o, t):
+        yield from o.ask_directions(t.goal["dest_name"])
+        yield from o.walk_to(t.goal["dest_node"], drop_last=True)
+        yield "stop"
+
+    def no_stop(o, t):
+        yield from o.ask_directions(t.goal["dest_name"])
+        yield from o.walk_to(t.goal["dest_node"])
+        while True:
+            yield "switch_environment"
+
+    m = _metrics("EWA-Navigation-v0", walk_only)
+    assert m["embodied"] and not m["web"] and not m["overall"]
+    m = _metrics("EWA-Navigation-v0", short)
+    assert m["web"] and not m["embodied"] and 0 < m["completion"] < 1
+    m = _metrics("EWA-Navigation-v0", no_stop)  # truncated at the destination: no stop, no success
+    assert not m["embodied"]
+
+
+def test_shopping_checker_needs_pickup_at_the_rule_store():
+    from web_sites.shop import catalog
+
+    e = gym.make("EWA-Shopping-v0")
+    t = next(t for t in e.unwrapped.tasks if t.meta["rule"] == "nearest")
+    other = next(s for s in catalog.stores_selling(t.goal["product_id"]) if s != t.goal["store_id"])
+    oracle = e.unwrapped.domain.oracle(t)
+    real_plan = oracle.plan
+
+    def wrong_store_right_walk():
+        t.goal["store_id"], keep = other, t.goal["store_id"]
+        gen = real_plan()
+        first = next(gen)
+        t.goal["store_id"] = keep
+        yield first
+        yield from gen
+
+    oracle.plan = wrong_store_right_walk
+    m = run_episode(e, oracle, t.task_id, seed=0)["metrics"]
+    assert not m["web"] and m["embodied"] and not m["overall"]
+    e.close()
+
+
+def test_traveling_answer_matching():
+    assert answer_matches("1931", "1931", "number") and answer_matches("It was completed in 1931.", "1931", "number")
+    assert not answer_matches("1930 or 1931", "1931", "number") and not answer_matches("", "1931", "number")
+    assert answer_matches("shreve, lamb and harmon", "Shreve, Lamb & Harmon", "text")
+    assert answer_matches("Beaux-Arts", "Beaux-Arts", "text") and answer_matches("beaux arts style", "Beaux-Arts", "text")
+    assert not answer_matches("Art Deco", "Beaux-Arts", "text")
+    assert not answer_matches(" ".join(["Beaux-Arts"] + ["x"] * 40), "Beaux-Arts", "text")
+    assert answer_matches("Cass Gilbert", "Cass Gilbert", "text") and not answer_matches("Gilbert", "Cass Gilbert", "text")
+
+
+def test_bad_task_files_name_task_and_field(tmp_path):
+    from embodiedweb.domains.outdoor import NavigationDomain, ShoppingDomain
+
+    nav = json.loads(open(embodiedweb.paths.data_dir() / "navigation" / "tasks.jsonl").readline())
+    for patch, field in [({"embodied": {"start": "n999999"}}, "embodied.start"),
+                         ({"goal": {**nav["goal"], "dest_node": "x"}}, "goal.dest_node")]:
+        p = tmp_path / "t.jsonl"
+        p.write_text(json.dumps({**nav, **patch}) + "\n")
+        with pytest.raises(TaskError, match=field.replace(".", r"\.")):
+            load_tasks(p, NavigationDomain().validate_task)
+    shop = json.loads(open(embodiedweb.paths.data_dir() / "shopping" / "tasks.jsonl").readline())
+    p = tmp_path / "s.jsonl"
+    p.write_text(json.dumps({**shop, "goal": {**shop["goal"], "product_id": "p9999"}}) + "\n")
+    with pytest.raises(TaskError, match=r"goal\.product_id"):
+        load_tasks(p, ShoppingDomain().validate_task)

@@ -1,0 +1,84 @@
+"""The map site through the text driver: search, directions, bad input, session state."""
+
+from __future__ import annotations
+
+import pytest
+
+from baselines.script import find_bid
+from embodiedweb.web.text_driver import TextDriver
+from embodiedweb.worlds.street import load_city
+from web_sites.registry import get_webapp
+
+
+@pytest.fixture
+def driver():
+    app = get_webapp()
+    sid = app.new_session_id()
+    app.reset_session(sid)
+    d = TextDriver(app)
+    d.reset(sid, "/map/")
+    yield d
+    app.drop_session(sid)
+
+
+def _snap(d):
+    return get_webapp().snapshot(d.session).get("map", {})
+
+
+def test_directions_through_forms(driver):
+    city = load_city()
+    text = driver.tree().text
+    assert driver.execute("type", {"id": find_bid(text, "textbox", "From"), "text": "350 5th Ave"}) == ""
+    assert driver.execute("type", {"id": find_bid(driver.tree().text, "textbox", "To"),
+                                   "text": "Broadway & W 42nd St", "enter": True}) == ""
+    assert "/map/directions?from=350+5th+Ave&to=" in driver.url
+    text = driver.tree().text
+    a = city.parse_address("350 5th Ave").node_id
+    b = city.intersection_node("Broadway", "W 42nd St")
+    assert f"Start: {a} at " in text and f"End: {b} at Broadway & W 42nd St" in text
+    assert "listitem 'Head north on 5th Ave for" in text and f"Arrive at Broadway & W 42nd St ({b})" in text
+    assert "img 'Map of the walking route from 350 5th Ave to Broadway & W 42nd St" in text
+    length = city.route_length(city.route(a, b))
+    assert f"Total distance: {round(length)} m" in text
+    snap = _snap(driver)
+    assert snap["directions"] == [{"from": "350 5th Ave", "to": "Broadway & W 42nd St", "from_node": a,
+                                   "to_node": b, "length_m": round(length, 1)}]
+    url = driver.url  # revisit by URL gives the same page
+    assert driver.execute("goto", {"url": url}) == "" and f"End: {b}" in driver.tree().text
+
+
+@pytest.mark.parametrize("frm,to,msg", [
+    ("Nowhere Place 123", "5th Ave & W 42nd St", "could not find the starting point"),
+    ("5th Ave & W 42nd St", "<script>alert(1)</script>", "could not find the destination"),
+    ("5th Ave & W 42nd St", "Fifth Avenue and 42nd Street", "are the same place"),
+    ("", "5th Ave & W 42nd St", "Enter a starting point"),
+    ("%00%01", "%%%", "could not find"),
+])
+def test_directions_bad_input(driver, frm, to, msg):
+    from urllib.parse import urlencode
+
+    assert driver.execute("goto", {"url": "/map/directions?" + urlencode({"from": frm, "to": to})}) == ""
+    text = driver.tree().text
+    assert "alert '" in text and msg in text
+    assert _snap(driver).get("directions", []) == []
+
+
+def test_search_places_and_intersections(driver):
+    city = load_city()
+    box = find_bid(driver.tree().text, "searchbox", "Search places and addresses")
+    assert driver.execute("type", {"id": box, "text": "8th Ave & W 34th St", "enter": True}) == ""
+    text = driver.tree().text
+    nid = city.intersection_node("8th Ave", "W 34th St")
+    assert f"(node {nid})" in text
+    assert driver.execute("goto", {"url": "/map/search?q=%E2%98%83%3C%3E"}) == ""
+    assert "No results for" in driver.tree().text
+    snap = _snap(driver)
+    assert [s["results"] for s in snap["searches"]] == [1, 0]
+    if city.places:
+        p = sorted(city.places.values(), key=lambda p: p.place_id)[0]
+        assert driver.execute("goto", {"url": f"/map/place/{p.place_id}"}) == ""
+        text = driver.tree().text
+        assert p.name in text and p.node_id in text
+        assert driver.execute("click", {"id": find_bid(text, "link", "Directions to here")}) == ""
+        assert "Enter a starting point" in driver.tree().text
+    assert driver.execute("goto", {"url": "/map/place/nope"}) == "" and "Place not found" in driver.tree().text

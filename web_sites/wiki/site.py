@@ -1,0 +1,160 @@
+"""``/wiki``: an encyclopedia of Manhattan places and topics with full-text search (SQLite FTS5).
+
+Pages: ``/wiki/`` (main page: search box, featured articles, categories), ``/wiki/search?q=...&page=N``
+(ranked results with snippets), ``/wiki/article/<slug>`` (title, lead, infobox table, sections,
+internal links, categories), ``/wiki/category/<slug>`` and ``/wiki/categories``.
+
+Search never passes user text to FTS5 as query syntax: every word becomes a quoted token
+(:func:`web_sites.wiki.catalog.fts_query`); all words must match, and when none does the page falls
+back to articles with any of the words.
+
+Per-session state: articles viewed and searches made, in order. :meth:`WikiSite.snapshot` returns
+``{"views": [slug, ...], "searches": [query, ...]}``.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from typing import Any
+from urllib.parse import urlencode
+
+from markupsafe import Markup, escape
+
+from web_sites.framework import Ctx, Response, Site
+from web_sites.state import StateStore
+from web_sites.wiki import catalog
+
+PAGE_SIZE = 20
+MAX_QUERY = 200
+
+
+class WikiSite(Site):
+    """The wiki website (see module docstring)."""
+
+    name = "wiki"
+    title = "Wiki"
+    description = "An encyclopedia of Manhattan: landmarks, neighborhoods, architecture, streets and transit."
+    order = 40
+
+    def register_routes(self) -> None:
+        self.route("/", self.index)
+        self.route("/search", self.search)
+        self.route("/article/{slug}", self.article)
+        self.route("/article", self.article_missing)
+        self.route("/categories", self.all_categories)
+        self.route("/category/{cat}", self.category)
+
+    def setup(self, store: StateStore) -> None:
+        store.executescript(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS wiki_fts USING fts5("
+            "slug UNINDEXED, title, body, tokenize = 'unicode61 remove_diacritics 2');"
+            "DELETE FROM wiki_fts;")
+        store.executemany("INSERT INTO wiki_fts (slug, title, body) VALUES (?, ?, ?)",
+                          [(a["slug"], a["title"], catalog.article_text(a)) for a in catalog.articles()])
+        store.register_session_table(
+            "CREATE TABLE IF NOT EXISTS wiki_views (session TEXT, seq INTEGER, slug TEXT)", "wiki_views")
+        store.register_session_table(
+            "CREATE TABLE IF NOT EXISTS wiki_searches (session TEXT, seq INTEGER, query TEXT)", "wiki_searches")
+
+    def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
+        """No per-session rows to seed: a session starts with no article viewed and no search made."""
+
+    def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
+        views = store.query("SELECT slug FROM wiki_views WHERE session = ? ORDER BY seq", (session,))
+        searches = store.query("SELECT query FROM wiki_searches WHERE session = ? ORDER BY seq", (session,))
+        return {"views": [r["slug"] for r in views], "searches": [r["query"] for r in searches]}
+
+    # helpers ----------------------------------------------------------------------------------
+    @staticmethod
+    def _log(ctx: Ctx, table: str, column: str, value: str) -> None:
+        row = ctx.store.query_one(f"SELECT COUNT(*) AS n FROM {table} WHERE session = ?", (ctx.session,))
+        ctx.store.execute(f"INSERT INTO {table} (session, seq, {column}) VALUES (?, ?, ?)",
+                          (ctx.session, row["n"] if row else 0, value))
+
+    def _page(self, ctx: Ctx, template: str, status: int = 200, **kw: Any) -> Response:
+        return ctx.render(template, status, catalog=catalog, text=catalog.render_text, **kw)
+
+    @staticmethod
+    def search_db(store: StateStore, q: str, limit: int = 1000) -> tuple[list[dict[str, Any]], bool]:
+        """Ranked hits ``{slug, title, snippet}`` for free text ``q`` and whether the any-word fallback was used."""
+        for mode in ("AND", "OR"):
+            expr = catalog.fts_query(q, mode)
+            if not expr:
+                return [], False
+            try:
+                rows = store.query(
+                    "SELECT slug, title, snippet(wiki_fts, 2, char(2), char(3), '…', 14) AS snip "
+                    "FROM wiki_fts WHERE wiki_fts MATCH ? ORDER BY bm25(wiki_fts, 0.0, 10.0, 1.0), slug LIMIT ?",
+                    (expr, limit))
+            except sqlite3.Error:
+                return [], False
+            if rows or mode == "OR" or " " not in expr:
+                return rows, mode == "OR" and bool(rows)
+        return [], False
+
+    # pages ------------------------------------------------------------------------------------
+    def index(self, ctx: Ctx) -> Response:
+        featured = [a for a in (catalog.get(s) for s in catalog.FEATURED) if a]
+        cats = catalog.categories()
+        return self._page(ctx, "index.html", featured=featured, q="", n_articles=len(catalog.articles()),
+                          main_cats=[(k, cats[k][0], len(cats[k][1])) for k in cats
+                                     if cats[k][0] in _MAIN_CATEGORIES])
+
+    def search(self, ctx: Ctx) -> Response:
+        q = " ".join(ctx.req.arg("q").split())[:MAX_QUERY]
+        try:
+            page = max(1, int(ctx.req.arg("page", "1")))
+        except ValueError:
+            page = 1
+        if not q:
+            return self._page(ctx, "search.html", q="", results=None, total=0, page=1, pages=0, fallback=False,
+                              exact=None, page_url=None, message="Type a word or a name to search the wiki.")
+        if page == 1:
+            self._log(ctx, "wiki_searches", "query", q)
+        hits, fallback = self.search_db(ctx.store, q)
+        pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
+        page = min(page, pages)
+        results = [{"slug": h["slug"], "title": h["title"], "snippet": _snippet_html(h["snip"])}
+                   for h in hits[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]]
+        exact = next((a for a in catalog.articles() if a["title"].lower() == q.lower()), None)
+
+        def page_url(n: int) -> str:
+            return "/wiki/search?" + urlencode({"q": q, "page": n})
+
+        message = "" if hits else "No article matches your search. Try other words."
+        return self._page(ctx, "search.html", q=q, results=results, total=len(hits), page=page, pages=pages,
+                          fallback=fallback, exact=exact, page_url=page_url, message=message)
+
+    def article(self, ctx: Ctx, slug: str) -> Response:
+        a = catalog.get(slug)
+        if a is None:
+            return self._page(ctx, "notfound.html", 404, q="", slug=slug[:100])
+        self._log(ctx, "wiki_views", "slug", a["slug"])
+        cats = [(catalog.slugify(c), c) for c in a["categories"]]
+        return self._page(ctx, "article.html", a=a, cats=cats, q="")
+
+    def article_missing(self, ctx: Ctx) -> Response:
+        return self._page(ctx, "notfound.html", 404, q="", slug="")
+
+    def all_categories(self, ctx: Ctx) -> Response:
+        cats = catalog.categories()
+        return self._page(ctx, "categories.html", q="", cats=[(k, v[0], len(v[1])) for k, v in cats.items()])
+
+    def category(self, ctx: Ctx, cat: str) -> Response:
+        members = catalog.category_members(cat)
+        if members is None:
+            return self._page(ctx, "notfound.html", 404, q="", slug="", category=cat[:100])
+        return self._page(ctx, "category.html", q="", name=catalog.categories()[cat][0], members=members)
+
+
+_MAIN_CATEGORIES = {"Landmarks", "Skyscrapers", "Museums", "Theatres", "Stations", "Parks", "Squares", "Churches",
+                    "Libraries", "Hotels", "Markets", "Neighborhoods", "Architectural styles", "Architects",
+                    "Streets and avenues", "Transit", "Lists", "Geolocation cues"}
+
+
+def _snippet_html(snip: str) -> Markup:
+    return Markup(str(escape(snip)).replace("\x02", "<mark>").replace("\x03", "</mark>"))
+
+
+SITE = WikiSite()
