@@ -130,3 +130,12 @@ def test_bad_task_files_name_task_and_field(tmp_path):
     p.write_text(json.dumps({**shop, "goal": {**shop["goal"], "product_id": "p9999"}}) + "\n")
     with pytest.raises(TaskError, match=r"goal\.product_id"):
         load_tasks(p, ShoppingDomain().validate_task)
+
+
+def test_heuristic_reads_only_observations_and_beats_random(env):
+    from baselines.heuristic import HeuristicAgent
+
+    tasks = env.unwrapped.tasks.tasks[::12]
+    ms = [run_episode(env, HeuristicAgent(), t.task_id, seed=0)["metrics"] for t in tasks]
+    assert sum(m["overall"] for m in ms) / len(ms) >= 0.3
+    assert sum(m["completion"] for m in ms) / len(ms) >= 0.5

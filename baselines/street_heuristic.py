@@ -1,0 +1,216 @@
+"""Heuristic agents for the outdoor domains. They read only observations: the instruction, the
+map's directions page (numbered steps and the end node), the shop's and the wiki's pages, and the
+street text (neighbours with headings, distances and street names)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+from baselines.script import Plan, ScriptAgent, find_bid
+
+COMPASS_OFFSET = 29.0  # the map's "north" is Manhattan's avenue direction
+WORDS = {"north": 0.0, "east": 90.0, "south": 180.0, "west": 270.0}
+_NB = re.compile(r"^- (\S+): .*?\(heading (\d+) deg, [+-]?\d+ deg from you\), (\d+) m along (.+)$")
+
+
+def angle(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def neighbours(text: str) -> list[tuple[str, float, float, str]]:
+    out = []
+    for line in text.splitlines():
+        m = _NB.match(line.strip())
+        if m:
+            out.append((m.group(1), float(m.group(2)), float(m.group(3)), m.group(4)))
+    return out
+
+
+def parse_directions(web_text: str) -> tuple[list[tuple[str, float, float]], str | None, float | None]:
+    """(legs as (street, bearing, metres), end node id, total metres) from a directions page's tree."""
+    legs = []
+    for m in re.finditer(r"listitem '((?:Head|Turn|Bear|Continue)[^']*)'", web_text):
+        s = m.group(1)
+        mm = re.match(r"Head (\w+) on (.+) for ([\d.]+) (k?m)$", s) or \
+            re.match(r".*? onto (.+) and walk (\w+) for ([\d.]+) (k?m)$", s)
+        if not mm:
+            continue
+        if s.startswith("Head"):
+            word, street, num, unit = mm.groups()
+        else:
+            street, word, num, unit = mm.groups()
+        metres = float(num) * (1000 if unit == "km" else 1)
+        legs.append((street, (WORDS.get(word, 0.0) + COMPASS_OFFSET) % 360, metres))
+    end = re.search(r"paragraph 'End: (n\d+)", web_text)
+    total = re.search(r"Total distance: ([\d.]+) (k?m)", web_text)
+    dist = float(total.group(1)) * (1000 if total.group(2) == "km" else 1) if total else None
+    return legs, end.group(1) if end else None, dist
+
+
+def here(embodied_text: str) -> str | None:
+    m = re.match(r"You are at (n\d+)", embodied_text)
+    return m.group(1) if m else None
+
+
+class StreetHeuristic(ScriptAgent):
+    """Shared skills: directions from the map, then walking them step by step on the street."""
+
+    name = "heuristic"
+
+    def start_place(self) -> str:
+        m = re.match(r"You are at (.+?)\. ", self.obs["instruction"])
+        return m.group(1) if m else ""
+
+    def directions(self, to: str) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment [ask the map for directions]"
+        yield "goto [/map/directions?" + urlencode({"from": self.start_place(), "to": to}) + "]"
+
+    def walk(self, max_moves: int = 400) -> Plan:
+        legs, end, _ = parse_directions(self.obs["web_text"])
+        if self.obs["active"] != "embodied":
+            yield f"switch_environment [walk {len(legs)} legs to {end}]"
+        moves = 0
+        for street, bearing, metres in legs:
+            walked = 0.0
+            prev: str | None = None
+            while walked < metres - 6 and moves < max_moves:
+                nbs = [n for n in neighbours(self.obs["embodied_text"]) if n[0] != prev]
+                if not nbs or here(self.obs["embodied_text"]) == end:
+                    break
+                on_street = [n for n in nbs if n[3] == street and angle(n[1], bearing) < 60]
+                pick = min(on_street or nbs, key=lambda n: angle(n[1], bearing))
+                prev = here(self.obs["embodied_text"])
+                yield f"move [{pick[0]}]"
+                moves += 1
+                walked += pick[2]
+        # the last metres: the destination node is often a neighbour
+        for _ in range(3):
+            if end is None or here(self.obs["embodied_text"]) == end:
+                break
+            nb = next((n for n in neighbours(self.obs["embodied_text"]) if n[0] == end), None)
+            if nb is None:
+                break
+            yield f"move [{nb[0]}]"
+
+
+class NavigationHeuristic(StreetHeuristic):
+    """Directions to the place named in the instruction, walk them, stop."""
+
+    def plan(self) -> Plan:
+        m = re.search(r"Walk to (.+?) \(", self.obs["instruction"])
+        dest = m.group(1) if m else ""
+        yield from self.directions(dest)
+        yield from self.walk()
+        yield "stop"
+
+
+class TravelingHeuristic(StreetHeuristic):
+    """Looks the landmark up on the wiki, reads the answer from its infobox, walks there, answers."""
+
+    FIELDS = [("completed", "Completed"), ("open", "Opened"), ("architect", "Architect"),
+              ("style", "Architectural style"), ("floors", "Floors"), ("tall", "Height")]
+
+    def plan(self) -> Plan:
+        instr = self.obs["instruction"]
+        m = re.search(r"Walk to (.+?) and stop there", instr)
+        name = m.group(1) if m else ""
+        yield "switch_environment [look it up on the wiki]"
+        yield "goto [/wiki/search?" + urlencode({"q": name}) + "]"
+        link = find_bid(self.obs["web_text"], "link", name)
+        if link:
+            yield f"click [{link}]"
+        question = instr.split("answering this question:", 1)[-1].lower()
+        answer = ""
+        for key, header in self.FIELDS:
+            if key in question:
+                cm = re.search(rf"columnheader '{re.escape(header)}'\n\s*\[\d+\] cell '([^']*)'", self.obs["web_text"])
+                if cm:
+                    answer = re.sub(r"\s*m$", "", cm.group(1)) if header == "Height" else cm.group(1)
+                break
+        yield from self.directions(name)
+        yield from self.walk()
+        yield f"stop [{answer}]"
+
+
+class ShoppingHeuristic(StreetHeuristic):
+    """Reads the product's offers, measures walking distances on the map when the rule needs them,
+    orders for pickup at the chosen store, walks there and stops."""
+
+    def plan(self) -> Plan:
+        instr = self.obs["instruction"]
+        m = re.search(r"buy one (.+?)(?: \(([^)]*)\))? at the (.+?); choose", instr)
+        if not m:
+            yield "stop"
+            return
+        product, opts, rule = m.group(1), m.group(2) or "", m.group(3)
+        yield from self.open_product(product)
+        offers = self.read_offers()
+        if not offers:
+            yield "stop"
+            return
+        choice = min(offers, key=lambda s: offers[s])
+        if "nearest" in rule or "within" in rule:
+            dist = {}
+            for store in offers:
+                yield from self.directions(store)
+                _, _, d = parse_directions(self.obs["web_text"])
+                if d is not None:
+                    dist[store] = d
+            if "nearest" in rule and dist:
+                choice = min(dist, key=lambda s: dist[s])
+            elif dist:
+                r = re.search(r"within a (\d+) m walk", rule)
+                radius = float(r.group(1)) if r else 1e9
+                inside = [s for s in dist if dist[s] <= radius]
+                if inside:
+                    choice = min(inside, key=lambda s: offers[s])
+            yield from self.open_product(product)
+        yield from self.order(choice, opts)
+        yield from self.directions(choice)
+        yield from self.walk()
+        yield "stop"
+
+    def open_product(self, product: str) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment"
+        yield "goto [/shop/search?" + urlencode({"q": product}) + "]"
+        link = find_bid(self.obs["web_text"], "link", product)
+        if link:
+            yield f"click [{link}]"
+
+    def read_offers(self) -> dict[str, float]:
+        out = {}
+        for m in re.finditer(r"link '([^']+)'\n\s*\[\d+\] cell '[^']*'\n\s*\[\d+\] cell '\$([\d.]+)'\n\s*\[\d+\] cell "
+                             r"'In stock'", self.obs["web_text"]):
+            out[m.group(1)] = float(m.group(2))
+        return out
+
+    def order(self, store: str, opts: str) -> Plan:
+        text = self.obs["web_text"]
+        sel = find_bid(text, "combobox", "Store")
+        if sel:
+            yield f"type [{sel}] [{store}]"
+        for part in [p.strip() for p in opts.split(",") if ":" in p]:
+            label, value = [x.strip() for x in part.split(":", 1)]
+            box = find_bid(self.obs["web_text"], "combobox", label)
+            opt = re.search(rf"option '({re.escape(value)}[^']*)'", self.obs["web_text"])
+            if box and opt:
+                yield f"type [{box}] [{opt.group(1)}]"
+        add = find_bid(self.obs["web_text"], "button", "Add to cart")
+        if add:
+            yield f"click [{add}]"
+        yield "goto [/shop/cart]"
+        text = self.obs["web_text"]
+        button = find_bid(text, "button", f"Check out at {store}")
+        radios = []
+        i = 0
+        while (b := find_bid(text, "radio", "Pick up in store", nth=i)) is not None:
+            radios.append(b)
+            i += 1
+        if button:
+            before = [r for r in radios if int(r) < int(button)]
+            if before:
+                yield f"click [{before[-1]}]"
+            yield f"click [{button}]"
