@@ -1,0 +1,72 @@
+"""The geolocation domain (EWA-Geolocation-v0).
+
+The agent stands at a real place (a street in a city somewhere in the world), sees four street views,
+may walk to adjacent viewpoints and research what it sees on the wiki, and answers with::
+
+    stop [lat, lng; continent; country; city; street]
+
+e.g. ``stop [52.5170, 13.3889; Europe; Germany; Berlin; Friedrichstraße]``. Parts may be left out
+(keep the semicolons: ``stop [; Europe; Germany; Berlin; ]``). The grammar, the lenient parsing and the
+metrics (per level, distance, GeoGuessr-style score, ``overall`` = city correct and why) are documented
+in :mod:`embodiedweb.domains.geolocation.checker`.
+
+Options (``gym.make("EWA-Geolocation-v0", passive=True)``):
+
+* ``passive`` - the paper's passive setting: only the start's north view, no moves, no web;
+* ``static`` - all four views of the start and the web, but no moves (isolates the value of walking).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from embodiedweb.domains.base import Domain, Episode
+from embodiedweb.domains.geolocation.checker import check_geolocation
+from embodiedweb.tasks import Task, TaskError
+from embodiedweb.worlds.base import EmbodiedWorld
+
+
+class GeolocationDomain(Domain):
+    """See module docstring."""
+
+    name = "geolocation"
+    world_kind = "street"
+
+    def __init__(self, passive: bool = False, static: bool = False) -> None:
+        self.passive = bool(passive)
+        self.static = bool(static) or self.passive
+        self.web_enabled = not self.passive
+
+    def make_world(self) -> EmbodiedWorld:
+        from embodiedweb.worlds.geo.world import GeoWorld
+
+        return GeoWorld(passive=self.passive, static=self.static)
+
+    @staticmethod
+    def countries() -> list[str]:
+        from embodiedweb.worlds.geo.world import load_standpoints
+
+        return sorted({sp["country"] for sp in load_standpoints().values()})
+
+    def validate_task(self, task: Task) -> None:
+        from embodiedweb.worlds.geo.world import load_standpoints
+
+        sid = task.embodied.get("standpoint")
+        if sid not in load_standpoints():
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.standpoint': unknown standpoint {sid!r}")
+        for key, typ in (("lat", (int, float)), ("lng", (int, float)), ("continent", str), ("country", str),
+                         ("city", str), ("street", str)):
+            if not isinstance(task.goal.get(key), typ):
+                raise TaskError(f"task {task.task_id!r}: field 'goal.{key}' is missing or of the wrong type")
+        if not (-90 <= task.goal["lat"] <= 90 and -180 <= task.goal["lng"] <= 180):
+            raise TaskError(f"task {task.task_id!r}: field 'goal.lat'/'goal.lng' out of range")
+
+    def check(self, episode: Episode) -> dict[str, Any]:
+        return check_geolocation(episode.task.goal, episode.answer, episode.world_state, episode.web_state,
+                                 self.countries())
+
+    def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        from embodiedweb.domains.geolocation.oracle import GeolocationOracle
+
+        return GeolocationOracle(task, perturb, passive=self.passive, static=self.static)

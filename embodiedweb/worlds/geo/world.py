@@ -1,0 +1,227 @@
+"""GeoWorld: standing somewhere in the world, looking around and walking a few steps.
+
+Each task's world is one *standpoint* of ``data/geo/standpoints.json``: a small street graph (the start
+viewpoint and 2-4 more along the same street). A viewpoint has four views (N/E/S/W) listing what can be
+seen there (road lines, cars and their plates, signs, bollards, poles, plants, buildings, the sun).
+
+Actions are the street world's (kind ``"street"``):
+
+* ``forward`` - walk to the neighbour most nearly straight ahead (within +-90 deg);
+* ``left`` / ``right`` - turn to face the neighbour closest to -90 / +90 deg and walk there (a neighbour
+  straight behind counts for both sides, so they also turn the agent around);
+* ``move [node_id]`` - walk to that adjacent viewpoint.
+
+After a move the heading is the direction of the edge walked. Unknown or non-adjacent ids, or a move
+with no street in that direction, give a clear message and change nothing.
+
+``text()`` describes the four views as a person sees them: sign text is quoted in its own characters,
+and nothing names the country, city, language or script except what the signs themselves say.
+``image(size)`` renders the four views (2 x 2: N, E / S, W) with Pillow. ``semantic_state()`` gives the
+standpoint, node, heading, the nodes visited and the number of moves.
+
+Settings: ``passive`` (the paper's passive setting: only the start's north view, moves refused) and
+``static`` (all four views of the start, moves refused); both come from the constructor or from the
+task's ``embodied`` config (``{"standpoint": "g012", "passive": true}``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from embodiedweb.paths import data_dir
+from embodiedweb.worlds.base import EmbodiedWorld
+
+ACTIONS = ("forward", "left", "right", "move")
+HEADINGS = {"N": 0, "E": 90, "S": 180, "W": 270}
+WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+AHEAD_DEG = 15.0
+
+
+@lru_cache(maxsize=2)
+def load_standpoints(path: str | None = None) -> dict[str, dict[str, Any]]:
+    """Every standpoint by id (``data/geo/standpoints.json``)."""
+    p = path or str(data_dir() / "geo" / "standpoints.json")
+    with open(p, encoding="utf-8") as f:
+        raw = json.load(f)
+    return {sp["id"]: sp for sp in raw["standpoints"]}
+
+
+def _diff(a: float, b: float) -> float:
+    """Signed angle a - b in (-180, 180]."""
+    d = (a - b + 180.0) % 360.0 - 180.0
+    return 180.0 if d == -180.0 else d
+
+
+def relative_word(rel: float) -> str:
+    a = abs(rel)
+    if a <= 20:
+        return "ahead"
+    if a >= 160:
+        return "behind"
+    return "to your left" if rel < 0 else "to your right"
+
+
+class GeoWorld(EmbodiedWorld):
+    """See module docstring."""
+
+    kind = "street"
+
+    def __init__(self, passive: bool = False, static: bool = False, path: str | None = None) -> None:
+        self.default_passive = bool(passive)
+        self.default_static = bool(static)
+        self.path = path
+        self.sp: dict[str, Any] | None = None
+        self.node = ""
+        self.heading = 0.0
+        self.visited: list[str] = []
+        self.moves = 0
+        self.turns = 0
+        self.passive = self.default_passive
+        self.static = self.default_static
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, config: dict[str, Any], seed: int) -> None:
+        config = config or {}
+        sps = load_standpoints(self.path)
+        sid = config.get("standpoint")
+        if sid is None:
+            ids = sorted(sps)
+            sid = ids[seed % len(ids)]
+        if sid not in sps:
+            raise ValueError(f"unknown standpoint {sid!r} (there are {len(sps)}, e.g. {next(iter(sps))})")
+        self.sp = sps[sid]
+        self.passive = bool(config.get("passive", self.default_passive))
+        self.static = bool(config.get("static", self.default_static)) or self.passive
+        self.node = self.sp["start"]
+        self.heading = float(config.get("heading", self.sp.get("heading", 0))) % 360.0
+        self.visited = [self.node]
+        self.moves = 0
+        self.turns = 0
+
+    def _require(self) -> dict[str, Any]:
+        if self.sp is None:
+            raise RuntimeError("GeoWorld.reset() must be called first")
+        return self.sp
+
+    def neighbors(self, node: str | None = None) -> list[tuple[str, str]]:
+        """(node id, compass letter) of the viewpoints adjacent to ``node``."""
+        sp = self._require()
+        nbs = sp["nodes"][node or self.node]["neighbors"]
+        return sorted(((nb, h) for h, nb in nbs.items()), key=lambda t: HEADINGS[t[1]])
+
+    # ------------------------------------------------------------------ acting
+    def choose(self, action: str) -> tuple[str, str] | None:
+        best: tuple[float, str, str] | None = None
+        for nb, h in self.neighbors():
+            rel = _diff(HEADINGS[h], self.heading)
+            if action == "forward":
+                if abs(rel) >= 90.0:
+                    continue
+                cost = abs(rel)
+            else:
+                if abs(rel) < AHEAD_DEG:
+                    continue
+                cost = abs(_diff(rel, -90.0 if action == "left" else 90.0))
+                if cost > 90.0 + 1e-9:
+                    continue
+            if best is None or (cost, nb) < (best[0], best[1]):
+                best = (cost, nb, h)
+        return (best[1], best[2]) if best else None
+
+    def execute(self, name: str, args: dict[str, Any]) -> str:
+        try:
+            self._require()
+        except RuntimeError as e:
+            return str(e)
+        if name not in ACTIONS:
+            return f"Invalid street action: {str(name)[:40]!r}. Use forward, left, right or move [node_id]."
+        if self.passive:
+            return "You cannot move or turn in this setting: you can only look north from where you stand."
+        if self.static:
+            return "You cannot move or turn in this setting: look at the four views from where you stand."
+        adj = ", ".join(f"{nb} ({WORDS[h]})" for nb, h in self.neighbors()) or "none"
+        if name == "move":
+            target = str((args or {}).get("node_id", "") or "").strip()
+            if not target:
+                return f"move needs a viewpoint id, e.g. move [{self.neighbors()[0][0]}]; adjacent: {adj}."
+            if target not in self._require()["nodes"]:
+                return f"Unknown viewpoint {target[:40]!r}: choose one of the adjacent viewpoints: {adj}."
+            hit = [h for nb, h in self.neighbors() if nb == target]
+            if not hit:
+                if target == self.node:
+                    return f"You are already at {target}; adjacent viewpoints: {adj}."
+                return f"{target} is not adjacent to {self.node}; adjacent viewpoints: {adj}."
+            self._go(target, hit[0])
+            return ""
+        pick = self.choose(name)
+        if pick is None:
+            where = "ahead" if name == "forward" else f"to the {name}"
+            return (f"No viewpoint {where} from {self.node} (facing {WORDS[self._compass()]}). "
+                    f"Adjacent viewpoints: {adj}. Use left/right to turn, or move [node_id].")
+        self._go(*pick)
+        return ""
+
+    def _go(self, target: str, h: str) -> None:
+        if float(HEADINGS[h]) != self.heading:
+            self.turns += 1
+        self.node = target
+        self.heading = float(HEADINGS[h])
+        self.visited.append(target)
+        self.moves += 1
+
+    def _compass(self) -> str:
+        return min(HEADINGS, key=lambda k: abs(_diff(HEADINGS[k], self.heading)))
+
+    # ------------------------------------------------------------------ observations
+    def views(self, node: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """The items seen in each direction at ``node`` (all four, or only N in the passive setting)."""
+        sp = self._require()
+        v = sp["nodes"][node or self.node]["views"]
+        return {"N": v["N"]} if self.passive else {h: v[h] for h in "NESW"}
+
+    @staticmethod
+    def describe(items: list[dict[str, Any]]) -> str:
+        return " ".join(it["say"] for it in items) if items else "Nothing in particular."
+
+    def text(self) -> str:
+        sp = self._require()
+        facing = self._compass()
+        lines = [f"You are at viewpoint {self.node}, facing {WORDS[facing]}."]
+        if self.passive:
+            lines.append("You can only look north from here; you cannot move or turn.")
+        elif self.static:
+            lines.append("You can look around but cannot move in this setting.")
+        else:
+            nbs = [f"{nb} ({WORDS[h]}, {relative_word(_diff(HEADINGS[h], self.heading))}, about 40 m)"
+                   for nb, h in self.neighbors()]
+            lines.append("Adjacent viewpoints: " + (", ".join(nbs) if nbs else "none") + ".")
+        for h, items in self.views().items():
+            rel = relative_word(_diff(HEADINGS[h], self.heading)).replace("to your ", "")
+            lines.append(f"Looking {WORDS[h]} ({rel}): {self.describe(items)}")
+        del sp
+        return "\n".join(lines)
+
+    def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
+        from embodiedweb.worlds.geo.render import render_views
+
+        self._require()
+        return render_views(self.views(), self._compass(), size, seed=self.node)
+
+    def semantic_state(self) -> dict[str, Any]:
+        sp = self._require()
+        node = sp["nodes"][self.node]
+        return {"standpoint": sp["id"], "node": self.node, "heading": round(self.heading, 2),
+                "lat": node["lat"], "lng": node["lng"], "start": sp["start"], "visited": list(self.visited),
+                "n_visited": len(set(self.visited)), "moves": self.moves, "turns": self.turns,
+                "passive": self.passive, "static": self.static}
+
+    def admissible_actions(self) -> list[str]:
+        if self.sp is None or self.static:
+            return []
+        out = [a for a in ("forward", "left", "right") if self.choose(a) is not None]
+        out += [f"move [{nb}]" for nb, _ in self.neighbors()]
+        return out
