@@ -4,8 +4,8 @@ envs (``embodiedweb.paths`` finds them there, or beside the package in a checkou
 
 from setuptools import find_packages, setup
 
-PACKAGE_DATA_GLOBS = ["*.html", "*.css", "*.js", "*.json", "*.jsonl", "*.jsonl.gz", "*.toml", "*.txt", "*.svg",
-                      "*.md", "*.png"]
+PACKAGE_DATA_GLOBS = [f"**/*.{ext}" for ext in ("html", "css", "js", "json", "jsonl", "jsonl.gz", "toml", "txt", "svg",
+                                                "md", "png")]
 
 setup(
     packages=find_packages(include=["embodiedweb*", "web_sites*", "baselines*"])

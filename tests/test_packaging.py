@@ -4,6 +4,7 @@ folder, and use it from a process that cannot see the checkout."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -16,8 +17,12 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    # build from a copy without build leftovers (an editable install's egg-info would hide missing files)
+    src = tmp_path_factory.mktemp("src") / "embodiedweb"
+    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".venv", ".git", "*.egg-info", "build", "dist", "results",
+                                                             "__pycache__", ".pytest_cache", ".ruff_cache"))
     out = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO)],
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(src)],
                        capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
         pytest.fail(f"wheel build failed: {r.stderr[-2000:]}")
@@ -29,7 +34,11 @@ def test_wheel_ships_data_envs_and_templates(wheel):
     for needed in ("embodiedweb/_envs/cooking.toml", "embodiedweb/_data/cooking/tasks.jsonl",
                    "embodiedweb/_data/recipes/recipes.json", "embodiedweb/_data/kitchens/kitchen_00.json",
                    "web_sites/templates/base.html", "web_sites/static/style.css",
-                   "web_sites/recipes/templates/recipes/step.html", "baselines/oracle.py"):
+                   "web_sites/recipes/templates/recipes/step.html", "web_sites/shop/templates/shop/product.html",
+                   "web_sites/map/templates/map/directions.html", "web_sites/wiki/templates/wiki/article.html",
+                   "embodiedweb/_data/city/streets.json", "embodiedweb/_data/wiki/cues.json",
+                   "embodiedweb/_data/geo/tasks.jsonl", "embodiedweb/_envs/geolocation.toml",
+                   "embodiedweb/play/templates/play.html", "baselines/oracle.py"):
         assert needed in names, needed
     assert not any(n.startswith("tests/") for n in names)
 
