@@ -26,7 +26,7 @@ demo: setup
 	$(PY) -m embodiedweb.cli eval --env all --agent random --limit $(DEMO_LIMIT) --out results/demo-random.jsonl --save-steps
 
 test: setup
-	@$(PY) -m pytest -q -p no:cacheprovider; rc=$$?; \
+	@$(PY) -m pytest -p no:cacheprovider -rs; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
 bench: setup
