@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
@@ -62,7 +63,7 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage", "--disable-extensions", "--mute-audio", "--disable-breakpad",
     "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows", "--disable-ipc-flooding-protection",
-    "--js-flags=--max-old-space-size=128", "--renderer-process-limit=8",
+    "--js-flags=--max-old-space-size=32", "--renderer-process-limit=8",
 ]
 
 
@@ -90,7 +91,16 @@ def _launch() -> Any:
     for _ in range(2):
         try:
             if _pw is None:
-                _pw = sync_playwright().start()
+                # a small heap for Playwright's node driver (it only relays protocol messages)
+                saved = os.environ.get("NODE_OPTIONS")
+                os.environ["NODE_OPTIONS"] = (saved + " " if saved else "") + "--max-old-space-size=64"
+                try:
+                    _pw = sync_playwright().start()
+                finally:
+                    if saved is None:
+                        os.environ.pop("NODE_OPTIONS", None)
+                    else:
+                        os.environ["NODE_OPTIONS"] = saved
             _browser = _pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
                                            timeout=LAUNCH_TIMEOUT_MS, handle_sigint=False, handle_sigterm=False,
                                            handle_sighup=False)
@@ -211,6 +221,56 @@ SNAPSHOT_JS = r"""() => {
 
 # Chromium puts typed form values back when a page is reached by back/forward; the text driver renders the
 # page anew from the server (what the agent's state is), so the browser is made to do the same.
+POINT_JS = r"""(b) => {
+  const el = document.querySelector('[data-bid="' + b + '"]');
+  if (!el) return null;
+  const style = getComputedStyle(el);
+  if (style.visibility === 'hidden' || style.display === 'none') return null;
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return null;
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+
+# what Playwright's fill does: focus, set the value, fire input and change
+FILL_JS = r"""([b, v]) => {
+  const el = document.querySelector('[data-bid="' + b + '"]');
+  if (!el) return false;
+  el.focus();
+  el.value = v;
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}"""
+
+
+def _in_form(el: Any) -> bool:
+    if el.get("form"):
+        return True
+    parent = el.getparent()
+    while parent is not None and parent.tag != "form":
+        parent = parent.getparent()
+    return parent is not None
+
+
+def _navigates(el: Any) -> bool:
+    """Whether clicking this element of the page model follows a link or submits a form."""
+    node = el
+    while node is not None:
+        tag, typ = node.tag, (node.get("type") or "").lower()
+        if tag == "a" and node.get("href") is not None:
+            href = node.get("href").strip()
+            return not (href.startswith("#") or href.lower().startswith("javascript:"))
+        if tag == "button":
+            return typ in ("submit", "") and node.get("disabled") is None and _in_form(node)
+        if tag == "input":
+            return typ in ("submit", "image") and node.get("disabled") is None and _in_form(node)
+        if tag in ("label", "select", "option", "textarea", "form", "body"):
+            return False
+        node = node.getparent()
+    return False
+
+
 NO_FORM_RESTORE_JS = r"""(() => {
   const nav = () => (performance.getEntriesByType('navigation')[0] || {}).type;
   const reset = () => {
@@ -483,11 +543,26 @@ class BrowserDriver(WebDriver):
             idx = list(select.iter("option")).index(el)
             self._locator(select.get(BID)).select_option(index=idx, timeout=ACTION_TIMEOUT_MS)
             return ""
-        loc = self._locator(id)
-        if not loc.is_visible():
+        point = self.page.evaluate(POINT_JS, str(id))
+        if point is None:
             return f"Element [{id}] is not visible on the page, so it cannot be clicked."
-        loc.click(timeout=ACTION_TIMEOUT_MS)
+        # A real mouse click at the element's centre. Playwright's locators would inject their selector
+        # engine into every new document (~40 ms a page); the page model says whether the click submits
+        # or follows a link, and then we wait for that navigation to load.
+        self._with_navigation(_navigates(el), lambda: self.page.mouse.click(*point))
         return ""
+
+    def _with_navigation(self, expected: bool, act: Callable[[], Any], timeout_ms: int = NAV_TIMEOUT_MS) -> None:
+        from playwright.sync_api import TimeoutError as PWTimeout
+
+        if not expected:
+            act()
+            return
+        try:
+            with self.page.expect_navigation(wait_until="load", timeout=timeout_ms):
+                act()
+        except PWTimeout:
+            pass  # the page decided not to navigate after all; its state is read as it is
 
     def _do_type(self, id: str, text: str, enter: bool = False) -> str:
         el, err = self._element(id)
@@ -496,14 +571,15 @@ class BrowserDriver(WebDriver):
         plan, err = msg.plan_type(el, id, text, self.tree())
         if plan is None:
             return err
-        loc = self._locator(id)
         if plan.kind == "select":
+            loc = self._locator(id)
             loc.select_option(index=list(el.iter("option")).index(plan.option), timeout=ACTION_TIMEOUT_MS)
             loc.focus(timeout=ACTION_TIMEOUT_MS)
-        else:
-            loc.fill(plan.value, timeout=ACTION_TIMEOUT_MS)
+        elif not self.page.evaluate(FILL_JS, [str(id), plan.value]):
+            return f"Element [{id}] is not on the page any more."
         if enter:
-            loc.press("Enter", timeout=ACTION_TIMEOUT_MS)
+            submits = el.tag == "input" and _in_form(el)
+            self._with_navigation(submits, lambda: self.page.keyboard.press("Enter"), timeout_ms=3000)
         return ""
 
     def _do_hover(self, id: str) -> str:
