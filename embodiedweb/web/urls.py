@@ -6,11 +6,24 @@ on, so traces do not depend on the port and both drivers report the same ``web_u
 
 from __future__ import annotations
 
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 CANONICAL_ORIGIN = "http://ewa.local"
 HOME_URL = CANONICAL_ORIGIN + "/"
 _LOCAL_HOSTS = {"ewa.local", "localhost", "127.0.0.1"}
+
+
+# What a browser percent-encodes in a URL's path and query (WHATWG URL standard; non-ASCII is
+# always encoded as UTF-8), so both drivers report the same URL for the same typed address.
+_ASCII = "".join(map(chr, range(0x21, 0x7F)))
+_PATH_SAFE = "".join(c for c in _ASCII if c not in '"#<>?`{}')
+_QUERY_SAFE = "".join(c for c in _ASCII if c not in "\"#<>'")
+
+
+def browser_encode(path: str, query: str) -> str:
+    """``path?query`` percent-encoded the way Chromium sends it."""
+    out = quote(path or "/", safe=_PATH_SAFE)
+    return out + ("?" + quote(query, safe=_QUERY_SAFE) if query else "")
 
 
 class UrlRefused(ValueError):
@@ -34,13 +47,12 @@ def to_local_path(url: str, base_path: str = "/") -> str:
             raise UrlRefused(
                 f"goto refused: '{host}' is not reachable; only the local sites on {CANONICAL_ORIGIN}/ are "
                 "(home, and the sites linked from it)")
-        path = parts.path or "/"
-        return path + (f"?{parts.query}" if parts.query else "")
+        return browser_encode(parts.path, parts.query)
     if not url.startswith("/") and "." in url.split("/")[0]:
         raise UrlRefused(f"goto refused: '{url}' is not reachable; only the local sites on {CANONICAL_ORIGIN}/ are")
     joined = urljoin(base_path, url)
     p = urlsplit(joined)
-    return (p.path or "/") + (f"?{p.query}" if p.query else "")
+    return browser_encode(p.path, p.query)
 
 
 def canonical(path: str) -> str:
