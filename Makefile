@@ -22,8 +22,11 @@ chromium:
 	fi
 
 demo: setup
-	$(PY) -m embodiedweb.cli eval --env all --agent oracle --limit $(DEMO_LIMIT) --out results/demo-oracle.jsonl --save-steps
-	$(PY) -m embodiedweb.cli eval --env all --agent random --limit $(DEMO_LIMIT) --out results/demo-random.jsonl --save-steps
+	@for agent in oracle random heuristic; do \
+	  $(PY) -m embodiedweb.cli eval --env all --agent $$agent --limit $(DEMO_LIMIT) --out results/demo-$$agent.jsonl --save-steps --no-progress > /dev/null || exit 1; \
+	done
+	$(PY) -m embodiedweb.cli report results/demo-oracle.jsonl results/demo-random.jsonl results/demo-heuristic.jsonl --html results/demo-report.html
+	@echo "HTML report with plots and a trajectory viewer: results/demo-report.html"
 
 test: setup
 	@$(PY) -m pytest -p no:cacheprovider -rs; rc=$$?; \
