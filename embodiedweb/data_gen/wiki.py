@@ -20,13 +20,13 @@ The geolocation cue articles (scripts, driving side, plates, countries) are gene
 from __future__ import annotations
 
 import json
-import math
 import re
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 from embodiedweb.paths import data_dir
+from embodiedweb.worlds.street.geo import haversine_m
 
 # name -> (lead, [paragraphs of the Overview section])
 NEIGHBORHOODS: dict[str, tuple[str, list[str]]] = {
@@ -640,14 +640,6 @@ def neighborhood_slug(name: str, place_ids: set[str]) -> str:
 
 def short_address(address: str) -> str:
     return re.sub(r",\s*New York,\s*NY\s*\d{5}$", "", address)
-
-
-def haversine_m(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    r = 6371008.8
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lng2 - lng1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * r * math.asin(min(1.0, math.sqrt(a)))
 
 
 def _round_m(d: float) -> int:

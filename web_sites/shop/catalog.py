@@ -12,7 +12,6 @@ functions here take the same list so a generator or checker sees what the agent 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -64,15 +63,6 @@ def store_coordinates(store_id: str) -> tuple[float, float]:
 
 def store_locations() -> dict[str, tuple[float, float]]:
     return {s["store_id"]: (s["lat"], s["lng"]) for s in stores()}
-
-
-def haversine_m(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    """Great-circle distance in metres (walking distance should come from the city graph)."""
-    r = 6371008.8
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lng2 - lng1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * r * math.asin(math.sqrt(a))
 
 
 @lru_cache(maxsize=1)

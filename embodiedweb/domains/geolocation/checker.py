@@ -47,6 +47,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from embodiedweb.worlds.street.geo import haversine_km
+
 CONTINENT_ALIASES = {
     "africa": "Africa", "asia": "Asia", "europe": "Europe", "north america": "North America",
     "northamerica": "North America", "n america": "North America", "central america": "Central America",
@@ -189,14 +191,6 @@ def parse_answer(answer: str | None, countries: list[str] | None = None) -> Pars
         out.error = (f"could not read the answer {str(answer)[:80]!r}: use "
                      "stop [lat, lng; continent; country; city; street]")
     return out
-
-
-def haversine_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    r = 6371.0088
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lng2 - lng1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * r * math.asin(min(1.0, math.sqrt(a)))
 
 
 def geoguessr_score(d_km: float | None) -> int:

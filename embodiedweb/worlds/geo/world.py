@@ -34,11 +34,11 @@ import numpy as np
 
 from embodiedweb.paths import data_dir
 from embodiedweb.worlds.base import EmbodiedWorld
+from embodiedweb.worlds.street.geo import pick_neighbor
 
 ACTIONS = ("forward", "left", "right", "move")
 HEADINGS = {"N": 0, "E": 90, "S": 180, "W": 270}
 WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
-AHEAD_DEG = 15.0
 
 
 @lru_cache(maxsize=2)
@@ -115,22 +115,9 @@ class GeoWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ acting
     def choose(self, action: str) -> tuple[str, str] | None:
-        best: tuple[float, str, str] | None = None
-        for nb, h in self.neighbors():
-            rel = _diff(HEADINGS[h], self.heading)
-            if action == "forward":
-                if abs(rel) >= 90.0:
-                    continue
-                cost = abs(rel)
-            else:
-                if abs(rel) < AHEAD_DEG:
-                    continue
-                cost = abs(_diff(rel, -90.0 if action == "left" else 90.0))
-                if cost > 90.0 + 1e-9:
-                    continue
-            if best is None or (cost, nb) < (best[0], best[1]):
-                best = (cost, nb, h)
-        return (best[1], best[2]) if best else None
+        letters = dict(self.neighbors())
+        nb = pick_neighbor(action, self.heading, ((n, HEADINGS[h]) for n, h in letters.items()))
+        return (nb, letters[nb]) if nb is not None else None
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
         try:

@@ -71,6 +71,35 @@ def visible_mask(cam: np.ndarray, rotation: float, horizon: float, centers: np.n
     return ok.any(axis=0) | inside
 
 
+def box_visible(cam: tuple[float, float, float], rotation: float, horizon: float, center: list[float],
+                half: tuple[float, float, float] | list[float], max_dist: float = VISIBILITY_DISTANCE,
+                fov_deg: float = FOV_DEG) -> bool:
+    """:func:`visible_mask` for one box, in plain Python (cheaper than numpy for a few boxes, as when
+    one object moved and the pose did not)."""
+    fwd, right, up = _axes(float(rotation), float(horizon))
+    axis_low = cam[1] - CAMERA_OFFSET - REACH_BELOW
+    lo = [center[k] - half[k] for k in range(3)]
+    hi = [center[k] + half[k] for k in range(3)]
+    if all(lo[k] <= cam[k] <= hi[k] for k in range(3)):
+        return True
+    tan_half = math.tan(math.radians(fov_deg / 2.0)) + 1e-6
+    pts = [center]
+    for t in (0.0, *_RAY_STEPS):
+        q = [cam[k] + fwd[k] * t for k in range(3)]
+        pts.append([min(max(q[k], lo[k]), hi[k]) for k in range(3)])
+    for p in pts:
+        v = (p[0] - cam[0], p[1] - cam[1], p[2] - cam[2])
+        zc = v[0] * fwd[0] + v[1] * fwd[1] + v[2] * fwd[2]
+        if zc <= 1e-6:
+            continue
+        xc = abs(v[0] * right[0] + v[1] * right[1] + v[2] * right[2])
+        yc = abs(v[0] * up[0] + v[1] * up[1] + v[2] * up[2])
+        below = max(axis_low - p[1], 0.0) + max(p[1] - cam[1], 0.0)
+        if xc <= zc * tan_half and yc <= zc * tan_half and math.sqrt(v[0] ** 2 + v[2] ** 2 + below ** 2) <= max_dist:
+            return True
+    return False
+
+
 def box_distance(cam: tuple[float, float, float], center: list[float], half: tuple[float, float, float]) -> float:
     """Distance from the agent's reach axis (below the camera ``cam``) to the nearest point of a box."""
     d2 = 0.0

@@ -111,6 +111,7 @@ class KitchenSim:
         self._geo: np.ndarray = np.zeros(0, dtype=bool)
         self._dist: np.ndarray = np.zeros(0)
         self._arrays_dirty = True
+        self._moved: set[int] = set()  # rows of _centers that moved since the last visibility()
         self._centers = np.zeros((0, 3))
         self._halves = np.zeros((0, 3))
         self._link_fixtures()
@@ -240,8 +241,21 @@ class KitchenSim:
             self._centers = np.array([o.center for o in self._order], dtype=float).reshape(-1, 3)
             self._halves = np.array([o.half for o in self._order], dtype=float).reshape(-1, 3)
             self._arrays_dirty = False
+            self._moved.clear()
             self._geo_key = None
         key = (self.ax, self.ay, self.az, self.rot, self.hor)
+        if self._moved:
+            rows = sorted(self._moved)
+            self._moved.clear()
+            same_pose = self._geo_key == key
+            cam = self.camera
+            for i in rows:
+                o = self._order[i]
+                self._centers[i] = o.center
+                if same_pose:  # only the moved objects need a new answer
+                    self._geo[i] = geometry.box_visible(cam, self.rot, self.hor, o.center, o.half)
+                    c = o.center
+                    self._dist[i] = math.sqrt((c[0] - cam[0]) ** 2 + (c[1] - cam[1]) ** 2 + (c[2] - cam[2]) ** 2)
         if self._geo_key != key:
             cam = np.array(self.camera)
             self._geo = geometry.visible_mask(cam, self.rot, self.hor, self._centers, self._halves)
@@ -361,17 +375,21 @@ class KitchenSim:
     def _build_metadata(self, event: Event) -> dict[str, Any]:
         geo, dist = self.visibility()
         geo_l, dist_l = geo.tolist(), dist.tolist()
-        objs = []
+        objs: list[dict[str, Any]] = []
+        append = objs.append
         held = self.held
+        is_hidden = self.is_hidden
         for o in self._order:
             if not o.active:
                 continue
-            m = o._meta if o._meta is not None else self._obj_meta(o)
+            m = o._meta
+            if m is None:
+                m = self._obj_meta(o)
             i = o.index
-            d = dict(m)
-            d["visible"] = (geo_l[i] and (o.parent is None or not self.is_hidden(o))) or o.object_id == held
+            d = m.copy()
+            d["visible"] = (geo_l[i] and (o.parent is None or not is_hidden(o))) or o.object_id == held
             d["distance"] = dist_l[i]
-            objs.append(d)
+            append(d)
         inv = [] if held is None else [{"objectId": held, "objectType": self.objects[held].object_type}]
         return {
             "lastActionSuccess": event.lastActionSuccess, "errorMessage": event.errorMessage,
@@ -422,7 +440,7 @@ class KitchenSim:
         for o in [obj, *self.descendants(obj)]:
             o.shift(dx, dy, dz)
             o._meta = None
-        self._arrays_dirty = True
+            self._moved.add(o.index)
 
     def _surface_y(self, rec: SimObject, half: tuple[float, float, float]) -> float:
         if rec.object_type in _INSIDE_TYPES:

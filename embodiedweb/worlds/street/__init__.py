@@ -1,6 +1,19 @@
-"""The street world: the embedded Manhattan street graph, Touchdown and Google Street View backends."""
+"""The street world: the embedded Manhattan street graph, Touchdown and Google Street View backends.
 
-from .city import City, Location, Node, Place, build_city, load_city
-from .world import StreetWorld
+Names are imported lazily, so that light helpers (``.geo``) can be used without loading the city."""
 
-__all__ = ["City", "Location", "Node", "Place", "StreetWorld", "build_city", "load_city"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {"City": ".city", "Location": ".city", "Node": ".city", "Place": ".city", "build_city": ".city",
+            "load_city": ".city", "StreetWorld": ".world"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,10 +28,9 @@ import numpy as np
 
 from ..base import EmbodiedWorld
 from .city import City, load_city
-from .geo import angle_diff
+from .geo import angle_diff, pick_neighbor
 
 ACTIONS = ("forward", "left", "right", "move")
-AHEAD_DEG = 15.0  # left/right ignore neighbours this close to straight ahead
 
 
 @lru_cache(maxsize=4)
@@ -111,22 +110,9 @@ class StreetWorld(EmbodiedWorld):
     def choose(self, action: str) -> tuple[str, float] | None:
         """The neighbour ``forward``/``left``/``right`` would walk to, with its heading (or ``None``)."""
         city = self._require()
-        best: tuple[float, str, float] | None = None
-        for nb, h, _d, _s in city.neighbors(self.node):
-            rel = angle_diff(h, self.heading)
-            if action == "forward":
-                if abs(rel) >= 90.0:
-                    continue
-                cost = abs(rel)
-            else:
-                if abs(rel) < AHEAD_DEG:
-                    continue
-                cost = abs(angle_diff(rel, -90.0 if action == "left" else 90.0))
-                if cost > 90.0 + 1e-9:
-                    continue
-            if best is None or (cost, nb) < (best[0], best[1]):
-                best = (cost, nb, h)
-        return (best[1], best[2]) if best else None
+        headings = {nb: h for nb, h, _d, _s in city.neighbors(self.node)}
+        nb = pick_neighbor(action, self.heading, headings.items())
+        return (nb, headings[nb]) if nb is not None else None
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
         city = self._require()

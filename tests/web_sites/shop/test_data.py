@@ -7,6 +7,7 @@ import re
 
 from embodiedweb.data_gen import shop as gen
 from embodiedweb.paths import data_dir
+from embodiedweb.worlds.street.geo import haversine_m
 from web_sites.shop import catalog
 
 INGREDIENTS = ("Apple", "Bread", "Egg", "Lettuce", "Potato", "Tomato")
@@ -38,7 +39,7 @@ def test_four_stores_in_manhattan():
     locs = list(catalog.store_locations().values())
     for i, a in enumerate(locs):
         for b in locs[i + 1:]:
-            assert catalog.haversine_m(*a, *b) > 500
+            assert haversine_m(*a, *b) > 500
 
 
 def test_at_least_200_products_with_ids_categories_and_options():
