@@ -34,7 +34,7 @@ import numpy as np
 
 from embodiedweb.paths import data_dir
 from embodiedweb.worlds.base import EmbodiedWorld
-from embodiedweb.worlds.street.geo import pick_neighbor
+from embodiedweb.worlds.street.geo import angle_diff, pick_neighbor
 
 ACTIONS = ("forward", "left", "right", "move")
 HEADINGS = {"N": 0, "E": 90, "S": 180, "W": 270}
@@ -48,12 +48,6 @@ def load_standpoints(path: str | None = None) -> dict[str, dict[str, Any]]:
     with open(p, encoding="utf-8") as f:
         raw = json.load(f)
     return {sp["id"]: sp for sp in raw["standpoints"]}
-
-
-def _diff(a: float, b: float) -> float:
-    """Signed angle a - b in (-180, 180]."""
-    d = (a - b + 180.0) % 360.0 - 180.0
-    return 180.0 if d == -180.0 else d
 
 
 def relative_word(rel: float) -> str:
@@ -161,7 +155,7 @@ class GeoWorld(EmbodiedWorld):
         self.moves += 1
 
     def _compass(self) -> str:
-        return min(HEADINGS, key=lambda k: abs(_diff(HEADINGS[k], self.heading)))
+        return min(HEADINGS, key=lambda k: abs(angle_diff(HEADINGS[k], self.heading)))
 
     # ------------------------------------------------------------------ observations
     def views(self, node: str | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -183,11 +177,11 @@ class GeoWorld(EmbodiedWorld):
         elif self.static:
             lines.append("You can look around but cannot move in this setting.")
         else:
-            nbs = [f"{nb} ({WORDS[h]}, {relative_word(_diff(HEADINGS[h], self.heading))}, about 40 m)"
+            nbs = [f"{nb} ({WORDS[h]}, {relative_word(angle_diff(HEADINGS[h], self.heading))}, about 40 m)"
                    for nb, h in self.neighbors()]
             lines.append("Adjacent viewpoints: " + (", ".join(nbs) if nbs else "none") + ".")
         for h, items in self.views().items():
-            rel = relative_word(_diff(HEADINGS[h], self.heading)).replace("to your ", "")
+            rel = relative_word(angle_diff(HEADINGS[h], self.heading)).replace("to your ", "")
             lines.append(f"Looking {WORDS[h]} ({rel}): {self.describe(items)}")
         del sp
         return "\n".join(lines)
