@@ -64,10 +64,16 @@ CHROMIUM_ARGS = [
     "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows", "--disable-ipc-flooding-protection",
     # Memory: no SwiftShader in the GPU process (compositing stays software; WebGL is not used by the
-    # sites), and small V8 young generations in the renderers (short-lived pages, little garbage).
+    # sites), and small V8 heaps in the renderers. The pages hold under 1 MB of JS heap each, but
+    # the documents of earlier navigations (and the Blink memory they own) live until V8's next full
+    # GC, which a roomy heap puts off: with a 32 MB old space a renderer grew to ~135 MB over 100
+    # navigations, with 16 MB and --optimize-for-size it stays near 95 MB, at no measurable step cost.
     "--disable-software-rasterizer",
-    "--js-flags=--max-old-space-size=32 --max-semi-space-size=1", "--renderer-process-limit=8",
+    "--js-flags=--max-old-space-size=16 --max-semi-space-size=1 --optimize-for-size",
+    "--renderer-process-limit=8",
 ]
+# a small heap for Playwright's node driver (it only relays protocol messages)
+NODE_OPTIONS = "--max-old-space-size=64 --max-semi-space-size=1"
 
 
 class BrowserUnavailable(RuntimeError):
@@ -94,9 +100,8 @@ def _launch() -> Any:
     for _ in range(2):
         try:
             if _pw is None:
-                # a small heap for Playwright's node driver (it only relays protocol messages)
                 saved = os.environ.get("NODE_OPTIONS")
-                os.environ["NODE_OPTIONS"] = (saved + " " if saved else "") + "--max-old-space-size=64 --max-semi-space-size=1"
+                os.environ["NODE_OPTIONS"] = (saved + " " if saved else "") + NODE_OPTIONS
                 try:
                     _pw = sync_playwright().start()
                 finally:
