@@ -10,8 +10,36 @@ from typing import Any, TextIO
 NONDETERMINISTIC_KEYS = ("timings",)
 
 
+APPEND = "[+]"  # path element of diff_state: elements appended to a list
+ID_KEYS = ("objectId", "id", "node_id", "product_id", "order_id", "item_id")
+
+
+def id_of(item: Any) -> Any:
+    """The id of a list element (the first of :data:`ID_KEYS` it has), or None."""
+    if isinstance(item, dict):
+        for k in ID_KEYS:
+            if k in item:
+                return item[k]
+    return None
+
+
+def list_ids(items: list[Any]) -> list[Any] | None:
+    """The ids of a list whose elements all carry a distinct id, else None."""
+    ids = [id_of(x) for x in items]
+    if not ids or None in ids or len({str(i) for i in ids}) != len(ids):
+        return None
+    return ids
+
+
 def diff_state(before: Any, after: Any, prefix: str = "") -> dict[str, Any]:
-    """Flat ``{path: new_value}`` of what changed between two JSON-like states (removed keys map to None)."""
+    """Flat ``{path: new_value}`` of what changed between two JSON-like states (removed keys map to None).
+
+    Paths are dotted keys. A list whose elements carry ids (:data:`ID_KEYS`) and keeps the same ids in
+    the same order is diffed element by element, the element named ``[id]`` in the path (a kitchen
+    step that moves one object records that object's changed fields, not the list of all objects).
+    A non-empty list that only grew records the new elements under ``list.[+]`` (a walked path is not
+    written out again at every step). Any other changed list is recorded whole.
+    """
     out: dict[str, Any] = {}
     if isinstance(before, dict) and isinstance(after, dict):
         for k in sorted(set(before) | set(after), key=str):
@@ -22,6 +50,17 @@ def diff_state(before: Any, after: Any, prefix: str = "") -> dict[str, Any]:
                 out[p] = after[k]
             elif before[k] != after[k]:
                 out.update(diff_state(before[k], after[k], p))
+        return out
+    if isinstance(before, list) and isinstance(after, list) and before != after and len(before) == len(after):
+        ids = list_ids(before)
+        if ids is not None and ids == list_ids(after):
+            for i, b, a in zip(ids, before, after, strict=True):
+                if b != a:
+                    out.update(diff_state(b, a, f"{prefix}.[{i}]" if prefix else f"[{i}]"))
+            return out
+    if (isinstance(before, list) and isinstance(after, list) and prefix and 0 < len(before) < len(after)
+            and after[:len(before)] == before):
+        out[f"{prefix}.{APPEND}"] = after[len(before):]
         return out
     if before != after:
         out[prefix or "."] = after

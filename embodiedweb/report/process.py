@@ -59,11 +59,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from embodiedweb.trace import canonical_json
+from embodiedweb.trace import APPEND, canonical_json, id_of, list_ids
 
 POSE_KEYS = frozenset({"agent", "position", "rotation", "horizon", "heading", "pose", "distance", "visible",
                        "x", "y", "z", "yaw", "pitch"})
-ID_KEYS = ("objectId", "id", "node_id", "product_id", "order_id", "item_id")
 COMMIT_KEYS = frozenset({"cart", "carts", "order", "orders", "checkout", "booking", "bookings", "reservation",
                          "reservations", "purchases"})
 SEARCH_PARAMS = frozenset({"q", "query", "search", "keyword", "keywords", "term"})
@@ -101,14 +100,6 @@ def _params(url: str) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------------------------ state replay
-def _id_of(item: Any) -> Any:
-    if isinstance(item, dict):
-        for k in ID_KEYS:
-            if k in item:
-                return item[k]
-    return None
-
-
 def _canon(v: Any) -> str:
     return canonical_json(v)
 
@@ -122,9 +113,9 @@ def flat_atoms(old: Any, new: Any, path: tuple[Any, ...]) -> list[tuple[tuple[An
                 out += flat_atoms(old.get(k), new.get(k), path + (k,))
         return out
     if isinstance(old, list) and isinstance(new, list):
-        ids_old = [_id_of(x) for x in old]
-        ids_new = [_id_of(x) for x in new]
-        if (old or new) and None not in ids_old and None not in ids_new:
+        ids_old = list_ids(old) if old else []
+        ids_new = list_ids(new) if new else []
+        if (old or new) and ids_old is not None and ids_new is not None:
             a = dict(zip(ids_old, old, strict=True))
             b = dict(zip(ids_new, new, strict=True))
             out = []
@@ -139,14 +130,19 @@ def flat_atoms(old: Any, new: Any, path: tuple[Any, ...]) -> list[tuple[tuple[An
     return [(path, _canon(new))]
 
 
-def _split_path(node: Any, path: str) -> list[str]:
+Key = Any  # a dict key (str), ("id", element id) for an element of an id-keyed list, or APPEND_KEY
+APPEND_KEY = ("+",)  # the elements appended to a list (diff_state's ``list.[+]``)
+
+
+def _split_path(node: Any, path: str) -> list[Key]:
     """Dotted ``path`` (as :func:`embodiedweb.trace.diff_state` writes it) as keys of ``node``: at each
-    level the longest existing key wins (keys may contain dots); a key that does not exist yet is new
-    and takes the rest of the path (``diff_state`` names a new key only as the last element)."""
+    level the longest existing key wins (keys and ids may contain dots); in a list, ``[id]`` names the
+    element with that id and a final ``[+]`` the appended elements; a key that does not exist yet is new and takes the rest of the path
+    (``diff_state`` names a new key only as the last element)."""
     if path in ("", "."):
         return []
     parts = path.split(".")
-    keys: list[str] = []
+    keys: list[Key] = []
     i = 0
     while i < len(parts):
         for j in range(len(parts), i, -1):
@@ -156,10 +152,37 @@ def _split_path(node: Any, path: str) -> list[str]:
                 node = node[k]
                 i = j
                 break
+            if isinstance(node, list) and k == APPEND and j == len(parts):
+                keys.append(APPEND_KEY)
+                return keys
+            if isinstance(node, list) and k.startswith("[") and k.endswith("]"):
+                item = next((x for x in node if str(id_of(x)) == k[1:-1]), None)
+                if item is not None:
+                    keys.append(("id", id_of(item)))
+                    node = item
+                    i = j
+                    break
         else:
             keys.append(".".join(parts[i:]))
             break
     return keys
+
+
+def _child(node: Any, key: Key) -> Any:
+    if isinstance(key, tuple):
+        return next((x for x in node if id_of(x) == key[1]), None) if isinstance(node, list) else None
+    return node.get(key) if isinstance(node, dict) else None
+
+
+def _set_child(node: Any, key: Key, value: Any) -> None:
+    if isinstance(key, tuple):
+        if isinstance(node, list):
+            for n, x in enumerate(node):
+                if id_of(x) == key[1]:
+                    node[n] = value
+                    return
+    elif isinstance(node, dict):
+        node[key] = value
 
 
 class Replayer:
@@ -177,15 +200,24 @@ class Replayer:
                 keys = _split_path(root, path)
                 node = root
                 for k in keys[:-1]:
-                    node = node.setdefault(k, {}) if isinstance(node, dict) else {}
-                old = node.get(keys[-1]) if keys and isinstance(node, dict) else (root if not keys else None)
+                    if isinstance(k, tuple):
+                        node = _child(node, k)
+                    else:
+                        node = node.setdefault(k, {}) if isinstance(node, dict) else {}
+                grew = bool(keys) and keys[-1] == APPEND_KEY and isinstance(node, list)
+                if grew:  # ``node`` is the list that grew by ``new``
+                    keys, old, new = keys[:-1], list(node), node + list(new or [])
+                else:
+                    old = _child(node, keys[-1]) if keys else root
                 for p, v in flat_atoms(old, new, tuple(keys)):
                     if not any(isinstance(c, str) and c in self.pose_keys for c in p):
                         atoms.add((dom, p, v))
-                if not keys:
+                if grew:
+                    node.extend(copy.deepcopy(new[len(old):]))
+                elif not keys:
                     self.state[dom] = copy.deepcopy(new) if isinstance(new, dict) else {}
-                elif isinstance(node, dict):
-                    node[keys[-1]] = copy.deepcopy(new)
+                else:
+                    _set_child(node, keys[-1], copy.deepcopy(new))
         return frozenset(atoms)
 
 
