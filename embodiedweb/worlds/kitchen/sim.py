@@ -107,6 +107,8 @@ class KitchenSim:
             self._carry_held()
         self._slice_counter: dict[str, int] = {}
         self._last_event: weakref.ReferenceType[Event] | None = None
+        # bumped by every step and every object added or removed: readers cache on it
+        self.version = 0
         self._geo_key: tuple[Any, ...] | None = None
         self._geo: np.ndarray = np.zeros(0, dtype=bool)
         self._dist: np.ndarray = np.zeros(0)
@@ -168,6 +170,7 @@ class KitchenSim:
             action = kwargs.pop("action", None)
         elif action is None:
             action = kwargs.pop("action", None)
+        self.version += 1
         prev = self._last_event() if self._last_event is not None else None
         if prev is not None:
             prev._materialize()
@@ -301,6 +304,7 @@ class KitchenSim:
 
     def spawn_in(self, object_type: str, receptacle_id: str) -> str:
         """Add a new object of ``object_type`` into/onto a receptacle; return its id."""
+        self.version += 1
         rec = self.objects[receptacle_id]
         half = vocab.half_size(object_type)
         pos = self._slot(rec, half, len(rec.contents))
@@ -318,6 +322,7 @@ class KitchenSim:
 
     def remove_object(self, object_id: str) -> None:
         """Take an object (and what it holds) out of the scene."""
+        self.version += 1
         obj = self.objects[object_id]
         for o in [obj, *self.descendants(obj)]:
             if o.parent is not None:

@@ -40,6 +40,8 @@ class KitchenWorld(EmbodiedWorld):
         self.sim: KitchenSim | None = None
         self.kitchen_id = ""
         self.delivered: list[str] = []
+        self._state: dict[str, Any] | None = None
+        self._state_key: tuple[int, int, int] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
@@ -60,6 +62,7 @@ class KitchenWorld(EmbodiedWorld):
         self.sim = sim
         self.kitchen_id = kid
         self.delivered = []
+        self._state = self._state_key = None
 
     def on_enter(self, deliveries: list[dict[str, Any]]) -> None:
         """Place delivered web orders (``{"object_type": "Tomato", ...}``) on a counter top."""
@@ -99,7 +102,15 @@ class KitchenWorld(EmbodiedWorld):
         return self._require().render(size)
 
     def semantic_state(self) -> dict[str, Any]:
+        """The kitchen's semantic state (agent pose, held object, every object's states). Built once per
+        sim step and shared by all readers until the next one: treat it as read-only."""
         sim = self._require()
+        key = (id(sim), sim.version, len(self.delivered))
+        if self._state_key != key or self._state is None:
+            self._state, self._state_key = self._build_semantic_state(sim), key
+        return self._state
+
+    def _build_semantic_state(self, sim: KitchenSim) -> dict[str, Any]:
         objs = []
         for o in sim.active_objects():
             objs.append({

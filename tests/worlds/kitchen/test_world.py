@@ -63,3 +63,22 @@ def test_observations_deterministic():
     ia, ib = a.image((300, 300)), b.image((300, 300))
     assert ia.shape == (300, 300, 3) and ia.dtype == np.uint8 and np.array_equal(ia, ib)
     json.dumps(a.semantic_state())
+
+
+def test_cached_semantic_state_is_always_current():
+    import random
+
+    rng = random.Random(3)
+    w = make("kitchen_02")
+    for step in range(400):
+        if step % 150 == 149:
+            w.reset({"kitchen_id": rng.choice(["kitchen_01", "kitchen_05"])}, seed=step)
+        elif step % 60 == 30:
+            w.on_enter([{"object_type": "Tomato"}])
+        else:
+            act = rng.choice(w.admissible_actions())
+            name, _, arg = act.partition(" [")
+            w.execute(name, {"obj": arg[:-1]} if arg else {})
+        state = w.semantic_state()
+        assert w.semantic_state() is state  # no step in between: the same object
+        assert state == w._build_semantic_state(w.sim), f"stale after step {step}"
