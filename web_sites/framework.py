@@ -55,15 +55,31 @@ class Request:
         return list(self.form.get(name, [])) + list(self.query.get(name, []))
 
 
-@dataclass
 class Response:
-    """A rendered page (``html`` and its parsed, id-annotated ``doc``) or a redirect."""
+    """A rendered page (``html`` and its parsed, id-annotated ``doc``) or a redirect.
 
-    status: int = 200
-    html: str = ""
-    redirect: str | None = None
-    doc: Any = None  # lxml tree of ``html`` (the text driver uses it without re-parsing)
-    content_type: str = "text/html; charset=utf-8"
+    ``html`` of a page made by :func:`finish_page` is serialized from ``doc`` on first read: the text
+    driver works on ``doc`` and never needs the string, the HTTP server reads it at once.
+    """
+
+    __slots__ = ("status", "_html", "redirect", "doc", "content_type")
+
+    def __init__(self, status: int = 200, html: str | None = None, redirect: str | None = None, doc: Any = None,
+                 content_type: str = "text/html; charset=utf-8") -> None:
+        self.status = status
+        self._html = html
+        self.redirect = redirect
+        self.doc = doc  # lxml tree of ``html`` (the text driver uses it without re-parsing)
+        self.content_type = content_type
+
+    @property
+    def html(self) -> str:
+        if self._html is None:
+            self._html = "" if self.doc is None else "<!DOCTYPE html>\n" + lxml.html.tostring(self.doc, encoding="unicode")
+        return self._html
+
+    def __repr__(self) -> str:
+        return f"Response(status={self.status}, redirect={self.redirect!r})"
 
 
 class Ctx:
@@ -262,5 +278,4 @@ def finish_page(html: str, status: int = 200) -> Response:
         # (the text driver re-renders from the server too).
         if el.tag in ("form", "input", "select", "textarea") and el.get("autocomplete") is None:
             el.set("autocomplete", "off")
-    out = "<!DOCTYPE html>\n" + lxml.html.tostring(doc, encoding="unicode")
-    return Response(status=status, html=out, doc=doc)
+    return Response(status=status, doc=doc)
