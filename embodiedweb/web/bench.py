@@ -141,6 +141,10 @@ def bench_web(n_steps: int = 30, quick: bool = False) -> dict[str, Any]:
     finally:
         for d in drivers:
             d.close()
+        # Chromium tearing down the closed contexts would take CPU from the benches that follow
+        from embodiedweb.web.browser_driver import shutdown_browser
+
+        shutdown_browser()
     return out
 
 
