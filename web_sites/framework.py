@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
-import lxml.html
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from web_sites.dom import parse_html, to_html
 from web_sites.state import StateStore
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class Response:
     @property
     def html(self) -> str:
         if self._html is None:
-            self._html = "" if self.doc is None else "<!DOCTYPE html>\n" + lxml.html.tostring(self.doc, encoding="unicode")
+            self._html = "" if self.doc is None else to_html(self.doc)
         return self._html
 
     def __repr__(self) -> str:
@@ -266,7 +266,7 @@ class WebApp:
 
 def finish_page(html: str, status: int = 200) -> Response:
     """Give every body element a ``data-bid`` (document order) and return the page."""
-    doc = lxml.html.document_fromstring(html)
+    doc = parse_html(html)
     body = doc.find("body")
     n = 0
     for el in (body.iter() if body is not None else ()):

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import lxml.html
 from fastapi import FastAPI
 from fastapi import Request as HTTPRequest
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -26,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from PIL import Image
 
 from embodiedweb.evaluate import step_view, steps_path_for, write_steps
+from web_sites.dom import to_html
 from web_sites.framework import SITES_DIR
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -131,7 +131,7 @@ class PlaySession:
         doc = driver.tab.doc if hasattr(driver, "tab") else None
         if doc is None:
             return "<p>No page.</p>"
-        html = lxml.html.tostring(doc, encoding="unicode")
+        html = to_html(doc)
         return html.replace("</body>", FRAME_SCRIPT + "</body>") if "</body>" in html else html + FRAME_SCRIPT
 
 

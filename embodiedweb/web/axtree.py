@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from web_sites.dom import text_content
+
 BID = "data-bid"
 _WS = re.compile(r"\s+")
 _SKIP = {"script", "style", "template", "noscript", "head", "title", "meta", "link"}
@@ -187,7 +189,7 @@ class TreeBuilder:
     def build(self) -> PageTree:
         body = self.doc.find(".//body")
         title_el = self.doc.find(".//title")
-        title = norm(title_el.text_content()) if title_el is not None else ""
+        title = norm(text_content(title_el)) if title_el is not None else ""
         if body is None:
             return PageTree([], {}, set(), title)
         for el in body.iter():
@@ -246,7 +248,7 @@ class TreeBuilder:
         if role in ("checkbox", "radio", "switch"):
             p["checked"] = "true" if el.get("checked") is not None or el.get("aria-checked") == "true" else "false"
         if role in ("textbox", "searchbox", "spinbutton", "slider"):
-            val = el.text_content() if tag == "textarea" else el.get("value")
+            val = text_content(el) if tag == "textarea" else el.get("value")
             if val:
                 p["value"] = quote(norm(val) if tag != "textarea" else val.strip())
             if el.get("required") is not None:

@@ -11,12 +11,9 @@ from embodiedweb.web.axtree import PageTree
 from embodiedweb.web.driver import WebDriver
 from web_sites.registry import get_webapp
 
-MEMORY_READINGS = 4
-STEPS_PER_READING = 25
 
-
-def _step_ms(drv: WebDriver, n_steps: int) -> float:
-    """Median of: click a link that navigates + build the tree (home -> first site -> home ...)."""
+def _step_times(drv: WebDriver, n_steps: int) -> list[float]:
+    """Milliseconds of: click a link that navigates + build the tree (home -> first site -> home ...)."""
     times = []
     for i in range(n_steps):
         target = _first_site_link(drv.tree()) if i % 2 == 0 else _home_link(drv.tree())
@@ -26,7 +23,12 @@ def _step_ms(drv: WebDriver, n_steps: int) -> float:
         times.append((time.perf_counter() - t) * 1000)
         if err:
             raise RuntimeError(err)
-    return statistics.median(times)
+    return times
+
+
+def _step_ms(drv: WebDriver, n_steps: int) -> float:
+    """Median of :func:`_step_times`."""
+    return statistics.median(_step_times(drv, n_steps))
 
 
 def _home_link(tree: PageTree) -> str:
@@ -74,6 +76,23 @@ def process_tree_pss_mb() -> float:
     return pss_mb([me, *_child_pids(me, recursive=True)])
 
 
+def pss_breakdown_mb() -> dict[str, float]:
+    """PSS of this process tree split into ``python`` (this process), ``driver`` (Playwright's node
+    process) and ``chromium`` (all of Chromium's processes), in MB."""
+    from embodiedweb.web.browser_driver import _child_pids
+
+    me = os.getpid()
+    parts = {"python": pss_mb([me]), "driver": 0.0, "chromium": 0.0}
+    for pid in _child_pids(me, recursive=True):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                exe = os.path.basename(f.read().split(b"\0")[0].decode(errors="replace"))
+        except OSError:
+            continue
+        parts["driver" if exe == "node" else "chromium"] += pss_mb([pid])
+    return {k: round(v, 1) for k, v in parts.items()}
+
+
 def _renderer_count() -> int:
     from embodiedweb.web.browser_driver import _child_pids
 
@@ -97,8 +116,11 @@ def _settle(live_contexts: int, timeout_s: float = 3.0) -> None:
 
 
 def bench_web(n_steps: int = 30, quick: bool = False) -> dict[str, Any]:
-    """The web figures: medians over ``n_steps`` of a navigating click + tree, resets, memory."""
-    from embodiedweb.web.browser_driver import BrowserDriver
+    """Step and reset times of both drivers (medians over ``n_steps`` navigating clicks + tree), and
+    the memory of whole browser-mode envs (:mod:`embodiedweb.web.bench_memory`)."""
+    from embodiedweb.registration import registered_ids
+    from embodiedweb.web.bench_memory import measure_env_isolated
+    from embodiedweb.web.browser_driver import BrowserDriver, shutdown_browser
     from embodiedweb.web.text_driver import TextDriver
 
     if quick:
@@ -112,39 +134,29 @@ def bench_web(n_steps: int = 30, quick: bool = False) -> dict[str, Any]:
     out["web_text_step_ms"] = round(_step_ms(text, max(100, n_steps * 6)), 3)
     out["reset_text_ms"] = round(_reset_ms(text, max(5, n_steps // 3)), 3)
 
-    drivers = []
+    browser = BrowserDriver(app)
     try:
-        browser = BrowserDriver(app)
-        drivers.append(browser)
         browser.reset(app.new_session_id(), "/")
         _step_ms(browser, 4)  # warm up
-        out["web_browser_step_ms"] = round(_step_ms(browser, n_steps), 1)
+        times = _step_times(browser, n_steps)
+        out["web_browser_step_ms"] = round(statistics.median(times), 1)
+        out["web_browser_step_mean_ms"] = round(statistics.fmean(times), 1)
         out["reset_browser_ms"] = round(_reset_ms(browser, max(5, n_steps // 3)), 1)
-        # Memory is read mid-episode, the highest of several settled readings over a long episode:
-        # a renderer grows until V8's next full GC frees the documents of earlier navigations.
-        readings = []
-        n_readings, per_reading = (1, 6) if quick else (MEMORY_READINGS, STEPS_PER_READING)
-        for _ in range(n_readings):
-            _step_ms(browser, per_reading)
-            _settle(1)
-            readings.append(process_tree_pss_mb())
-        one = max(readings)
-        out["browser_pss_mb"] = round(one, 1)
-        for _ in range(3):
-            extra = BrowserDriver(app)
-            drivers.append(extra)
-            extra.reset(app.new_session_id(), "/")
-            _step_ms(extra, 10)
-        _settle(4)
-        out["browser_pss_mb_per_extra_env"] = round((process_tree_pss_mb() - one) / 3, 1)
         out["web_text_vs_browser_step_ratio"] = round(out["web_browser_step_ms"] / max(out["web_text_step_ms"], 1e-6), 1)
     finally:
-        for d in drivers:
-            d.close()
-        # Chromium tearing down the closed contexts would take CPU from the benches that follow
-        from embodiedweb.web.browser_driver import shutdown_browser
+        browser.close()
+        shutdown_browser()  # the memory figures come from fresh processes; nothing left running here
 
-        shutdown_browser()
+    # Memory: every env id in a fresh process (the oracle playing >= 100 steps), the largest reported.
+    env_ids = registered_ids()[:1] if quick else registered_ids()
+    per_env = {e: measure_env_isolated(e, min_steps=30 if quick else 100, extra=not quick) for e in env_ids}
+    worst = max(per_env.values(), key=lambda r: r["pss_mb"])
+    out["browser_pss_mb"] = worst["pss_mb"]
+    out["browser_pss_mb_env"] = worst["env_id"]
+    out["browser_pss_parts_mb"] = worst["pss_parts_mb"]
+    out["browser_pss_mb_by_env"] = {e: r["pss_mb"] for e, r in per_env.items()}
+    if not quick:
+        out["browser_pss_mb_per_extra_env"] = max(r["pss_mb_per_extra_env"] for r in per_env.values())
     return out
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from embodiedweb.web.axtree import PageTree
+from web_sites.dom import text_content
 
 TEXT_TYPES = {"text", "search", "email", "url", "tel", "password", "number", ""}
 # HTML's "valid floating-point number" (what a number field keeps; anything else is sanitised to "")
@@ -84,13 +85,13 @@ def plan_type(el: Any, bid: Any, text: str, tree: PageTree) -> tuple[TypePlan | 
     if el.tag == "select":
         opts = list(el.iter("option"))
         want = text.strip().lower()
-        match = next((o for o in opts if (o.text_content() or "").strip().lower() == want
+        match = next((o for o in opts if text_content(o).strip().lower() == want
                       or (o.get("value") or "").lower() == want), None)
         if match is None:
-            names = ", ".join(repr((o.text_content() or "").strip()) for o in opts)
+            names = ", ".join(repr(text_content(o).strip()) for o in opts)
             return None, f"No option '{text}' in select [{bid}]; options are: {names}."
         return TypePlan("select", match.get("value") if match.get("value") is not None
-                        else (match.text_content() or ""), match), ""
+                        else text_content(match), match), ""
     if el.tag == "textarea":
         return TypePlan("textarea", text.replace("\r\n", "\n").replace("\r", "\n")), ""
     if is_text_input(el):

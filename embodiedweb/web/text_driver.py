@@ -18,6 +18,7 @@ from embodiedweb.web import messages as msg
 from embodiedweb.web.axtree import BID, PageTree, build_tree, selected_options
 from embodiedweb.web.driver import WebDriver, validate_key_comb
 from embodiedweb.web.urls import UrlRefused, canonical, to_local_path
+from web_sites.dom import text_content
 from web_sites.framework import Request, WebApp
 
 _TEXT_TYPES = msg.TEXT_TYPES
@@ -430,7 +431,7 @@ class TextDriver(WebDriver):
                     pairs.append((name, c.get("value") or ""))
             elif c.tag == "select":
                 for o in selected_options(c):
-                    pairs.append((name, o.get("value") if o.get("value") is not None else (o.text_content() or "").strip()))
+                    pairs.append((name, o.get("value") if o.get("value") is not None else text_content(o).strip()))
             elif c.tag == "textarea":
                 pairs.append((name, c.text or ""))
         pairs = [(_crlf(k), _crlf(v)) for k, v in pairs]
