@@ -161,8 +161,9 @@ class WebApp:
     def __init__(self, sites: Iterable[Site]) -> None:
         self.store = StateStore()
         self.sites: list[Site] = []
+        # auto_reload off: the templates ship with the package, so no stat() of them on every page
         self.jinja = Environment(loader=FileSystemLoader(str(SITES_DIR)), autoescape=select_autoescape(["html"]),
-                                 trim_blocks=True, lstrip_blocks=True)
+                                 trim_blocks=True, lstrip_blocks=True, auto_reload=False)
         self.jinja.globals["all_sites"] = lambda: [s for s in self.sites if s.name != "home"]
         self.store.register_session_table(
             "CREATE TABLE IF NOT EXISTS deliveries (session TEXT, seq INTEGER, order_id TEXT, item TEXT,"

@@ -7,14 +7,14 @@ the tree text is identical in both modes.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from lxml import etree
 
 from web_sites.dom import text_content
 
 BID = "data-bid"
-_WS = re.compile(r"\s+")
 _SKIP = {"script", "style", "template", "noscript", "head", "title", "meta", "link"}
 _INLINE = {"b", "i", "strong", "em", "span", "small", "code", "abbr", "time", "mark", "sub", "sup", "u", "s",
            "bdi", "data", "q", "cite", "kbd", "var", "br", "wbr"}
@@ -26,10 +26,14 @@ _TEXT_BLOCK_ROLES = {"p": "paragraph", "li": "listitem", "td": "cell", "th": "co
                      "pre": "StaticText", "legend": "StaticText"}
 INTERACTIVE_ROLES = {"link", "button", "textbox", "searchbox", "checkbox", "radio", "combobox", "option",
                      "spinbutton", "slider", "switch", "tab", "menuitem"}
+_INTERACTIVE_NOT_LINK = frozenset(INTERACTIVE_ROLES - {"link"})
+# roles shown as one line each; their content is not split into text lines
+_LEAF_ROLES = frozenset(INTERACTIVE_ROLES | {"heading", "img", "progressbar", "alert", "status"})
 
 
 def norm(text: str | None) -> str:
-    return _WS.sub(" ", text or "").strip()
+    """Whitespace runs as one space, trimmed (``str.split`` splits on exactly what ``\\s`` matches)."""
+    return " ".join(text.split()) if text else ""
 
 
 def quote(text: str) -> str:
@@ -152,16 +156,22 @@ def implicit_role(el: Any) -> str:
     return ""
 
 
-def _hidden(el: Any) -> bool:
-    return (el.get("hidden") is not None or el.get("aria-hidden") == "true"
-            or (el.tag == "input" and (el.get("type") or "").lower() == "hidden"))
+# what a browser leaves out of the accessibility tree: hidden and aria-hidden elements, hidden inputs
+_HIDDEN = etree.XPath("descendant-or-self::*[@hidden or @aria-hidden='true' or (self::input and "
+                      "translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'hidden')]")
+_ALL_BIDS = etree.XPath(f"descendant-or-self::*/@{BID}", smart_strings=False)
+_WITH_ID = etree.XPath("descendant-or-self::*[@id != '']")
+_LABELS_FOR = etree.XPath("descendant-or-self::label[@for != '']")
 
 
-def _text_content(el: Any) -> str:
+def _text_content(el: Any, hidden: set[Any]) -> str:
+    tag = el.tag
+    if len(el) == 0 and tag != "img":  # most names: a link or button with plain text
+        return "" if not isinstance(tag, str) or tag in _SKIP or el in hidden else norm(el.text)
     parts: list[str] = []
 
     def walk(e: Any) -> None:
-        if not isinstance(e.tag, str) or e.tag in _SKIP or _hidden(e):
+        if not isinstance(e.tag, str) or e.tag in _SKIP or e in hidden:
             return
         if e.tag == "img":
             parts.append(e.get("alt") or "")
@@ -185,6 +195,11 @@ class TreeBuilder:
         self.all_ids: set[str] = set()
         self.labels: dict[str, str] = {}
         self.by_id: dict[str, Any] = {}
+        self.hidden: set[Any] = set()
+
+    def text_of(self, el: Any) -> str:
+        """The visible text inside ``el`` (img alt text included), whitespace-normalized."""
+        return _text_content(el, self.hidden)
 
     def build(self) -> PageTree:
         body = self.doc.find(".//body")
@@ -192,16 +207,12 @@ class TreeBuilder:
         title = norm(text_content(title_el)) if title_el is not None else ""
         if body is None:
             return PageTree([], {}, set(), title)
-        for el in body.iter():
-            if not isinstance(el.tag, str):
-                continue
-            b = el.get(BID)
-            if b is not None:
-                self.all_ids.add(b)
-            if el.get("id"):
-                self.by_id[el.get("id")] = el
-            if el.tag == "label" and el.get("for"):
-                self.labels[el.get("for")] = _text_content(el)
+        # element proxies stay alive in these sets and dicts, so identity (``in``) works on them
+        self.hidden = set(_HIDDEN(body))
+        self.all_ids = set(_ALL_BIDS(body))
+        self.by_id = {el.get("id"): el for el in _WITH_ID(body)}
+        for el in _LABELS_FOR(body):
+            self.labels[el.get("for")] = self.text_of(el)
         self._walk(body, 0, None, [])
         return PageTree(self.lines, self.nodes, self.all_ids, title)
 
@@ -211,7 +222,7 @@ class TreeBuilder:
             return norm(el.get("aria-label"))
         if el.get("aria-labelledby"):
             ids = el.get("aria-labelledby").split()
-            return norm(" ".join(_text_content(self.by_id[i]) for i in ids if i in self.by_id))
+            return norm(" ".join(self.text_of(self.by_id[i]) for i in ids if i in self.by_id))
         tag = el.tag
         if tag in ("input", "select", "textarea"):
             t = (el.get("type") or "").lower()
@@ -222,7 +233,7 @@ class TreeBuilder:
             parent = el.getparent()
             while parent is not None:
                 if parent.tag == "label":
-                    return _text_content(parent)
+                    return self.text_of(parent)
                 parent = parent.getparent()
             return norm(el.get("placeholder") or el.get("title") or el.get("name") or "")
         if tag == "img":
@@ -231,13 +242,13 @@ class TreeBuilder:
             if tag == "table":
                 cap = el.find("caption")
                 if cap is not None:
-                    return _text_content(cap)
+                    return self.text_of(cap)
             if tag == "fieldset":
                 leg = el.find("legend")
                 if leg is not None:
-                    return _text_content(leg)
+                    return self.text_of(leg)
             return ""
-        return _text_content(el) or norm(el.get("title") or "")
+        return self.text_of(el) or norm(el.get("title") or "")
 
     def props_of(self, el: Any, role: str) -> dict[str, str]:
         p: dict[str, str] = {}
@@ -256,7 +267,7 @@ class TreeBuilder:
         if role == "combobox" and tag == "select":
             chosen = selected_options(el)
             if chosen:
-                p["value"] = quote(_text_content(chosen[0]))
+                p["value"] = quote(self.text_of(chosen[0]))
         if role == "option":
             select = _select_of(el) if tag == "option" else None
             if (el.get("selected") is not None if select is None else el in selected_options(select)):
@@ -298,65 +309,66 @@ class TreeBuilder:
 
     def _walk(self, root: Any, depth: int, block: Any, run: list[str]) -> None:
         state = {"flushed": set()}
+        hidden = self.hidden
 
         def visit(el: Any, depth: int, block: Any, run: list[str], in_label: bool) -> None:
+            skip_captions = el.tag in ("fieldset", "table")
             for child in el:
-                if not isinstance(child.tag, str):
-                    if child.tail:
-                        run.append(child.tail)
-                    continue
-                if child.tag in _SKIP or _hidden(child) or (child.tag in ("legend", "caption") and el.tag in (
-                        "fieldset", "table")):
-                    if child.tail:
-                        run.append(child.tail)
+                tag = child.tag
+                tail = child.tail
+                if not isinstance(tag, str) or tag in _SKIP or child in hidden or (
+                        skip_captions and tag in ("legend", "caption")):
+                    if tail:
+                        run.append(tail)
                     continue
                 role = implicit_role(child)
-                if role in INTERACTIVE_ROLES or role in ("heading", "img", "progressbar", "alert", "status"):
-                    self._flush(run, block, depth, state)
+                if role in _LEAF_ROLES:
+                    if run:
+                        self._flush(run, block, depth, state)
                     name = self.name_of(child, role)
-                    if role == "img" and not name:
-                        pass
-                    else:
+                    if role != "img" or name:
                         self._emit(child, role, name, depth)
                     if role == "combobox":
                         for opt in child.iter("option"):
-                            self._emit(opt, "option", _text_content(opt), depth + 1)
+                            self._emit(opt, "option", self.text_of(opt), depth + 1)
                     elif role not in ("link", "button", "option", "heading", "img", "alert", "status"):
                         visit(child, depth + 1, child, [], in_label)
                     elif role in ("link", "heading", "alert", "status"):
                         # interactive descendants of a link or heading stay reachable
                         for sub in child.iter():
-                            if sub is not child and isinstance(sub.tag, str) and implicit_role(sub) in (
-                                    INTERACTIVE_ROLES - {"link"}) and not _hidden(sub):
-                                self._emit(sub, implicit_role(sub), self.name_of(sub, implicit_role(sub)), depth + 1)
-                    if child.tail:
-                        run.append(child.tail)
+                            if sub is not child and isinstance(sub.tag, str) and sub not in hidden:
+                                sub_role = implicit_role(sub)
+                                if sub_role in _INTERACTIVE_NOT_LINK:
+                                    self._emit(sub, sub_role, self.name_of(sub, sub_role), depth + 1)
+                    if tail:
+                        run.append(tail)
                     continue
-                associated_label = child.tag == "label" and (
-                    (child.get("for") and child.get("for") in self.by_id)
-                    or any(d.tag in ("input", "select", "textarea") for d in child.iter()))
                 if role in _CONTAINER_ROLES:
-                    self._flush(run, block, depth, state)
+                    if run:
+                        self._flush(run, block, depth, state)
                     self._emit(child, role, self.name_of(child, role), depth)
-                    sub: list[str] = []
-                    visit(child, depth + 1, child, sub, in_label)
-                    self._flush(sub, child, depth + 1, state)
-                elif child.tag in _INLINE:
+                    sub_run: list[str] = []
+                    visit(child, depth + 1, child, sub_run, in_label)
+                    if sub_run:
+                        self._flush(sub_run, child, depth + 1, state)
+                elif tag in _INLINE:
                     if child.text:
                         run.append(child.text)
                     visit(child, depth, block, run, in_label)
                 else:
-                    self._flush(run, block, depth, state)
-                    sub = []
-                    lab = in_label or associated_label
+                    if run:
+                        self._flush(run, block, depth, state)
+                    sub_run = []
+                    lab = in_label or (tag == "label" and (
+                        (child.get("for") and child.get("for") in self.by_id)
+                        or any(d.tag in ("input", "select", "textarea") for d in child.iter())))
                     if not lab and child.text:
-                        sub.append(child.text)
-                    visit(child, depth, child, sub, lab)
-                    if lab:
-                        sub.clear()
-                    self._flush(sub, child, depth, state)
-                if child.tail and not in_label:
-                    run.append(child.tail)
+                        sub_run.append(child.text)
+                    visit(child, depth, child, sub_run, lab)
+                    if sub_run and not lab:
+                        self._flush(sub_run, child, depth, state)
+                if tail and not in_label:
+                    run.append(tail)
 
         if root.text:
             run.append(root.text)
