@@ -137,8 +137,8 @@ APPEND_KEY = ("+",)  # the elements appended to a list (diff_state's ``list.[+]`
 def _split_path(node: Any, path: str) -> list[Key]:
     """Dotted ``path`` (as :func:`embodiedweb.trace.diff_state` writes it) as keys of ``node``: at each
     level the longest existing key wins (keys and ids may contain dots); in a list, ``[id]`` names the
-    element with that id and a final ``[+]`` the appended elements; a key that does not exist yet is new and takes the rest of the path
-    (``diff_state`` names a new key only as the last element)."""
+    element with that id and a final ``[+]`` the appended elements; a key that does not exist yet is
+    new and takes the rest of the path (``diff_state`` names a new key only as the last element)."""
     if path in ("", "."):
         return []
     parts = path.split(".")

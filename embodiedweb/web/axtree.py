@@ -71,6 +71,11 @@ class PageTree:
         return [n for n in self.nodes.values() if n.role in INTERACTIVE_ROLES and "disabled" not in n.props]
 
 
+def elements_by_bid(doc: Any) -> dict[str, Any]:
+    """Every element of a page that has a ``data-bid``, by that id (what actions name)."""
+    return {el.get(BID): el for el in doc.iter() if isinstance(el.tag, str) and el.get(BID) is not None}
+
+
 def selected_options(select: Any) -> list[Any]:
     """The options a browser shows as selected: for a single select the last one marked
     ``selected``, or else the first enabled option (HTML's selectedness setting algorithm)."""

@@ -75,14 +75,6 @@ def pss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
-def process_tree_pss_mb() -> float:
-    """PSS of this Python process plus all its descendants (Playwright's driver, Chromium)."""
-    from embodiedweb.web.browser_driver import _child_pids
-
-    me = os.getpid()
-    return pss_mb([me, *_child_pids(me, recursive=True)])
-
-
 def pss_breakdown_mb() -> dict[str, float]:
     """PSS of this process tree split into ``python`` (this process), ``driver`` (Playwright's node
     process) and ``chromium`` (all of Chromium's processes), in MB."""
@@ -97,7 +89,12 @@ def pss_breakdown_mb() -> dict[str, float]:
         except OSError:
             continue
         parts["driver" if exe == "node" else "chromium"] += pss_mb([pid])
-    return {k: round(v, 1) for k, v in parts.items()}
+    return parts
+
+
+def process_tree_pss_mb() -> float:
+    """PSS of this Python process plus all its descendants (Playwright's driver, Chromium)."""
+    return sum(pss_breakdown_mb().values())
 
 
 def _renderer_count() -> int:

@@ -34,7 +34,7 @@ def _play(env: Any, task_ids: list[str], min_steps: int) -> tuple[int, list[tupl
         if steps >= min_steps or i == len(task_ids) - 1:
             _settle(1)
             parts = pss_breakdown_mb()
-            readings.append((sum(parts.values()), parts))
+            readings.append((sum(parts.values()), {k: round(v, 1) for k, v in parts.items()}))
         if steps >= 2 * min_steps:
             break
     return steps, readings

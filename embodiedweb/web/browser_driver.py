@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from embodiedweb.web import messages as msg
-from embodiedweb.web.axtree import BID, PageTree, build_tree
+from embodiedweb.web.axtree import BID, PageTree, build_tree, elements_by_bid
 from embodiedweb.web.driver import WebDriver, validate_key_comb
 from embodiedweb.web.server import LocalServer, get_server
 from embodiedweb.web.urls import UrlRefused, canonical, path_of, to_local_path
@@ -66,8 +66,8 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage", "--disable-extensions", "--mute-audio", "--disable-breakpad",
     "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows", "--disable-ipc-flooding-protection",
-    # Memory: no SwiftShader in the GPU process (compositing stays software; WebGL is not used by the
-    # sites), and small V8 heaps in the renderers. The pages hold under 1 MB of JS heap each, but
+    # Memory: no SwiftShader (compositing stays software; WebGL is not used by the sites), and small
+    # V8 heaps in the renderers. The pages hold under 1 MB of JS heap each, but
     # the documents of earlier navigations (and the Blink memory they own) live until V8's next full
     # GC, which a roomy heap puts off: with a 32 MB old space a renderer grew to ~135 MB over 100
     # navigations, with 16 MB and --optimize-for-size it stays near 95 MB, at no measurable step cost.
@@ -463,8 +463,7 @@ class BrowserDriver(WebDriver):
         if snap is None:
             html = self._eval_settled(page, SNAPSHOT_JS)
             doc = parse_html(html)
-            elements = {el.get(BID): el for el in doc.iter() if isinstance(el.tag, str) and el.get(BID) is not None}
-            snap = _Snap(doc, None, elements)
+            snap = _Snap(doc, None, elements_by_bid(doc))
             self._snaps[id(page)] = snap
         return snap
 

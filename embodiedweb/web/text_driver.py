@@ -15,7 +15,7 @@ from urllib.parse import quote_plus, urljoin
 import numpy as np
 
 from embodiedweb.web import messages as msg
-from embodiedweb.web.axtree import BID, PageTree, build_tree, selected_options
+from embodiedweb.web.axtree import BID, PageTree, build_tree, elements_by_bid, selected_options
 from embodiedweb.web.driver import WebDriver, validate_key_comb
 from embodiedweb.web.urls import UrlRefused, canonical, to_local_path
 from web_sites.dom import text_content
@@ -480,7 +480,7 @@ class TextDriver(WebDriver):
     @staticmethod
     def _set_page(tab: _Tab, doc: Any) -> None:
         tab.doc = doc
-        tab.elements = {el.get(BID): el for el in doc.iter() if isinstance(el.tag, str) and el.get(BID) is not None}
+        tab.elements = elements_by_bid(doc)
         tab.tree = None
         tab.focus = None
         tab.focus_start = None

@@ -41,7 +41,7 @@ class KitchenWorld(EmbodiedWorld):
         self.kitchen_id = ""
         self.delivered: list[str] = []
         self._state: dict[str, Any] | None = None
-        self._state_key: tuple[int, int, int] | None = None
+        self._state_key: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
@@ -105,7 +105,7 @@ class KitchenWorld(EmbodiedWorld):
         """The kitchen's semantic state (agent pose, held object, every object's states). Built once per
         sim step and shared by all readers until the next one: treat it as read-only."""
         sim = self._require()
-        key = (id(sim), sim.version, len(self.delivered))
+        key = (sim.version, len(self.delivered))  # reset() drops the cache with the old sim
         if self._state_key != key or self._state is None:
             self._state, self._state_key = self._build_semantic_state(sim), key
         return self._state
