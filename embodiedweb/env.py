@@ -155,6 +155,7 @@ class EmbodiedWebEnv(gym.Env):
         # a task may size its own step budget (e.g. to its route); the env's max_steps caps it
         self.episode_limit = min(self.max_steps, int(task.meta.get("max_steps", self.max_steps)))
         self.world.reset(task.embodied, ep_seed)
+        self.world.set_clock(0)
         self.webapp.reset_session(self.session, task.web, ep_seed)
         driver = self._ensure_driver()
         try:
@@ -197,6 +198,9 @@ class EmbodiedWebEnv(gym.Env):
             except ActionError as e:
                 self.last_error = str(e)
             if parsed is not None:
+                # one clock for both domains: what the sites log and the world stamps is this step's number
+                self.world.set_clock(self.steps + 1)
+                self.webapp.set_clock(self.session, self.steps + 1)
                 carried, changed = self._execute(parsed)
             self.steps += 1
         t1 = time.perf_counter()

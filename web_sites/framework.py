@@ -89,6 +89,8 @@ class Ctx:
         self.app, self.site, self.req = app, site, req
         self.store = app.store
         self.session = req.session
+        #: the episode clock (the env's step number) when the request arrived
+        self.now = app.clock(req.session)
 
     def render(self, template: str, status: int = 200, **context: Any) -> Response:
         return self.app.render(f"{self.site.name}/templates/{self.site.name}/{template}", status, site=self.site,
@@ -161,6 +163,7 @@ class WebApp:
     def __init__(self, sites: Iterable[Site]) -> None:
         self.store = StateStore()
         self.sites: list[Site] = []
+        self._clocks: dict[str, int] = {}
         # auto_reload off: the templates ship with the package, so no stat() of them on every page
         self.jinja = Environment(loader=FileSystemLoader(str(SITES_DIR)), autoescape=select_autoescape(["html"]),
                                  trim_blocks=True, lstrip_blocks=True, auto_reload=False)
@@ -191,6 +194,7 @@ class WebApp:
     def reset_session(self, session: str, config: dict[str, Any] | None = None, seed: int = 0) -> None:
         """Delete one session's rows and seed them again from ``config`` and ``seed``."""
         config = config or {}
+        self._clocks[session] = 0
         with self.store.transaction():
             self.store.clear_session(session)
             self.store.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session, seed, json.dumps(config)))
@@ -201,6 +205,15 @@ class WebApp:
     def drop_session(self, session: str) -> None:
         with self.store.transaction():
             self.store.clear_session(session)
+        self._clocks.pop(session, None)
+
+    def set_clock(self, session: str, t: int) -> None:
+        """Set a session's episode clock (the env's step number): sites stamp what they log with it."""
+        self._clocks[session] = int(t)
+
+    def clock(self, session: str) -> int:
+        """A session's episode clock (0 until set)."""
+        return self._clocks.get(session, 0)
 
     def has_session(self, session: str) -> bool:
         return self.store.query_one("SELECT 1 AS x FROM sessions WHERE session = ?", (session,)) is not None

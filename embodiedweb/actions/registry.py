@@ -171,6 +171,8 @@ class ActionRegistry:
         if not m:
             raise ActionError(f"Cannot read an action name in '{_clip(s)}'. Valid actions: {self._short(allowed)}")
         spec = self.get(m.group(1))
+        if spec is None and m.group(1).lower() in RETIRED:
+            raise ActionError(RETIRED[m.group(1).lower()])
         if spec is None:
             close = difflib.get_close_matches(m.group(1), list(self.specs), n=1, cutoff=0.6)
             hint = f" Did you mean '{close[0]}'?" if close else ""
@@ -249,6 +251,15 @@ class ActionRegistry:
         return ", ".join(s.signature for s in self.specs.values() if s.domain in domains)
 
 
+#: Actions that look like AI2-THOR's but are not in this grammar, with the reason told to the agent.
+RETIRED = {
+    "cookobject": "CookObject is not an action here: food cooks only with heat, as in AI2-THOR's physics. Put "
+                  "the food in a Pan or Pot on a StoveBurner and switch the burner (or its StoveKnob) on; or put "
+                  "it in the Microwave, close it and switch it on; or put a bread slice in the Toaster and switch "
+                  "it on.",
+}
+
+
 def _clip(s: str, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
@@ -291,8 +302,9 @@ SPECS: tuple[ActionSpec, ...] = (
     _obj("OpenObject", "Open the object.", "OpenObject [Fridge]"),
     _obj("CloseObject", "Close the object.", "CloseObject [Fridge]"),
     _obj("SliceObject", "Slice the object (hold a knife).", "SliceObject [Tomato]"),
-    _obj("CookObject", "Cook the object directly.", "CookObject [Potato]"),
-    _obj("ToggleObjectOn", "Switch the object on.", "ToggleObjectOn [StoveKnob]"),
+    _obj("ToggleObjectOn", "Switch the object on. Heat cooks food: a burner that is on cooks what is in the pan "
+         "or pot on it, a closed microwave that is on cooks what is inside, a toaster that is on toasts the "
+         "bread slice in it.", "ToggleObjectOn [StoveKnob]"),
     _obj("ToggleObjectOff", "Switch the object off.", "ToggleObjectOff [StoveKnob]"),
     _bare("forward", "street", "Walk to the neighbouring viewpoint most nearly straight ahead."),
     _bare("left", "street", "Turn towards the neighbouring viewpoint most nearly to the left."),

@@ -14,6 +14,8 @@ import json
 import random
 from typing import Any
 
+from embodiedweb.domains.cooking import feasibility
+from embodiedweb.domains.cooking.feasibility import check_feasible
 from embodiedweb.paths import data_dir
 from web_sites.recipes import catalog
 
@@ -24,9 +26,9 @@ EQUIPMENT_WORDS = {"Knife": "a knife", "Pan": "a frying pan", "Pot": "a saucepan
 
 
 def kitchen_inventory() -> dict[str, set[str]]:
-    from embodiedweb.worlds.kitchen.kitchens import kitchen_scene, list_kitchens
+    from embodiedweb.worlds.kitchen.kitchens import list_kitchens
 
-    return {k: {o["objectType"] for o in kitchen_scene(k)["objects"]} for k in list_kitchens()}
+    return {k: set(feasibility.kitchen_inventory(k)) for k in list_kitchens()}
 
 
 def constraint_for(recipe: dict[str, Any]) -> dict[str, Any] | None:
@@ -61,7 +63,8 @@ def instruction(recipe: dict[str, Any], cons: dict[str, Any] | None, missing: st
     if cons:
         text += f" ({cons['text']})"
     text += (" by following the recipe on the recipe website step by step in this kitchen: open the recipe, do "
-             "each step in the kitchen, and go through every step on the website.")
+             "each step in the kitchen, and go through every step on the website. Serve it on one "
+             f"{recipe['dish'].lower()} holding only what the recipe puts there.")
     if missing:
         text += (f" This kitchen has no {missing.lower()}: first order one from the online shop with delivery "
                  "to your kitchen.")
@@ -94,6 +97,7 @@ def generate() -> list[dict[str, Any]]:
                 m = rng.choice(sorted(ings))
                 variants.append((k, m, [m]))
         for j, (k, missing, remove) in enumerate(variants):
+            check_feasible(r, k, inv[k] - set(remove), missing)
             emb: dict[str, Any] = {"kitchen_id": k}
             if remove:
                 emb["remove"] = remove

@@ -50,3 +50,6 @@ class EmbodiedWorld(ABC):
 
     def on_enter(self, deliveries: list[dict[str, Any]]) -> None:  # noqa: B027 - optional hook
         """Called when the agent switches into this world; ``deliveries`` are web orders to place."""
+
+    def set_clock(self, t: int) -> None:  # noqa: B027 - optional hook
+        """The env's step number before each action, for worlds that time-stamp their events."""

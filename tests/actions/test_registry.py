@@ -48,6 +48,8 @@ def test_parses(text, name, args):
     ("type [3] [x] [2]", "0 or 1"),
     ("$$$", "Cannot read an action name"),
     ("click[", "not an element id"),
+    ("CookObject [Potato]", "food cooks only with heat"),
+    ("cookobject Egg", "switch it on"),
 ])
 def test_errors_say_what_is_wrong(text, fragment):
     with pytest.raises(ActionError) as e:
@@ -62,6 +64,7 @@ def test_domain_filtering_and_describe():
     assert "click [id]" in text and "PutObject [receptacle]" in text and "switch_environment" in text
     assert "- forward:" not in text
     assert "move [node_id]" not in text
+    assert "CookObject" not in text and "Heat cooks food" in text
     street = REGISTRY.describe(("web", "street", "meta"))
     assert "move [node_id]" in street and "PickupObject" not in street
 

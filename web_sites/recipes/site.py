@@ -1,8 +1,9 @@
 """``/recipes``: search with filters, recipe overviews, and a step-by-step view ("Step i of n").
 
-Per-session state: which recipe steps were viewed, in order (``recipe_views``). The checker reads
-it through :meth:`RecipeSite.snapshot`: ``{"views": [[recipe_id, step], ...], "progress":
-{recipe_id: highest step viewed}, "current": [recipe_id, step] | None}``.
+Per-session state: which recipe steps were viewed, in order, each with the episode clock (the env's
+step number) at which it was viewed (``recipe_views``). The checker reads it through
+:meth:`RecipeSite.snapshot`: ``{"views": [[recipe_id, step, t], ...], "progress": {recipe_id: highest
+step viewed}, "current": [recipe_id, step] | None}``.
 """
 
 from __future__ import annotations
@@ -34,17 +35,18 @@ class RecipeSite(Site):
 
     def setup(self, store: StateStore) -> None:
         store.register_session_table(
-            "CREATE TABLE IF NOT EXISTS recipe_views (session TEXT, seq INTEGER, recipe_id TEXT, step INTEGER)",
+            "CREATE TABLE IF NOT EXISTS recipe_views (session TEXT, seq INTEGER, recipe_id TEXT, step INTEGER,"
+            " t INTEGER)",
             "recipe_views")
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
-        rows = store.query("SELECT recipe_id, step FROM recipe_views WHERE session = ? ORDER BY seq", (session,))
+        rows = store.query("SELECT recipe_id, step, t FROM recipe_views WHERE session = ? ORDER BY seq", (session,))
         if not rows:
             return {}
         progress: dict[str, int] = {}
         for r in rows:
             progress[r["recipe_id"]] = max(progress.get(r["recipe_id"], 0), r["step"])
-        return {"views": [[r["recipe_id"], r["step"]] for r in rows], "progress": dict(sorted(progress.items())),
+        return {"views": [[r["recipe_id"], r["step"], r["t"]] for r in rows], "progress": dict(sorted(progress.items())),
                 "current": [rows[-1]["recipe_id"], rows[-1]["step"]]}
 
     # pages ----------------------------------------------------------------------------------
@@ -99,7 +101,8 @@ class RecipeSite(Site):
             return ctx.app.error_page(404, "Step not found", f"{r['name']} has steps 1 to {n}.")
         i = int(num)
         row = ctx.store.query_one("SELECT COUNT(*) AS n FROM recipe_views WHERE session = ?", (ctx.session,))
-        ctx.store.execute("INSERT INTO recipe_views VALUES (?, ?, ?, ?)", (ctx.session, row["n"] if row else 0, rid, i))
+        ctx.store.execute("INSERT INTO recipe_views VALUES (?, ?, ?, ?, ?)",
+                          (ctx.session, row["n"] if row else 0, rid, i, ctx.now))
         return self._page(ctx, "step.html", r=r, i=i, n=n, step=r["steps"][i - 1])
 
     def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:

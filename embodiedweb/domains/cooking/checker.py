@@ -1,7 +1,27 @@
-"""The cooking checker: web (right recipe, last step reached, missing item ordered), embodied (every
-target state in one serving dish), overall (both) and completion (fraction of all conditions met).
+"""The cooking checker: was the recipe followed on the web, and is the dish this recipe and only it?
 
-It reads semantic state only: the recipe site's view log, the shop's orders, and the kitchen objects.
+It reads semantic state only: the recipe site's view log (each view stamped with the env's step
+number), the shop's orders, and the kitchen's objects (their states, heat history and the step
+number at which each was sliced or first heated by each appliance).
+
+**web** — the recipe was followed:
+- every step page of the recipe viewed, in order (going back and forth is fine: some views
+  ``t_1 < t_2 < ... < t_n`` of steps ``1..n`` exist, and the earliest such views are used);
+- no step's kitchen work on the dish was done before that step's page was viewed (a component sliced
+  or heated before the step that slices or heats it was read does not count as following it);
+- a missing ingredient was ordered for delivery to the kitchen.
+
+**embodied** — the dish is this recipe, and only this recipe:
+- one dish of the recipe's type holds a component for every final condition: the right type, the
+  cooked/raw state, and heated by the appliance the recipe names (a pan's apple is not a microwaved
+  one; a pot on the same burner is the same heat; warming the whole dish later adds a heat source);
+- that dish holds nothing the recipe does not put on it (hedging with both versions on one plate fails),
+  and is not also a complete version of another recipe of the same name (one component made both ways);
+- no other dish in the kitchen holds every component of another recipe of the same name (hedging with
+  one plate per version fails).
+
+**completion** counts the same things: each step viewed in order (and not preceded by its work), the
+order, and each final component on the dish — which count only while the dish is this recipe alone.
 """
 
 from __future__ import annotations
@@ -10,58 +30,155 @@ from typing import Any
 
 from web_sites.recipes import catalog
 
+#: The heat source that a recipe's cooking method means (a pan and a pot both sit on a burner).
+HEAT_SOURCE = {"pan": "StoveBurner", "pot": "StoveBurner", "microwave": "Microwave", "toaster": "Toaster"}
 
-def _matches(obj: dict[str, Any], cond: dict[str, Any]) -> bool:
+
+def sliced_type(object_type: str) -> str:
+    """What slicing ``object_type`` makes (an egg cracks)."""
+    return "EggCracked" if object_type == "Egg" else f"{object_type}Sliced"
+
+
+def heat_sources(obj: dict[str, Any]) -> set[str]:
+    """The appliances that have heated ``obj`` (from its history)."""
+    return {h.split(":", 1)[1] for h in obj.get("history", []) if h.startswith("heated:")}
+
+
+def matches(obj: dict[str, Any], cond: dict[str, Any]) -> bool:
+    """``obj`` is the component ``cond`` asks for: type, states and (among its heat sources) the named one."""
     if obj["objectType"] != cond["type"]:
         return False
     if any(obj.get(k) != v for k, v in cond.get("state", {}).items()):
         return False
     src = cond.get("heated_by")
-    return not src or f"heated:{src}" in obj.get("history", [])
+    return not src or src in heat_sources(obj)
 
 
-def embodied_conditions(recipe: dict[str, Any], world: dict[str, Any]) -> list[tuple[str, bool]]:
-    """Each final condition with whether it holds, all in the same dish (the dish that satisfies most)."""
-    objs = [o for o in world.get("objects", [])]
-    dish_type = recipe["dish"]
-    dishes = sorted(o["objectId"] for o in objs if o["objectType"] == dish_type)
-    best: list[tuple[str, bool]] | None = None
-    for d in dishes or [None]:
-        res = []
-        for cond in recipe["final"]:
-            label = f"{cond['type']} {cond.get('state', {})} {('heated by ' + cond['heated_by']) if cond.get('heated_by') else ''} in {dish_type}"
-            ok = d is not None and any(_matches(o, cond) and d in o.get("parentReceptacles", []) for o in objs)
-            res.append((label.replace("  ", " "), ok))
-        if best is None or sum(ok for _, ok in res) > sum(ok for _, ok in best):
-            best = res
-    return best or []
+def steps_viewed_in_order(views: list[list[Any]], recipe_id: str, n: int) -> list[int | None]:
+    """For steps 1..n, the clock time of the earliest in-order view (``None`` from the first gap on).
+
+    ``views`` are in the order they happened (the site's log), so their times never decrease."""
+    out: list[int | None] = []
+    want = 1
+    for v in views:
+        if want > n:
+            break
+        rid, step = v[0], v[1]
+        t = v[2] if len(v) > 2 and v[2] is not None else 0
+        if rid == recipe_id and step == want:
+            out.append(t)
+            want += 1
+    return out + [None] * (n - len(out))
 
 
-def web_conditions(goal: dict[str, Any], web: dict[str, Any]) -> list[tuple[str, bool]]:
+def work_steps(recipe: dict[str, Any]) -> dict[str, list[tuple[int, str]]]:
+    """Component type -> the (step index from 0, stamp name) of each step that makes or heats it."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for i, step in enumerate(recipe["steps"]):
+        for op in step["ops"]:
+            if op["op"] == "slice":
+                out.setdefault(sliced_type(op["obj"]), []).append((i, "sliced"))
+            elif op["op"] == "cook":
+                out.setdefault(op["obj"], []).append((i, f"heated:{HEAT_SOURCE[op['how']]}"))
+    return out
+
+
+def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None]) -> set[int]:
+    """Indices of steps whose work on these components was done before the step was (in order) viewed."""
+    req = work_steps(recipe)
+    bad: set[int] = set()
+    for o in comps:
+        for i, stamp in req.get(o["objectType"], []):
+            done = o.get("stamps", {}).get(stamp)
+            if done is not None and (times[i] is None or done < times[i]):
+                bad.add(i)
+    return bad
+
+
+def contents(world: dict[str, Any], dish_id: str) -> list[dict[str, Any]]:
+    """Everything resting in or on ``dish_id`` (at any depth)."""
+    return [o for o in world.get("objects", []) if dish_id in (o.get("parentReceptacles") or [])]
+
+
+def complete_for(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> bool:
+    """Every final component of ``recipe`` is among ``comps`` (extras allowed)."""
+    return all(any(matches(o, c) for o in comps) for c in recipe["final"])
+
+
+def exactly(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> bool:
+    """``comps`` are a complete version of ``recipe`` with nothing else."""
+    return complete_for(recipe, comps) and all(any(matches(o, c) for c in recipe["final"]) for o in comps)
+
+
+def same_name(recipe: dict[str, Any]) -> list[dict[str, Any]]:
+    """The other recipes an instruction naming ``recipe`` could mean (same name)."""
+    return [r for r in catalog.recipes() if r["name"] == recipe["name"] and r["recipe_id"] != recipe["recipe_id"]]
+
+
+def judge_dish(recipe: dict[str, Any], world: dict[str, Any]) -> tuple[str | None, list[bool], list[dict[str, Any]]]:
+    """The dish that best serves ``recipe``: (id, per-final-condition ok, its foreign contents)."""
+    best: tuple[tuple[int, int, str], str | None, list[bool], list[dict[str, Any]]] | None = None
+    dishes = sorted(o["objectId"] for o in world.get("objects", []) if o["objectType"] == recipe["dish"])
+    for d in dishes:
+        comps = contents(world, d)
+        oks = [any(matches(o, c) for o in comps) for c in recipe["final"]]
+        extra = [o for o in comps if not any(matches(o, c) for c in recipe["final"])]
+        key = (-sum(oks), len(extra), d)
+        if best is None or key < best[0]:
+            best = (key, d, oks, extra)
+    if best is None:
+        return None, [False] * len(recipe["final"]), []
+    return best[1], best[2], best[3]
+
+
+def other_versions_served(recipe: dict[str, Any], world: dict[str, Any], dish_id: str | None) -> list[str]:
+    """Other recipes of the same name served: the judged dish is exactly one too, or another dish holds
+    every component of one."""
+    out = []
+    for other in same_name(recipe):
+        if dish_id and exactly(other, contents(world, dish_id)):
+            out.append(f"{other['recipe_id']} on {dish_id}")
+        for o in world.get("objects", []):
+            if o["objectType"] == other["dish"] and o["objectId"] != dish_id \
+                    and complete_for(other, contents(world, o["objectId"])):
+                out.append(f"{other['recipe_id']} on {o['objectId']}")
+    return out
+
+
+def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, Any]) -> dict[str, Any]:
+    """Metrics (see module docstring) with every condition by name in ``conditions``."""
     recipe = catalog.get(goal["recipe_id"])
-    assert recipe is not None
-    progress = web.get("recipes", {}).get("progress", {})
-    n = len(recipe["steps"])
-    conds = [(f"opened recipe {recipe['recipe_id']}", goal["recipe_id"] in progress),
-             (f"reached step {n} of {recipe['recipe_id']}", progress.get(goal["recipe_id"], 0) >= n)]
+    if recipe is None:
+        raise KeyError(f"unknown recipe {goal['recipe_id']!r}")
+    rid, n = recipe["recipe_id"], len(recipe["steps"])
+    views = web.get("recipes", {}).get("views", [])
+    times = steps_viewed_in_order(views, rid, n)
+    dish, final_ok, extra = judge_dish(recipe, world)
+    comps = contents(world, dish) if dish else []
+    early = early_work(recipe, comps, times)
+
+    web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work", times[i] is not None and i not in early)
+                 for i in range(n)]
     missing = goal.get("missing")
     if missing:
         orders = web.get("shop", {}).get("orders", [])
         ordered = any(o.get("delivery") == "kitchen" and any(i.get("object_type") == missing for i in o["items"])
                       for o in orders)
-        conds.append((f"ordered a {missing} for delivery to the kitchen", ordered))
-    return conds
+        web_conds.append((f"ordered a {missing} for delivery to the kitchen", ordered))
 
+    labels = [f"{c['type']} {c.get('state', {})}{' heated by ' + c['heated_by'] if c.get('heated_by') else ''} "
+              f"in the {recipe['dish']}" for c in recipe["final"]]
+    emb_conds = list(zip(labels, final_ok, strict=True))
+    others = other_versions_served(recipe, world, dish)
+    gates = [(f"nothing else in the {recipe['dish']}" + (f" (has {', '.join(sorted(o['objectType'] for o in extra))})"
+                                                         if extra else ""), not extra),
+             ("no other version served" + (f" ({', '.join(others)})" if others else ""), not others)]
 
-def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, Any]) -> dict[str, Any]:
-    recipe = catalog.get(goal["recipe_id"])
-    if recipe is None:
-        raise KeyError(f"unknown recipe {goal['recipe_id']!r}")
-    wc = web_conditions(goal, web)
-    ec = embodied_conditions(recipe, world)
-    web_ok = all(ok for _, ok in wc)
-    emb_ok = bool(ec) and all(ok for _, ok in ec)
-    allc = wc + ec
+    web_ok = all(ok for _, ok in web_conds)
+    gates_ok = all(ok for _, ok in gates)
+    emb_ok = bool(emb_conds) and all(ok for _, ok in emb_conds) and gates_ok
+    counted = sum(ok for _, ok in web_conds) + (sum(ok for _, ok in emb_conds) if gates_ok else 0)
+    conditions = {label: ok for label, ok in web_conds + emb_conds + gates}
     return {"overall": web_ok and emb_ok, "web": web_ok, "embodied": emb_ok,
-            "completion": sum(ok for _, ok in allc) / len(allc),
-            "conditions": {label: ok for label, ok in allc}}
+            "completion": counted / (len(web_conds) + len(emb_conds)), "conditions": conditions,
+            "dish": dish}

@@ -7,6 +7,7 @@ from typing import Any
 
 from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.domains.cooking.checker import check_cooking
+from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
 from embodiedweb.tasks import Task, TaskError
 from embodiedweb.worlds.base import EmbodiedWorld
 from web_sites.recipes import catalog
@@ -36,9 +37,13 @@ class CookingDomain(Domain):
         missing = task.goal.get("missing")
         if missing is not None and missing not in catalog.INGREDIENT_LABELS:
             raise TaskError(f"task {task.task_id!r}: field 'goal.missing': unknown ingredient {missing!r}")
-        for t in task.embodied.get("remove", []):
+        remove = task.embodied.get("remove", [])
+        for t in remove:
             if not isinstance(t, str) or not t:
                 raise TaskError(f"task {task.task_id!r}: field 'embodied.remove': bad object type {t!r}")
+        problems = infeasible_steps(catalog.get(rid) or {}, kitchen_inventory(kid) - set(remove), missing)
+        if problems:
+            raise TaskError(f"task {task.task_id!r}: cannot be carried out in {kid}: {'; '.join(problems)}")
 
     def check(self, episode: Episode) -> dict[str, Any]:
         return check_cooking(episode.task.goal, episode.world_state, episode.web_state)

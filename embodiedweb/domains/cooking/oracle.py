@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from baselines.script import Plan, ScriptAgent, find_bid
+from embodiedweb.domains.cooking.checker import matches
 from embodiedweb.tasks import Task
 from embodiedweb.worlds.kitchen import vocab
 from web_sites.recipes import catalog
@@ -68,17 +69,24 @@ class CookingOracle(ScriptAgent):
         if self.missing and self.skip != ("order", 0):
             yield from self.order_missing()
         yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def follow_steps(self) -> Plan:
+        """Read a step on the web, switch to the kitchen, do it, switch back, click Next."""
         n = len(self.recipe["steps"])
         for i, step in enumerate(self.recipe["steps"], 1):
             yield from self.switch("embodied", f"step {i} of {n}: {step['text']}")
             if self.skip != ("ops", i - 1):
-                for op in step["ops"]:
-                    yield from self.do_op(op)
+                yield from self.do_step(step)
             if i < n:
                 yield from self.switch("web")
                 if not (self.skip == ("last_next", 0) and i == n - 1):
                     yield from self.click("link", "Next")
-        yield "stop"
+
+    def do_step(self, step: dict[str, Any]) -> Plan:
+        for op in step["ops"]:
+            yield from self.do_op(op)
 
     def order_missing(self) -> Plan:
         yield from self.switch("web")
@@ -221,6 +229,10 @@ class CookingOracle(ScriptAgent):
         if target is None:
             self.errors.append(f"no uncooked {otype}")
             return
+        yield from self.heat(target, how)
+
+    def heat(self, target: str, how: str) -> Plan:
+        """Heat the object ``target`` with a method (``pan``, ``pot``, ``microwave``, ``toaster``)."""
         if how in ("pan", "pot"):
             vessel = self.first("Pan" if how == "pan" else "Pot")
             if vessel is None:
@@ -295,9 +307,19 @@ class CookingOracle(ScriptAgent):
         yield from self.serving_dish()
         if self.dish_id is None:
             return
-        target = self.first(otype, **state)
+        target = self.component(otype, state)
         if target is None:
             self.errors.append(f"no {otype} with {state} to place")
             return
         yield from self.fetch(target)
         yield from self.put(self.dish_id)
+
+    def component(self, otype: str, state: dict[str, Any]) -> str | None:
+        """An object not yet on the dish that is what the recipe's final condition for ``otype`` asks
+        (the right heat source too), else any with ``state``."""
+        cond = next((c for c in self.recipe["final"] if c["type"] == otype and c.get("state", {}) == state), None)
+        if cond is not None:
+            for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
+                if matches(o, cond) and not (self.dish_id and self.dish_id in o["parentReceptacles"]):
+                    return o["objectId"]
+        return self.first(otype, **state)

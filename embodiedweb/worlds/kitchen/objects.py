@@ -32,7 +32,9 @@ class SimObject:
     ``position`` is the reported (AI2-THOR) position, ``center`` the centre of the box used for
     reach and visibility tests, ``half`` its half extents. ``parent`` is the receptacle the
     object rests in (``None`` on the floor or in the hand); ``contents`` the objects resting in it.
-    ``history`` records processes the object went through (``heated``, ``cooled``, ``cleaned``).
+    ``history`` records processes the object went through (``heated``, ``heated:<appliance>``,
+    ``cooled``, ``cleaned``, ``sliced``); ``stamps`` maps each to the clock time it first happened
+    (the env's step number, so checkers can order kitchen work against the pages the agent read).
     """
 
     object_id: str
@@ -49,6 +51,7 @@ class SimObject:
     active: bool = True
     controls: str | None = None
     history: set[str] = field(default_factory=set)
+    stamps: dict[str, int] = field(default_factory=dict)
     index: int = -1
     _meta: dict[str, Any] | None = field(default=None, repr=False)
 
@@ -69,6 +72,7 @@ class SimObject:
                   position=pos, center=center, half=half, yaw=float(spec.get("rotation", 0.0)),
                   flags=flags, state=state, controls=spec.get("controls"))
         obj.history = set(spec.get("history", []))
+        obj.stamps = {str(k): int(v) for k, v in spec.get("stamps", {}).items()}
         return obj
 
     def move_to(self, x: float, y: float, z: float) -> None:
@@ -98,4 +102,8 @@ class SimObject:
             spec["state"] = changed
         if self.controls:
             spec["controls"] = self.controls
+        if self.history:
+            spec["history"] = sorted(self.history)
+        if self.stamps:
+            spec["stamps"] = dict(sorted(self.stamps.items()))
         return spec

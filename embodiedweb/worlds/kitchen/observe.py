@@ -26,7 +26,7 @@ _FIXTURES = frozenset({"Fridge", "Microwave", "StoveBurner", "Toaster", "CoffeeM
 
 
 def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
-    """Human-readable states of an object (open/closed, on/off, sliced, cooked, dirty, temperature)."""
+    """Human-readable states of an object (open/closed, on/off, sliced, cooked/raw, dirty, temperature)."""
     s, f = o.state, o.flags
     out = []
     if f.get("openable"):
@@ -37,6 +37,8 @@ def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
         out.append("sliced")
     if s.get("isCooked"):
         out.append("cooked")
+    elif f.get("cookable"):
+        out.append("raw")
     if s.get("isBroken"):
         out.append("broken")
     if f.get("dirtyable"):

@@ -15,7 +15,9 @@ Rules implemented (AI2-THOR 2.x semantics):
   into ``<sourceId>|EggCracked_0``;
 - heat: a Microwave that is on and closed heats (and cooks) what it holds; a StoveBurner that is on
   heats (and cooks) what is on it, including the contents of a Pan/Pot; a Toaster that is on toasts
-  bread slices; a CoffeeMachine that is on fills a Mug with hot coffee;
+  bread slices; a CoffeeMachine that is on fills a Mug with hot coffee. Heat comes only from an
+  appliance that is on with the item in it (whichever happens last): ``CookObject``, which in AI2-THOR
+  cooks an object by fiat, is refused with a message that says how cooking works here;
 - cold: what is inside a closed Fridge becomes Cold;
 - water: what is in a SinkBasin under a running Faucet becomes clean (and fillables fill with water).
 """
@@ -109,6 +111,8 @@ class KitchenSim:
         self._last_event: weakref.ReferenceType[Event] | None = None
         # bumped by every step and every object added or removed: readers cache on it
         self.version = 0
+        # the time stamped on history events (objects' ``stamps``); the env sets it to its step number
+        self.clock: int | None = None
         self._geo_key: tuple[Any, ...] | None = None
         self._geo: np.ndarray = np.zeros(0, dtype=bool)
         self._dist: np.ndarray = np.zeros(0)
@@ -126,7 +130,7 @@ class KitchenSim:
             "PickupObject": self._pickup, "PutObject": self._put, "DropHandObject": self._drop,
             "OpenObject": lambda k: self._open(k, True), "CloseObject": lambda k: self._open(k, False),
             "ToggleObjectOn": lambda k: self._toggle(k, True), "ToggleObjectOff": lambda k: self._toggle(k, False),
-            "SliceObject": self._slice, "CookObject": self._cook, "BreakObject": self._break,
+            "SliceObject": self._slice, "CookObject": self._cook_refused, "BreakObject": self._break,
             "DirtyObject": lambda k: self._dirty(k, True), "CleanObject": lambda k: self._dirty(k, False),
             "GetReachablePositions": self._get_reachable, "Pass": lambda k: None, "Done": lambda k: None,
         }
@@ -520,10 +524,21 @@ class KitchenSim:
             elif t in ("SinkBasin", "Sink"):
                 self._settle([f for f in self._order if f.object_type == "Faucet" and f.controls == o.object_id])
 
+    def now(self) -> int:
+        """The time stamped on history events: the env's clock when set, else the step count."""
+        return self.version if self.clock is None else self.clock
+
+    def _mark(self, obj: SimObject, event: str) -> None:
+        """Record that ``obj`` went through ``event``, stamping the first time it did."""
+        if event not in obj.history:
+            obj.history.add(event)
+            obj.stamps.setdefault(event, self.now())
+            obj._meta = None
+
     def _heat(self, obj: SimObject, appliance: str) -> None:
         # "heated:<appliance>" lets checkers tell a toaster's toast from a pan's (recipes name the appliance)
         if appliance != "Toaster" or obj.object_type == "BreadSliced":
-            obj.history.add(f"heated:{appliance}")
+            self._mark(obj, f"heated:{appliance}")
         if appliance == "Toaster":
             if obj.object_type == "BreadSliced":
                 self._set(obj, isCooked=True, temperature="Hot", history="heated")
@@ -542,8 +557,8 @@ class KitchenSim:
             if obj.state.get(k) != v:
                 obj.state[k] = v
                 changed = True
-        if history is not None and history not in obj.history:
-            obj.history.add(history)
+        if history is not None:
+            self._mark(obj, history)
         if changed:
             obj._meta = None
 
@@ -767,23 +782,20 @@ class KitchenSim:
                                  "position": pos, "center": [pos[0], obj.center[1], pos[2]], "size": half,
                                  "state": state, "rotation": obj.yaw})
             s.history = set(obj.history)
+            s.stamps = dict(obj.stamps)
+            self._mark(s, "sliced")
             self._add(s)
             if parent is not None:
                 self._attach(s, parent, place=False)
             ids.append(s.object_id)
         return ids
 
-    def _cook(self, k: dict[str, Any]) -> None:
+    def _cook_refused(self, k: dict[str, Any]) -> None:
         obj = self._obj(k.get("objectId"))
-        self._flag(obj, "cookable", "cookable")
-        self._check_reach(obj, k)
-        if obj.state["isCooked"]:
-            raise ActionError(f"{obj.object_id} is already cooked")
-        # CookObject cooks with whatever appliance holds the object (a pan on a burner, the microwave...)
-        where = {self.objects[a].object_type for a in self.ancestors(obj)}
-        source = next((t for t in ("StoveBurner", "Microwave", "Toaster") if t in where), "direct")
-        obj.history.add(f"heated:{source}")
-        self._set(obj, isCooked=True, temperature="Hot", history="heated")
+        raise ActionError(
+            f"CookObject is not available: food cooks only with heat. To cook {obj.object_id}, put it in a "
+            "Pan or Pot on a StoveBurner and switch the burner (or its StoveKnob) on, or put it in the "
+            "Microwave, close it and switch it on, or put a bread slice in the Toaster and switch it on.")
 
     def _break(self, k: dict[str, Any]) -> None:
         obj = self._obj(k.get("objectId"))
@@ -806,7 +818,7 @@ class KitchenSim:
             raise ActionError(f"{obj.object_id} is already {'dirty' if dirty else 'clean'}")
         self._set(obj, isDirty=dirty)
         if not dirty:
-            obj.history.add("cleaned")
+            self._mark(obj, "cleaned")
 
 
 def _dist_xz(a: Iterable[float], b: Iterable[float]) -> float:

@@ -2,8 +2,8 @@
 
 Actions come parsed from the project's action registry: ``Teleport``, ``MoveAhead``, ``MoveBack``,
 ``MoveLeft``, ``MoveRight``, ``RotateLeft``, ``RotateRight``, ``LookUp``, ``LookDown``, ``PickupObject``,
-``PutObject``, ``OpenObject``, ``CloseObject``, ``SliceObject``, ``CookObject``, ``ToggleObjectOn``,
-``ToggleObjectOff``; object-taking actions get ``args={"obj": "<objectId or type name>"}``. A type name
+``PutObject``, ``OpenObject``, ``CloseObject``, ``SliceObject``, ``ToggleObjectOn``,
+``ToggleObjectOff`` (food cooks only with heat: there is no ``CookObject``); object-taking actions get ``args={"obj": "<objectId or type name>"}``. A type name
 resolves to the nearest interactable instance (for ``Teleport``: the nearest instance).
 """
 
@@ -23,7 +23,7 @@ from .sim import KitchenSim
 
 NAV_ACTIONS = ("MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown")
 OBJECT_ACTIONS = ("Teleport", "PickupObject", "PutObject", "OpenObject", "CloseObject", "SliceObject",
-                  "CookObject", "ToggleObjectOn", "ToggleObjectOff")
+                  "ToggleObjectOn", "ToggleObjectOff")
 ACTIONS = ("Teleport", *NAV_ACTIONS, *OBJECT_ACTIONS[1:])
 
 
@@ -63,6 +63,10 @@ class KitchenWorld(EmbodiedWorld):
         self.kitchen_id = kid
         self.delivered = []
         self._state = self._state_key = None
+
+    def set_clock(self, t: int) -> None:
+        """Stamp kitchen events from now on with time ``t`` (the env's step number)."""
+        self._require().clock = int(t)
 
     def on_enter(self, deliveries: list[dict[str, Any]]) -> None:
         """Place delivered web orders (``{"object_type": "Tomato", ...}``) on a counter top."""
@@ -119,7 +123,7 @@ class KitchenWorld(EmbodiedWorld):
                 "receptacleObjectIds": [d.object_id for d in sim.descendants(o)] if o.flags["receptacle"] else [],
                 **{k: o.state[k] for k in ("isOpen", "isToggled", "isSliced", "isCooked", "isBroken", "isDirty",
                                            "isFilledWithLiquid", "temperature")},
-                "history": sorted(o.history), "isPickedUp": o.object_id == sim.held,
+                "history": sorted(o.history), "stamps": dict(sorted(o.stamps.items())), "isPickedUp": o.object_id == sim.held,
                 "position": [round(v, 3) for v in o.position],
             })
         return {"kitchen_id": self.kitchen_id, "sceneName": sim.scene_name,
@@ -157,8 +161,6 @@ class KitchenWorld(EmbodiedWorld):
                 out.append(f"{'ToggleObjectOff' if s['isToggled'] else 'ToggleObjectOn'} [{oid}]")
             if f["sliceable"] and not s["isSliced"] and held is not None and held.object_type in vocab.KNIVES:
                 out.append(f"SliceObject [{oid}]")
-            if f["cookable"] and not s["isCooked"]:
-                out.append(f"CookObject [{oid}]")
         return out
 
     def describe(self) -> str:

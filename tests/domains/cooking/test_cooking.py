@@ -174,3 +174,40 @@ def test_heuristic_reads_only_observations_and_beats_random(env):
     ms = [_episode(env, HeuristicAgent(), t.task_id) for t in tasks]
     assert sum(m["overall"] for m in ms) / len(ms) >= 0.2
     assert sum(m["completion"] for m in ms) / len(ms) >= 0.5
+
+
+def test_a_step_the_kitchen_cannot_do_is_an_error_naming_recipe_and_step(tmp_path):
+    from embodiedweb.domains.cooking import CookingDomain
+    from embodiedweb.domains.cooking.feasibility import check_feasible, kitchen_inventory
+    from web_sites.recipes import catalog
+
+    toast = next(r for r in catalog.recipes() if any(op.get("how") == "toaster" for s in r["steps"] for op in s["ops"]))
+    kitchen = next(k for k in (f"kitchen_{i:02d}" for i in range(30)) if "Toaster" not in kitchen_inventory(k))
+    with pytest.raises(ValueError) as e:
+        check_feasible(toast, kitchen, set(kitchen_inventory(kitchen)))
+    step = next(i for i, s in enumerate(toast["steps"], 1) if any(op.get("how") == "toaster" for op in s["ops"]))
+    assert f"recipe {toast['recipe_id']} step {step}" in str(e.value) and "Toaster" in str(e.value)
+    p = tmp_path / "tasks.jsonl"
+    p.write_text(json.dumps({"task_id": "t1", "env_id": "EWA-Cooking-v0", "instruction": "cook",
+                             "embodied": {"kitchen_id": kitchen}, "goal": {"recipe_id": toast["recipe_id"]}}) + "\n")
+    with pytest.raises(TaskError, match=f"t1.*{kitchen}.*step {step}"):
+        load_tasks(p, CookingDomain().validate_task)
+
+
+def test_generated_suite_matches_the_file_and_every_task_is_feasible():
+    from embodiedweb.data_gen.cooking_tasks import generate
+    from embodiedweb.paths import data_dir
+
+    lines = (data_dir() / "cooking" / "tasks.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(x) for x in lines] == generate()
+
+
+def test_same_name_recipes_are_never_the_same_dish():
+    """A dish can be judged as one version only if no two versions share every final condition."""
+    from web_sites.recipes import catalog
+
+    seen: dict[tuple, str] = {}
+    for r in catalog.recipes():
+        key = (r["name"], tuple(sorted(json.dumps(c, sort_keys=True) for c in r["final"])))
+        assert key not in seen, (r["recipe_id"], seen.get(key))
+        seen[key] = r["recipe_id"]

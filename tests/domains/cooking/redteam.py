@@ -1,0 +1,656 @@
+"""Red-team agents for EWA-Cooking-v0: shortcuts that must fail, genuine alternatives that must pass.
+
+Each agent is the cooking oracle with one part of its plan changed. They act only through action
+strings, but know the task's recipe (the strongest cheater knows the answer). ``applies`` says on
+which tasks the agent's idea can be carried out at all (a hedge needs a confounder the kitchen can
+also make); ``carried_out`` says whether this episode really did what the agent stands for (no
+action failed but the ones the shortcut expects to fail), so a pass cannot come from a plan that
+quietly fell back to the honest solution.
+
+``python -m tests.domains.cooking.redteam [N]`` prints the shortcut-rate table of the README.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any, ClassVar
+
+from baselines.base import Agent
+from baselines.script import Plan, find_bid
+from embodiedweb.domains.cooking.checker import same_name, sliced_type
+from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
+from embodiedweb.domains.cooking.oracle import CookingOracle
+from embodiedweb.tasks import Task
+from web_sites.recipes import catalog
+
+
+def _ops(recipe: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [op for s in recipe["steps"] for op in s["ops"] if op["op"] == kind]
+
+
+def _inventory(task: Task) -> set[str]:
+    return set(kitchen_inventory(task.embodied["kitchen_id"])) - set(task.embodied.get("remove", []))
+
+
+class RedTeamAgent(CookingOracle):
+    """Base class: the oracle plus the two class-level questions the suite asks."""
+
+    #: "shortcut" (must score 0 %) or "genuine" (must score 100 %)
+    kind: ClassVar[str] = "shortcut"
+    #: prefixes of actions this agent expects to be refused
+    tolerated: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return True
+
+    @classmethod
+    def adapt(cls, task: Task) -> Task:
+        """The task as this agent plays it (e.g. a kitchen with a second dish to hedge on)."""
+        return task
+
+    def carried_out(self) -> bool:
+        return not [e for e in self.errors if not e.startswith(self.tolerated)]
+
+    def view_all_steps(self) -> Plan:
+        """From a recipe's first step page, click Next to the last one."""
+        for _ in range(len(self.recipe["steps"]) - 1):
+            yield from self.click("link", "Next")
+
+    def do_all_work(self) -> Plan:
+        yield from self.switch("embodied", "cooking")
+        for step in self.recipe["steps"]:
+            yield from self.do_step(step)
+
+
+def _confounder(task: Task) -> dict[str, Any] | None:
+    recipe = catalog.get(task.goal["recipe_id"])
+    others = same_name(recipe) if recipe else []
+    return others[0] if others else None
+
+
+# ---------------------------------------------------------------------------------------- shortcuts
+class SkipToLastStep(RedTeamAgent):
+    """Goes straight to the last step's URL, then cooks everything."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return len(catalog.get(task.goal["recipe_id"])["steps"]) >= 2
+
+    def plan(self) -> Plan:
+        if self.missing:
+            yield from self.order_missing()
+        yield from self.switch("web")
+        yield f"goto [/recipes/recipe/{self.recipe['recipe_id']}/step/{len(self.recipe['steps'])}]"
+        yield from self.do_all_work()
+        yield "stop"
+
+
+class ReadStepsBackwards(RedTeamAgent):
+    """Views every step page, last to first, then cooks everything."""
+
+    applies = SkipToLastStep.applies
+
+    def plan(self) -> Plan:
+        if self.missing:
+            yield from self.order_missing()
+        yield from self.switch("web")
+        for i in range(len(self.recipe["steps"]), 0, -1):
+            yield f"goto [/recipes/recipe/{self.recipe['recipe_id']}/step/{i}]"
+        yield from self.do_all_work()
+        yield "stop"
+
+
+class CookThenClickThrough(RedTeamAgent):
+    """Cooks from its own knowledge first, then opens the recipe and clicks through every step."""
+
+    def plan(self) -> Plan:
+        if self.missing:
+            yield from self.order_missing()
+        yield from self.do_all_work()
+        yield from self.switch("web")
+        yield from self.open_recipe()
+        yield from self.view_all_steps()
+        yield "stop"
+
+
+class KitchenOnly(RedTeamAgent):
+    """Never opens the recipe: cooks from its own knowledge (it still buys what is missing)."""
+
+    def plan(self) -> Plan:
+        if self.missing:
+            yield from self.order_missing()
+        yield from self.do_all_work()
+        yield "stop"
+
+
+class WebOnly(RedTeamAgent):
+    """Reads every step on the web and never cooks."""
+
+    def plan(self) -> Plan:
+        if self.missing:
+            yield from self.order_missing()
+        yield from self.open_recipe()
+        yield from self.view_all_steps()
+        yield "stop"
+
+
+class _CooksSomething(RedTeamAgent):
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(_ops(catalog.get(task.goal["recipe_id"]), "cook"))
+
+
+class _BelievesItCooked(_CooksSomething):
+    """Serves what it tried to cook as if it were cooked."""
+
+    tolerated = ("CookObject",)
+
+    def component(self, otype: str, state: dict[str, Any]) -> str | None:
+        return self.first(otype)
+
+
+class HeatOff(_BelievesItCooked):
+    """Puts the food in the pan, pot, microwave or toaster but never switches it on; asks for CookObject."""
+
+    def all_heat_off(self) -> Plan:
+        for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
+            if o["objectType"] in ("StoveBurner", "Microwave", "Toaster") and o["isToggled"]:
+                yield f"Teleport [{o['objectId']}]"
+                yield f"ToggleObjectOff [{o['objectId']}]"
+
+    def cook(self, otype: str, how: str) -> Plan:
+        yield from self.all_heat_off()
+        target = self.first(otype, isCooked=False)
+        if target is None:
+            self.errors.append(f"no uncooked {otype}")
+            return
+        if how in ("pan", "pot"):
+            vessel = self.first("Pan" if how == "pan" else "Pot")
+            objs = self.objects()
+            if not any(p.startswith("StoveBurner|") for p in objs[vessel]["parentReceptacles"]):
+                burner = next(o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
+                              if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"])
+                yield from self.fetch(vessel)
+                yield from self.put(burner)
+            yield from self.fetch(target)
+            yield from self.put(vessel)
+        else:
+            appliance = self.first("Microwave" if how == "microwave" else "Toaster")
+            yield from self.fetch(target)
+            yield from self.put(appliance)
+            if how == "microwave":
+                yield f"CloseObject [{appliance}]"
+        yield f"CookObject [{target}]"
+        if how == "microwave":
+            yield f"OpenObject [{self.first('Microwave')}]"
+
+
+class CookOnCounter(_BelievesItCooked):
+    """Leaves the food on the counter and asks for CookObject (and tries the bare burner)."""
+
+    tolerated = ("CookObject", "PutObject [StoveBurner")
+
+    def cook(self, otype: str, how: str) -> Plan:
+        target = self.first(otype, isCooked=False)
+        if target is None:
+            self.errors.append(f"no uncooked {otype}")
+            return
+        yield from self.fetch(target)
+        yield "Teleport [StoveBurner]"
+        yield "PutObject [StoveBurner]"
+        yield "Teleport [CounterTop]"
+        yield "PutObject [CounterTop]"
+        yield f"CookObject [{target}]"
+
+
+class WrongAppliance(_CooksSomething):
+    """Cooks with another appliance than the recipe names (microwave for the stove, the pan otherwise)."""
+
+    SWAP: ClassVar[dict[str, str]] = {"pan": "microwave", "pot": "microwave", "microwave": "pan", "toaster": "pan"}
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        inv = _inventory(task)
+        cooks = _ops(catalog.get(task.goal["recipe_id"]), "cook")
+        need = {"microwave": {"Microwave"}, "pan": {"Pan", "StoveBurner"}}
+        return bool(cooks) and all(need[cls.SWAP[op["how"]]] <= inv for op in cooks)
+
+    def cook(self, otype: str, how: str) -> Plan:
+        yield from super().cook(otype, self.SWAP[how])
+
+    def component(self, otype: str, state: dict[str, Any]) -> str | None:
+        return self.first(otype, **state)
+
+
+class ExtraOnDish(RedTeamAgent):
+    """Cooks the recipe right, then also puts the knife on the dish."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(_ops(catalog.get(task.goal["recipe_id"]), "slice"))
+
+    def plan(self) -> Plan:
+        for a in super().plan():
+            if a == "stop":
+                break
+            yield a
+        yield from self.switch("embodied")
+        knife = self.first("Knife") or self.first("ButterKnife")
+        yield from self.fetch(knife)
+        yield from self.put(self.dish_id)
+        yield "stop"
+
+
+class FollowConfounder(RedTeamAgent):
+    """Ignores the constraint: follows the other recipe of the same name, perfectly."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        other = _confounder(task)
+        return other is not None and not infeasible_steps(other, _inventory(task), task.goal.get("missing"))
+
+    def __init__(self, task: Task, perturb: random.Random | None = None) -> None:
+        super().__init__(task, perturb)
+        self.recipe = _confounder(task)
+
+    def open_recipe(self) -> Plan:
+        yield from self.switch("web")
+        yield f"goto [/recipes/recipe/{self.recipe['recipe_id']}]"
+        yield from self.click("link", "Start cooking: step 1")
+
+
+class _Hedge(FollowConfounder):
+    def __init__(self, task: Task, perturb: random.Random | None = None) -> None:
+        CookingOracle.__init__(self, task, perturb)
+        self.target, self.other = self.recipe, _confounder(task)
+
+    def slice(self, otype: str) -> Plan:
+        # the second version reuses slices the first one made
+        if self.first(otype, isSliced=False) is None and self.first(sliced_type(otype)) is not None:
+            return
+        yield from super().slice(otype)
+
+    def plan(self) -> Plan:
+        if self.missing:
+            yield from self.order_missing()
+        for recipe in (self.target, self.other):
+            self.recipe = recipe
+            yield from self.switch("web")
+            yield from self.open_recipe()
+            yield from self.follow_steps()
+        yield "stop"
+
+
+class HedgeOnePlate(_Hedge):
+    """Follows both recipes of the name, each read step by step, and serves both on one dish."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        if not FollowConfounder.applies(task):
+            return False
+        target, other = catalog.get(task.goal["recipe_id"]), _confounder(task)
+        # one egg cannot be both boiled whole and cracked: the kitchen must have enough of each ingredient
+        whole = [c["type"] for r in (target, other) for c in r["final"] if c["type"] in ("Egg", "Potato")]
+        return target["dish"] == other["dish"] and len(whole) == len(set(whole))
+
+
+class HedgeTwoDishes(_Hedge):
+    """Follows both recipes of the name and serves each on its own dish (the kitchen gets a second one)."""
+
+    applies = HedgeOnePlate.applies
+
+    @classmethod
+    def adapt(cls, task: Task) -> Task:
+        dish = catalog.get(task.goal["recipe_id"])["dish"]
+        return dataclasses.replace(task, embodied={**task.embodied, "add": [{"type": dish, "on": "CounterTop"}]})
+
+    def open_recipe(self) -> Plan:
+        self.dish_id = None  # a fresh dish for each version
+        yield from super().open_recipe()
+
+
+class HeatBothWays(RedTeamAgent):
+    """Where the two versions differ only in how a component is heated, heats it both ways."""
+
+    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "Microwave": "microwave", "Toaster": "toaster"}
+
+    @classmethod
+    def other_method(cls, task: Task) -> dict[str, str]:
+        """Component type -> the confounder's heating method, where it differs from the target's."""
+        target, other = catalog.get(task.goal["recipe_id"]), _confounder(task)
+        if other is None:
+            return {}
+        def key(r: dict[str, Any]) -> list[tuple[str, str]]:
+            return sorted((c["type"], str(c.get("state"))) for c in r["final"])
+        if key(target) != key(other):
+            return {}
+        mine = {c["type"]: c.get("heated_by") for c in target["final"]}
+        return {c["type"]: cls.METHOD[c["heated_by"]] for c in other["final"]
+                if c.get("heated_by") and c["heated_by"] != mine.get(c["type"])}
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(cls.other_method(task)) and FollowConfounder.applies(task) and \
+            not infeasible_steps(catalog.get(task.goal["recipe_id"]), _inventory(task), task.goal.get("missing"))
+
+    def cook(self, otype: str, how: str) -> Plan:
+        target = self.first(otype, isCooked=False)
+        if target is None:
+            self.errors.append(f"no uncooked {otype}")
+            return
+        yield from self.heat(target, how)
+        alt = self.other_method(self.task).get(otype)
+        if alt:
+            yield from self.heat(target, alt)
+            yield from self.free_hands()
+
+
+class PickupInsteadOfDelivery(RedTeamAgent):
+    """Orders the missing ingredient for pickup at the store (not delivery), then follows the recipe."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("missing"))
+
+    def checkout(self, store_id: str) -> Plan:
+        radio = find_bid(self.obs["web_text"], "radio", "Pick up", exact=False)
+        if radio is None:
+            self.errors.append("no pickup option")
+            return
+        yield f"click [{radio}]"
+        btn = find_bid(self.obs["web_text"], "button", "Check out", exact=False)
+        yield f"click [{btn}]"
+        self.ordered = True
+
+    def carried_out(self) -> bool:
+        orders = self.env.unwrapped.webapp.snapshot(self.env.unwrapped.session).get("shop", {}).get("orders", [])
+        return any(o.get("delivery") == "pickup" for o in orders)
+
+
+# ------------------------------------------------------------------------------ genuine alternatives
+class _Genuine(RedTeamAgent):
+    kind = "genuine"
+
+
+class PotForPan(_Genuine):
+    """Uses the saucepan where the recipe says frying pan."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        cooks = _ops(catalog.get(task.goal["recipe_id"]), "cook")
+        return any(op["how"] == "pan" for op in cooks) and "Pot" in _inventory(task)
+
+    def cook(self, otype: str, how: str) -> Plan:
+        yield from super().cook(otype, "pot" if how == "pan" else how)
+
+
+class MicrowaveTheDish(_Genuine):
+    """For a microwave step: puts the raw food on the serving dish and microwaves the dish."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        r = catalog.get(task.goal["recipe_id"])
+        raw = any(not c.get("state", {}).get("isCooked", True) for c in r["final"])
+        return not raw and any(op["how"] == "microwave" for op in _ops(r, "cook"))
+
+    def cook(self, otype: str, how: str) -> Plan:
+        if how != "microwave":
+            yield from super().cook(otype, how)
+            return
+        yield from self.serving_dish()
+        target = self.first(otype, isCooked=False)
+        mw = self.first("Microwave")
+        yield from self.fetch(target)
+        yield from self.put(self.dish_id)
+        yield from self.fetch(self.dish_id)
+        yield f"Teleport [{mw}]"
+        if self.objects()[mw]["isToggled"]:
+            yield f"ToggleObjectOff [{mw}]"
+        if not self.objects()[mw]["isOpen"]:
+            yield f"OpenObject [{mw}]"
+        yield f"PutObject [{mw}]"
+        yield f"CloseObject [{mw}]"
+        yield f"ToggleObjectOn [{mw}]"
+        yield f"ToggleObjectOff [{mw}]"
+        yield f"OpenObject [{mw}]"
+        yield f"PickupObject [{self.dish_id}]"
+        yield "Teleport [CounterTop]"
+        yield "PutObject [CounterTop]"
+
+    def place(self, otype: str, state: dict[str, Any]) -> Plan:
+        on_dish = [o for o in self.objects().values() if o["objectType"] == otype and self.dish_id
+                   and self.dish_id in o["parentReceptacles"]]
+        if not on_dish:
+            yield from super().place(otype, state)
+
+
+class OtherProduct(_Genuine):
+    """Buys another product of the missing ingredient (not the cheapest) at another store, delivered."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        from web_sites.shop import catalog as shop
+
+        missing = task.goal.get("missing")
+        return bool(missing) and len(shop.products_for_type(missing)) >= 2
+
+    def order_missing(self) -> Plan:
+        from web_sites.shop import catalog as shop
+
+        yield from self.switch("web")
+        products = sorted(shop.products_for_type(self.missing),
+                          key=lambda p: (-min(shop.offers(p["product_id"]).values()), p["product_id"]))
+        best = products[0]  # the dearest
+        stores = sorted(shop.offers(best["product_id"]), key=lambda s: (-shop.offers(best["product_id"])[s], s))
+        yield f"goto [/shop/product/{best['product_id']}]"
+        yield from self.fill_and_add(stores[0])
+        yield "goto [/shop/cart]"
+        yield from self.checkout(stores[0])
+
+
+class Detour(_Genuine):
+    """Wanders between steps: other sites, another recipe's step page, and kitchen moves."""
+
+    PAGES = ("/wiki/", "/map/", "/shop/search?q=bread", "/recipes/recipe/r150/step/1", "/")
+
+    def follow_steps(self) -> Plan:
+        n = len(self.recipe["steps"])
+        for i, step in enumerate(self.recipe["steps"], 1):
+            url = self.obs["web_url"]
+            yield f"goto [{self.PAGES[i % len(self.PAGES)]}]"
+            yield "go_back"
+            if self.obs["web_url"] != url:
+                yield f"goto [{url}]"
+            yield from self.switch("embodied", f"step {i} of {n}")
+            for a in ("RotateLeft", "LookDown", "RotateRight", "LookUp"):  # noqa: UP028 - the plan is sent to
+                yield a
+            yield from self.do_step(step)
+            if i < n:
+                yield from self.switch("web")
+                yield from self.click("link", "Next")
+
+    def carried_out(self) -> bool:
+        # a kitchen move may bump into a wall: that is part of wandering
+        return not [e for e in self.errors if not e.startswith(("RotateLeft", "LookDown", "RotateRight", "LookUp"))]
+
+
+class BackAndForth(_Genuine):
+    """Pages with Previous and Next, going back a step before moving on."""
+
+    def follow_steps(self) -> Plan:
+        n = len(self.recipe["steps"])
+        for i, step in enumerate(self.recipe["steps"], 1):
+            if i > 1:
+                yield from self.click("link", "Previous")
+                yield from self.click("link", "Next")
+            yield from self.switch("embodied", f"step {i} of {n}")
+            yield from self.do_step(step)
+            if i < n:
+                yield from self.switch("web")
+                yield from self.click("link", "Next")
+
+
+class ReadAllFirst(_Genuine):
+    """Reads the whole recipe step by step first, then cooks it."""
+
+    def follow_steps(self) -> Plan:
+        yield from self.view_all_steps()
+        yield from self.do_all_work()
+
+
+class HeatFirst(_Genuine):
+    """Switches the heat on first (the stove by its knob, the toaster, the microwave while open) and
+    puts the food in last."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(_ops(catalog.get(task.goal["recipe_id"]), "cook"))
+
+    def cook(self, otype: str, how: str) -> Plan:
+        target = self.first(otype, isCooked=False)
+        objs = self.objects()
+        if how in ("pan", "pot"):
+            vessel = self.first("Pan" if how == "pan" else "Pot")
+            burner = next((p for p in objs[vessel]["parentReceptacles"] if p.startswith("StoveBurner|")), None)
+            if burner is None:
+                burner = next(o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
+                              if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"])
+                yield from self.fetch(vessel)
+                yield from self.put(burner)
+            knob = next((o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
+                         if o["objectType"] == "StoveKnob" and self.env.unwrapped.world.sim.objects[
+                             o["objectId"]].controls == burner), burner)
+            if not self.objects()[knob]["isToggled"]:
+                yield f"Teleport [{knob}]"
+                yield f"ToggleObjectOn [{knob}]"
+            yield from self.fetch(target)
+            yield from self.put(vessel)
+            yield f"Teleport [{knob}]"
+            yield f"ToggleObjectOff [{knob}]"
+            return
+        appliance = self.first("Microwave" if how == "microwave" else "Toaster")
+        yield from self.fetch(target)
+        yield f"Teleport [{appliance}]"
+        if how == "microwave" and not self.objects()[appliance]["isOpen"]:
+            yield f"OpenObject [{appliance}]"
+        if not self.objects()[appliance]["isToggled"]:
+            yield f"ToggleObjectOn [{appliance}]"
+        yield f"PutObject [{appliance}]"
+        if how == "microwave":
+            yield f"CloseObject [{appliance}]"
+        yield f"ToggleObjectOff [{appliance}]"
+        if how == "microwave":
+            yield f"OpenObject [{appliance}]"
+
+
+class SearchWithoutFilters(_Genuine):
+    """Searches the name alone, opens the overview of every recipe so named, and picks the right one."""
+
+    def open_recipe(self) -> Plan:
+        yield from self.switch("web")
+        yield "goto [/recipes/]"
+        box = find_bid(self.obs["web_text"], "searchbox", "Recipe name")
+        yield f"type [{box}] [{self.recipe['name']}] [1]"
+        results = self.obs["web_url"]
+        for other in same_name(self.recipe):
+            yield f"goto [/recipes/recipe/{other['recipe_id']}]"
+            yield "go_back"
+        yield f"goto [{results}]"
+        yield f"goto [/recipes/recipe/{self.recipe['recipe_id']}]"
+        yield from self.click("link", "Start cooking: step 1")
+
+
+SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
+    SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
+    WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
+    PickupInsteadOfDelivery)
+GENUINE: tuple[type[RedTeamAgent], ...] = (
+    PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters)
+
+
+class Runner(Agent):
+    """Wraps a red-team class as an ``ewa eval`` agent (a fresh instance per task)."""
+
+    def __init__(self, cls: type[RedTeamAgent]) -> None:
+        self.cls = cls
+        self.name = cls.__name__
+        self.expert: RedTeamAgent | None = None
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        self.expert = self.cls(env.unwrapped.task)
+        self.expert.reset(env, obs, info)
+
+    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
+        assert self.expert is not None
+        return self.expert.act(obs, info)
+
+
+def pool(cls: type[RedTeamAgent], tasks: list[Task], seed: int = 0) -> list[Task]:
+    """The tasks the agent applies to, test split first, each split shuffled with a fixed seed."""
+    out: list[Task] = []
+    for split in ("test", "train"):
+        part = [t for t in tasks if t.split == split and cls.applies(t)]
+        random.Random(f"{seed}:{cls.__name__}:{split}").shuffle(part)
+        out += part
+    return out
+
+
+def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,
+        web_mode: str = "text") -> list[dict[str, Any]]:
+    """Episodes over ``tasks`` (as the agent adapts them) in order, until ``want`` of them carried the
+    agent's idea out: ``{"task_id", "split", "metrics", "carried_out", "errors"}`` each."""
+    from embodiedweb.domains.cooking import CookingDomain
+    from embodiedweb.env import EmbodiedWebEnv
+    from embodiedweb.evaluate import run_episode
+
+    played = [cls.adapt(t) for t in tasks]
+    if not played:
+        return []
+    env = EmbodiedWebEnv(CookingDomain(), played, env_id="EWA-Cooking-v0", web_mode=web_mode, max_steps=400)
+    agent = Runner(cls)
+    out: list[dict[str, Any]] = []
+    try:
+        for t in played:
+            if want is not None and sum(r["carried_out"] for r in out) >= want:
+                break
+            rec = run_episode(env, agent, t.task_id, seed=0)
+            assert agent.expert is not None
+            crashed = rec["metrics"].get("agent_error")
+            out.append({"task_id": t.task_id, "split": t.split, "metrics": rec["metrics"], "agent_error": crashed,
+                        "carried_out": not crashed and agent.expert.carried_out(), "errors": agent.expert.errors[:5]})
+    finally:
+        env.close()
+    return out
+
+
+def all_tasks() -> list[Task]:
+    """The cooking suite (every split)."""
+    from embodiedweb.domains.cooking import CookingDomain
+    from embodiedweb.paths import data_dir
+    from embodiedweb.tasks import load_tasks
+
+    return list(load_tasks(data_dir() / "cooking" / "tasks.jsonl", CookingDomain().validate_task))
+
+
+def table(n: int = 100) -> list[dict[str, Any]]:
+    """Per agent: episodes that carried its idea out (test split first), and its overall/web/embodied rates."""
+    tasks = all_tasks()
+    rows = []
+    for cls in SHORTCUTS + GENUINE:
+        res = [r for r in run(cls, pool(cls, tasks), n) if r["carried_out"]]
+        k = max(len(res), 1)
+        rows.append({"agent": cls.__name__, "kind": cls.kind, "episodes": len(res),
+                     "test": sum(r["split"] == "test" for r in res),
+                     **{m: sum(bool(r["metrics"][m]) for r in res) / k for m in ("overall", "web", "embodied")}})
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("| agent | kind | episodes (test) | overall | web | embodied |\n| --- | --- | --- | --- | --- | --- |")
+    for row in table(int(sys.argv[1]) if len(sys.argv) > 1 else 100):
+        print(f"| {row['agent']} | {row['kind']} | {row['episodes']} ({row['test']}) | {row['overall']:.0%} "
+              f"| {row['web']:.0%} | {row['embodied']:.0%} |")
