@@ -23,8 +23,8 @@ a semantic event (an agent walking with MoveAhead and one teleporting reach the 
   place, ...); ``navigate``: any other click/goto/back/forward/tab action that changed the path;
   ``other_web``: the rest (scroll, hover, effect-less clicks).
 * embodied — ``move`` (Move*, Rotate*, Look*, Teleport, forward, left, right, move), ``pick``,
-  ``put`` (PutObject, DropHandObject), ``slice``, ``cook`` (CookObject, or ToggleObjectOn of a heat
-  source), ``open`` (OpenObject, CloseObject), ``other_embodied``.
+  ``put`` (PutObject, DropHandObject), ``slice``, ``cook`` (ToggleObjectOn of a heat source: food
+  cooks only with heat), ``open`` (OpenObject, CloseObject), ``other_embodied``.
 * ``switch`` (switch_environment) and ``invalid`` (an action that did not parse).
 
 **Events and the bifurcation step.** Each step yields up to two events, in this order: a navigation
@@ -78,7 +78,7 @@ EMBODIED_SKILLS = {
     "pick": {"pickupobject", "pickup"},
     "put": {"putobject", "drophandobject", "put"},
     "slice": {"sliceobject"},
-    "cook": {"cookobject"},
+    "cook": set(),  # switching a heat source on: recognised by the object, not the action name
     "open": {"openobject", "closeobject"},
 }
 WEB_SKILLS = ("navigate", "search", "filter", "inspect", "commit")

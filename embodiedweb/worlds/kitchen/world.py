@@ -3,8 +3,8 @@
 Actions come parsed from the project's action registry: ``Teleport``, ``MoveAhead``, ``MoveBack``,
 ``MoveLeft``, ``MoveRight``, ``RotateLeft``, ``RotateRight``, ``LookUp``, ``LookDown``, ``PickupObject``,
 ``PutObject``, ``OpenObject``, ``CloseObject``, ``SliceObject``, ``ToggleObjectOn``,
-``ToggleObjectOff`` (food cooks only with heat: there is no ``CookObject``); object-taking actions get ``args={"obj": "<objectId or type name>"}``. A type name
-resolves to the nearest interactable instance (for ``Teleport``: the nearest instance).
+``ToggleObjectOff`` (food cooks only with heat: there is no ``CookObject``); object-taking actions get
+``args={"obj": "<objectId or type name>"}``. A type name resolves to the nearest interactable instance (for ``Teleport``: the nearest instance).
 """
 
 from __future__ import annotations

@@ -8,9 +8,6 @@ import pytest
 from tests.domains.cooking import redteam as rt
 
 WANT = 100
-#: Agents whose idea fits fewer tasks: a second version must fit the same kitchen (one egg cannot be both
-#: boiled and cracked), or the task must have an ingredient to buy.
-FEWER = {"HedgeOnePlate": 60, "HedgeTwoDishes": 60, "HeatBothWays": 40}
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +25,7 @@ def test_shortcut_scores_zero(cls, tasks):
     res = rt.run(cls, rt.pool(cls, tasks), WANT)
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
-    assert len(carried) >= FEWER.get(cls.__name__, WANT), (len(carried), _fmt([r for r in res if not r["carried_out"]]))
+    assert len(carried) >= WANT, (len(carried), _fmt([r for r in res if not r["carried_out"]]))
     passed = [r for r in carried if r["metrics"]["overall"]]
     assert not passed, _fmt(passed)
 
