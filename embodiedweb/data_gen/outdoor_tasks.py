@@ -2,9 +2,12 @@
 
 - ``data/navigation/tasks.jsonl``: start somewhere on the street graph, walk to a place (250-1,200 m).
 - ``data/shopping/tasks.jsonl``: buy a product (with options) at the store a rule selects — the
-  cheapest, the nearest by walking distance, or the cheapest within a walking radius — for pickup,
-  then walk there. Rules are only used where their answer is unambiguous (prices never tie; walking
-  distances and radii keep a margin of at least 100 m).
+  cheapest; the nearest by walking distance; the cheapest within a walking radius; the nearest where it
+  costs at most a price; the nearest open at a given day and time; the nearest with it in stock (some
+  stores are out of stock in that session) — for pickup, then walk there. Rules are only used where
+  their answer is unambiguous (prices never tie; walking distances and radii keep a margin of at least
+  100 m; times are at least 30 minutes from any opening or closing) and differs from what a rule-blind
+  strategy would pick (see ``SHOP_RULES``).
 - ``data/traveling/tasks.jsonl``: walk to a landmark and answer a question from its wiki article.
 
 Ground truth comes from the city graph (Dijkstra), the shop catalogue and the wiki facts. Every task
@@ -78,56 +81,162 @@ def navigation(city: Any, places: list[dict[str, Any]], rng: random.Random) -> l
     return out
 
 
+#: Store rules and their share of the shopping suite. Each rule's answer differs, by construction, from
+#: what every rule-blind strategy picks (the nearest store, the cheapest, the nearest or cheapest one
+#: open and in stock), and no store is the answer of more than STORE_CAP of the tasks, so no constant
+#: strategy passes more than 30 % (the shares of the rules it happens to follow).
+SHOP_RULES = {"cheapest": 0.15, "nearest": 0.10, "within": 0.27, "under_price": 0.32, "open_now": 0.08,
+              "in_stock": 0.08}
+STORE_CAP = 0.27
+MARGIN_M = 100.0  # walking distances a rule compares differ by at least this much
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DAY_NAMES = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday",
+             "sat": "Saturday", "sun": "Sunday"}
+
+
+def open_at(hours: str, minute: int) -> bool:
+    """Whether opening hours like ``"07:00-22:00"`` (or ``"closed"``) include minute ``minute`` of the day."""
+    if hours == "closed":
+        return False
+    a, b = hours.split("-")
+    lo, hi = (int(x[:2]) * 60 + int(x[3:]) for x in (a, b))
+    return lo <= minute < hi
+
+
+def _clear_of_hours(hours: dict[str, str], day: str, minute: int, margin: int = 30) -> bool:
+    h = hours[day]
+    if h == "closed":
+        return True
+    a, b = h.split("-")
+    return all(abs(minute - (int(x[:2]) * 60 + int(x[3:]))) >= margin for x in (a, b))
+
+
+def _fmt_time(minute: int) -> str:
+    h, m = divmod(minute, 60)
+    return f"{(h - 1) % 12 + 1}:{m:02d} {'am' if h < 12 else 'pm'}"
+
+
+def _nearest(stores: list[str], dist: dict[str, float]) -> str | None:
+    """The nearest of ``stores`` when it is nearer than the next one by MARGIN_M, else None."""
+    ranked = sorted(stores, key=lambda x: dist[x])
+    if not ranked or (len(ranked) > 1 and dist[ranked[1]] - dist[ranked[0]] < MARGIN_M):
+        return None
+    return ranked[0]
+
+
+def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.Random
+              ) -> tuple[str, str, dict[str, Any]] | None:
+    """(answer store, instruction text, extra goal/web fields) of ``rule`` for a product and the walking
+    distances to the stores selling it, or None when the rule does not single out a store with margin or
+    its answer is one a rule-blind strategy would pick."""
+    from web_sites.shop import catalog
+
+    pid = p["product_id"]
+    offers = catalog.offers(pid)
+    selling = sorted(offers)
+    nearest = _nearest(selling, dist) or min(selling, key=lambda x: dist[x])
+    cheapest = catalog.cheapest_store(pid)
+    extra: dict[str, Any] = {}
+    if rule == "cheapest":
+        store, text = cheapest, "at the store that sells it for the lowest price"
+        blind = {nearest}
+    elif rule == "nearest":
+        store, text = _nearest(selling, dist), "at the store nearest to where you are now, by walking distance, that sells it"
+        blind = {cheapest}
+    elif rule == "within":
+        radius = rng.choice([800, 1000, 1200, 1500, 2000, 2500])
+        if any(abs(d - radius) < MARGIN_M for d in dist.values()):
+            return None
+        inside = [x for x in selling if dist[x] <= radius]
+        store = min(inside, key=lambda x: offers[x]) if inside else None
+        text = f"at the cheapest store that sells it within a {radius} m walk of where you are now"
+        blind = {nearest, cheapest}
+    elif rule == "under_price":
+        prices = sorted(set(offers.values()))
+        cut = rng.choice(prices[1:]) if len(prices) > 1 else None
+        if cut is None:
+            return None
+        limit = round(cut + 0.05, 2)
+        if any(abs(v - limit) < 0.05 - 1e-9 for v in offers.values()):
+            return None
+        ok = [x for x in selling if offers[x] <= limit]
+        store = _nearest(ok, dist)
+        text = f"at the nearest store, by walking distance, whose listed price for it is at most ${limit:.2f}"
+        blind = {nearest, cheapest}
+    elif rule == "open_now":
+        day = rng.choice(DAYS)
+        minute = rng.randrange(6 * 60, 23 * 60, 15)
+        if not all(_clear_of_hours(catalog.store(x)["hours"], day, minute) for x in selling):
+            return None
+        open_ = [x for x in selling if open_at(catalog.store(x)["hours"][day], minute)]
+        if nearest in open_ or not open_:
+            return None  # the rule must matter: the nearest store is closed
+        store = _nearest(open_, dist)
+        text = (f"at the nearest store, by walking distance, that is open now (it is {DAY_NAMES[day]}, "
+                f"{_fmt_time(minute)})")
+        blind = {nearest, cheapest, min(open_, key=lambda x: offers[x])}
+        extra = {"day": day, "minute": minute}
+    elif rule == "in_stock":
+        gone = [nearest] + [x for x in selling if x != nearest and rng.random() < 0.3]
+        left = [x for x in selling if x not in gone]
+        if not left:
+            return None
+        store = _nearest(left, dist)
+        text = "at the nearest store, by walking distance, that has it in stock today"
+        blind = {nearest, cheapest, min(left, key=lambda x: offers[x])}
+        extra = {"out_of_stock": [[x, pid] for x in sorted(gone)]}
+    else:
+        raise ValueError(f"unknown store rule {rule!r}")
+    if store is None or store in blind:
+        return None
+    return store, text, extra
+
+
 def shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     from web_sites.shop import catalog
 
-    store_node = {s["store_id"]: city.locate(s["name"]).node_id for s in catalog.stores()}
+    store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
     products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 2]
-    rules = ["cheapest", "nearest", "within"]
+    quota = {r: round(share * N_SHOP) for r, share in SHOP_RULES.items()}
+    quota["under_price"] += N_SHOP - sum(quota.values())
+    plan = [r for r, n in quota.items() for _ in range(n)]
+    rng.shuffle(plan)
+    per_store: dict[str, int] = {}
     out: list[dict[str, Any]] = []
     attempts = 0
-    while len(out) < N_SHOP and attempts < 20000:
+    while len(out) < N_SHOP and attempts < 200_000:
         attempts += 1
-        rule = rules[len(out) % 3]
+        rule = plan[len(out)]
         p = rng.choice(products)
-        selling = catalog.stores_selling(p["product_id"])
         start = rng.choice(city.node_ids())
         if city.degree(start) < 3:
             continue
-        dist = {s: city.shortest_length(start, store_node[s]) for s in selling}
-        offers = catalog.offers(p["product_id"])
-        ranked = sorted(selling, key=lambda s: dist[s])
-        if rule == "cheapest":
-            store = catalog.cheapest_store(p["product_id"])
-            text = "at the store that sells it for the lowest price"
-        elif rule == "nearest":
-            if dist[ranked[1]] - dist[ranked[0]] < 100:
-                continue
-            store = ranked[0]
-            text = "at the store nearest to where you are now, by walking distance, that sells it"
-        else:
-            radius = rng.choice([1000, 1500, 2000, 2500])
-            if any(abs(d - radius) < 100 for d in dist.values()):
-                continue
-            inside = [s for s in selling if dist[s] <= radius]
-            if not inside or len(inside) == len(selling):
-                continue  # the radius must matter
-            store = min(inside, key=lambda s: offers[s])
-            text = f"at the cheapest store that sells it within a {radius} m walk of where you are now"
+        dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
+        got = shop_rule(rule, p, dist, rng)
+        if got is None:
+            continue
+        store, text, extra = got
+        if per_store.get(store, 0) + 1 > STORE_CAP * N_SHOP:
+            continue
+        per_store[store] = per_store.get(store, 0) + 1
         options: dict[str, str] = {}
         for group in p.get("options", []):
             options[group["name"]] = rng.choice(group["choices"])["value"]
         opt_text = catalog.option_text(p, options) if options else ""
         path = city.route(start, store_node[store])
         where = city.intersection_name(start)
-        out.append(_task("EWA-Shopping-v0", f"shop-{len(out):03d}",
-                         f"You are at {where}. On the shop website, buy one {p['name']}"
-                         f"{' (' + opt_text + ')' if opt_text else ''} {text}; choose “Pick up in store”. "
-                         "Then walk to that store and stop there. The map website gives walking distances.",
-                         start, rng.uniform(0, 360),
-                         {"product_id": p["product_id"], "options": options, "store_id": store,
-                          "store_node": store_node[store], "rule": rule},
-                         _split(p["product_id"]), _max_steps(len(path)) + 20, start_in="web", rule=rule))
+        task = _task("EWA-Shopping-v0", f"shop-{len(out):03d}",
+                     f"You are at {where}. On the shop website, buy one {p['name']}"
+                     f"{' (' + opt_text + ')' if opt_text else ''} {text}; choose “Pick up in store”. "
+                     "Then walk to that store and stop there. The map website gives walking distances.",
+                     start, rng.uniform(0, 360),
+                     {"product_id": p["product_id"], "options": options, "store_id": store,
+                      "store_node": store_node[store], "rule": rule,
+                      **{k: v for k, v in extra.items() if k != "out_of_stock"}},
+                     _split(p["product_id"]), _max_steps(len(path)) + 30, start_in="web", rule=rule)
+        if "out_of_stock" in extra:
+            task["web"]["sites"] = {"shop": {"out_of_stock": extra["out_of_stock"]}}
+        out.append(task)
     return out
 
 

@@ -81,6 +81,7 @@ class MapSite(Site):
         city = self.city()
         q = _clean(ctx.req.arg("q"))
         results: list[dict[str, Any]] = []
+        suggestions: list[Any] = []
         error = ""
         if not q:
             error = "Type a place, an intersection or an address to search. " + HELP
@@ -97,10 +98,11 @@ class MapSite(Site):
                                 "address": "", "node": loc.node_id, "url": "", "place_id": "",
                                 "where": city.intersection_name(loc.node_id)})
             if not results:
-                error = f"No results for “{q}”. " + HELP
+                error = f"No match for “{q}”. " + HELP
+                suggestions = city.address_suggestions(q)
             ctx.store.execute("INSERT INTO map_searches VALUES (?, ?, ?, ?)",
                               (ctx.session, self._next_seq(ctx, "map_searches"), q, len(results)))
-        return ctx.render("search.html", q=q, results=results, error=error, frm="", to="",
+        return ctx.render("search.html", q=q, results=results, error=error, frm="", to="", suggestions=suggestions,
                           dir_url=lambda **kw: "/map/directions?" + urlencode(kw))
 
     def place(self, ctx: Ctx, pid: str) -> Response:
@@ -118,7 +120,7 @@ class MapSite(Site):
     def directions(self, ctx: Ctx) -> Response:
         city = self.city()
         frm, to = _clean(ctx.req.arg("from")), _clean(ctx.req.arg("to"))
-        ctxv: dict[str, Any] = {"frm": frm, "to": to, "error": "", "route": None}
+        ctxv: dict[str, Any] = {"frm": frm, "to": to, "error": "", "route": None, "suggestions": []}
         if not frm and not to:
             return ctx.render("directions.html", **ctxv)
         errors = []
@@ -128,10 +130,14 @@ class MapSite(Site):
             errors.append("Enter a destination.")
         a = city.locate(frm) if frm else None
         b = city.locate(to) if to else None
+        suggestions: list[Any] = []
         if frm and a is None:
             errors.append(f"We could not find the starting point “{frm}”.")
+            suggestions += city.address_suggestions(frm)
         if to and b is None:
             errors.append(f"We could not find the destination “{to}”.")
+            suggestions += city.address_suggestions(to)
+        ctxv["suggestions"] = suggestions
         if not errors and a is not None and b is not None and a.node_id == b.node_id:
             errors.append(f"The starting point and the destination are the same place ({a.label}, {a.node_id}).")
         if errors:

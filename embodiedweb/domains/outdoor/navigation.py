@@ -1,7 +1,8 @@
 """EWA-Navigation-v0: get walking directions on the map site, walk them, stop at the destination.
 
-Metrics: ``web`` = the map gave directions to the destination (any start); ``embodied`` = the agent
-stopped on the destination's node; ``overall`` = both; ``completion`` = fraction of the sub-goals
+Metrics: ``web`` = the map gave directions to the destination (any start; asked for by its name, its
+address or a point within the goal radius); ``embodied`` = the agent stopped on the destination's node or
+within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it along the street; ``overall`` = both; ``completion`` = fraction of the sub-goals
 (directions obtained, each checkpoint of the ground-truth route passed, destination reached on stop).
 """
 
@@ -11,7 +12,7 @@ import random
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, near
 from embodiedweb.tasks import Task
 
 
@@ -24,7 +25,7 @@ class NavigationDomain(StreetDomain):
     def check(self, episode: Episode) -> dict[str, Any]:
         g = episode.task.goal
         dirs = episode.web_state.get("map", {}).get("directions", [])
-        web = any(d.get("to_node") == g["dest_node"] for d in dirs)
+        web = any(near(d.get("to_node"), g["dest_node"]) for d in dirs)
         walked = set(episode.world_state.get("path", []))
         passed = [c in walked for c in g.get("checkpoints", [])]
         at = self.stopped_at(episode, g["dest_node"])

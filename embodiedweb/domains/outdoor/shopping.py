@@ -2,8 +2,10 @@
 item at the store the instruction's rule selects (in-store pickup), then walk to that store.
 
 Metrics: ``web`` = a pickup order at the right store holds the right product with the requested
-options; ``embodied`` = the agent stopped on that store's node; ``overall`` = both; ``completion`` =
-fraction of sub-goals (right product ordered anywhere, right store, pickup chosen, store reached).
+options, and no order at another store holds the product (ordering everywhere is no way to follow a
+rule); ``embodied`` = the agent stopped at that store (its node, or within the goal radius along the
+street); ``overall`` = both; ``completion`` = fraction of sub-goals (right product ordered, right store
+and no other, pickup chosen, store reached).
 """
 
 from __future__ import annotations
@@ -38,17 +40,27 @@ class ShoppingDomain(StreetDomain):
                             f"{task.goal.get('product_id')!r}")
         if catalog.store(task.goal.get("store_id", "")) is None:
             raise TaskError(f"task {task.task_id!r}: field 'goal.store_id': unknown store {task.goal.get('store_id')!r}")
+        shop_cfg = (task.web.get("sites") or {}).get("shop")
+        if shop_cfg is not None:
+            try:
+                catalog.validate_config(shop_cfg, "web.sites.shop")
+            except ValueError as e:
+                raise TaskError(f"task {task.task_id!r}: field {e}") from None
 
     def check(self, episode: Episode) -> dict[str, Any]:
         g = episode.task.goal
         orders = episode.web_state.get("shop", {}).get("orders", [])
         with_item = [o for o in orders if any(_item_ok(i, g) for i in o["items"])]
         right_store = [o for o in with_item if o["store_id"] == g["store_id"]]
+        elsewhere = [o for o in orders if o["store_id"] != g["store_id"]
+                     and any(i.get("product_id") == g["product_id"] for i in o["items"])]
+        only_there = bool(right_store) and not elsewhere
         pickup = [o for o in right_store if o.get("delivery") == "pickup"]
-        web = bool(pickup)
+        web = bool(pickup) and not elsewhere
         at = self.stopped_at(episode, g["store_node"])
-        subgoals = [bool(with_item), bool(right_store), web, at]
-        return {"overall": web and at, "web": web, "embodied": at, "completion": sum(subgoals) / len(subgoals)}
+        subgoals = [bool(with_item), only_there, web, at]
+        return {"overall": web and at, "web": web, "embodied": at, "completion": sum(subgoals) / len(subgoals),
+                "other_stores_ordered": sorted({o["store_id"] for o in elsewhere})}
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
         return ShoppingOracle(task, perturb)

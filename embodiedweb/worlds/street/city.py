@@ -13,6 +13,7 @@ parsing and the places snapped to nodes.
 
 from __future__ import annotations
 
+import difflib
 import heapq
 import json
 import math
@@ -107,6 +108,8 @@ class City:
         self._build_chains()
         self.places: dict[str, Place] = {}
         self._places_by_node: dict[str, list[str]] = {}
+        self._address_index: dict[str, str] = {}  # address_form of a place's address -> place id
+        self._street_index: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
         self._street_names: set[str] = {s for n in nodes.values() for s in n.streets}
         self._intersections: dict[frozenset[str], str] | None = None
 
@@ -441,36 +444,47 @@ class City:
         return None
 
     def street_nodes(self, street: str) -> list[str]:
+        """The nodes on a street (name normalised; E/W may be omitted), in graph order."""
+        if self._street_index is None:
+            full: dict[str, list[str]] = {}
+            bare: dict[str, list[str]] = {}
+            for nid in self._ids:
+                for s in {normalize_street(x) for x in self.nodes[nid].streets}:
+                    full.setdefault(s, []).append(nid)
+                for k in {_street_key(normalize_street(x)) for x in self.nodes[nid].streets}:
+                    bare.setdefault(k, []).append(nid)
+            self._street_index = (full, bare)
         key = normalize_street(street)
-        out = [nid for nid in self._ids if any(normalize_street(s) == key for s in self.nodes[nid].streets)]
-        if not out:
-            k = _street_key(key)
-            out = [nid for nid in self._ids if any(_street_key(normalize_street(s)) == k
-                                                   for s in self.nodes[nid].streets)]
-        return out
+        full, bare = self._street_index
+        return list(full.get(key) or bare.get(_street_key(key), []))
 
     def parse_address(self, text: str) -> Location | None:
-        """Geocode ``"5th Ave & W 42nd St"`` (also "and", "at", "/") or ``"350 5th Ave"`` / ``"11 W 53rd St"``.
+        """Geocode ``"5th Ave & W 42nd St"`` (also "and", "at", "/") or ``"350 5th Ave"`` / ``"11 W 53rd St"``,
+        with or without the postal part (``", New York, NY 10118"``).
 
-        House numbers are approximate, by the Manhattan address rules: on an avenue the cross street is
-        ``number / 20 + key`` (5th Ave: +13/+16/+18/+20 by range, 6th Ave -12, 7th Ave +12, ...); on a
-        numbered street numbers start at 5th Ave and grow by about 100 per avenue block east and west.
+        An address of a known place (its rooftop point, as on the place's page, the shop's store pages
+        and the wiki's infoboxes) resolves to that place's node: the node the checkers use. Other house
+        numbers are interpolated by the Manhattan address rules (on an avenue the cross street is
+        ``number / 20 + key``; on a numbered street numbers start at 5th Ave and grow by about 100 per
+        avenue block east and west); numbers outside a street's range resolve to nothing.
         """
-        t = _clean(text)
+        t = strip_postal(_clean(text))
         if not t:
             return None
-        parts = re.split(r"\s*(?:&|\band\b|\bat\b|/|\bcorner of\b)\s*", t, flags=re.IGNORECASE)
-        parts = [p for p in parts if p]
-        if len(parts) == 2:
-            nid = self.intersection_node(parts[0], parts[1])
-            if nid:
-                node = self.nodes[nid]
-                return Location(nid, node.lat, node.lng, self.intersection_name(nid), "intersection")
+        pid = self._address_index.get(address_form(t))
+        if pid is not None:
+            place = self.places[pid]
+            return Location(place.node_id, place.lat, place.lng, _display_address(t, self), "address", place.place_id)
+        if len(_street_parts(t)) >= 2:
+            nid = self._corner(t)
+            if nid is None:
+                return None
+            node = self.nodes[nid]
+            return Location(nid, node.lat, node.lng, self.intersection_name(nid), "intersection")
+        key = address_key(t)
+        if key is None:
             return None
-        m = re.match(r"^(\d{1,5})(?:-\d+)?\s+(.+)$", t)
-        if not m:
-            return None
-        number, street = int(m.group(1)), normalize_street(m.group(2))
+        number, street = key
         ll = self._geocode_number(number, street)
         if ll is None:
             return None
@@ -479,6 +493,27 @@ class City:
             return None
         node = self.nodes[nid]
         return Location(nid, node.lat, node.lng, f"{number} {_display_street(street, self)}", "address")
+
+    def address_suggestions(self, text: str, limit: int = 5) -> list[Place]:
+        """Known places for a query that found nothing: same street first, then similar names/addresses."""
+        t = strip_postal(_clean(text))
+        key = address_key(t)
+        out: list[Place] = []
+        if key is not None:
+            number, street = key
+            same = []
+            for pid, p in self.places.items():
+                k = address_key(strip_postal(p.address))
+                if k is not None and k[1] == street:
+                    same.append((abs(k[0] - number), pid))
+            out = [self.places[pid] for _, pid in sorted(same)]
+        if len(out) < limit:
+            names = {p.name.lower(): p for p in self.places.values()}
+            names.update({strip_postal(p.address).lower(): p for p in self.places.values() if p.address})
+            for m in difflib.get_close_matches(t.lower(), list(names), n=limit, cutoff=0.5):
+                if names[m] not in out:
+                    out.append(names[m])
+        return out[:limit]
 
     def _nearest_on_street(self, lat: float, lng: float, street: str) -> str | None:
         cands = self.street_nodes(street)
@@ -508,10 +543,18 @@ class City:
         return self.parse_address(t)
 
     # ------------------------------------------------------------------ places
-    def set_places(self, places: list[dict[str, Any]], max_snap_m: float = 150.0) -> None:
-        """Snap places (``{"place_id", "name", "lat", "lng", ...}``) to their nearest node."""
+    def set_places(self, places: list[dict[str, Any]], max_snap_m: float = 150.0, corner_m: float = 400.0) -> None:
+        """Snap places (``{"place_id", "name", "lat", "lng", ...}``) to the graph, one node each.
+
+        The node is the one the place's address names: on the address's street, nearest to the place's
+        point, for a house-number address ("350 5th Ave" is on 5th Ave); the corner for an intersection
+        address ("W 42nd St & 6th Ave", when within ``corner_m`` of the place); else the node nearest to
+        the place's point. Every place's address is indexed, so geocoding it (with or without the postal part, in
+        any spelling of the streets) gives exactly this node: the map, the instruction, the shop, the
+        wiki and the checkers mean one place by one address."""
         self.places = {}
         self._places_by_node = {}
+        self._address_index = {}
         for p in places:
             try:
                 pid, name = str(p["place_id"]), str(p["name"])
@@ -522,9 +565,33 @@ class City:
             n = self.nodes[nid]
             if haversine_m(lat, lng, n.lat, n.lng) > max_snap_m:
                 continue
+            address = strip_postal(_clean(p.get("address", "")))
+            key = address_key(address) if address else None
+            if key is not None:
+                on_street = self._nearest_on_street(lat, lng, key[1])
+                if on_street is not None and haversine_m(lat, lng, self.nodes[on_street].lat,
+                                                         self.nodes[on_street].lng) <= max_snap_m:
+                    nid = on_street
+            elif address:
+                corner = self._corner(address)
+                if corner is not None and haversine_m(lat, lng, self.nodes[corner].lat,
+                                                      self.nodes[corner].lng) <= corner_m:
+                    nid = corner
             self.places[pid] = Place(pid, name, lat, lng, str(p.get("category", "")), str(p.get("address", "")),
                                      nid, dict(p))
             self._places_by_node.setdefault(nid, []).append(pid)
+            form = address_form(address)
+            if form:
+                self._address_index.setdefault(form, pid)
+
+    def _corner(self, address: str) -> str | None:
+        parts = _street_parts(address)
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                nid = self.intersection_node(parts[i], parts[j])
+                if nid:
+                    return nid
+        return None
 
     def place_node(self, place_id: str) -> str | None:
         p = self.places.get(place_id)
@@ -586,6 +653,59 @@ _ALIASES = {"avenue of the americas": "6th ave", "lexington": "lexington ave", "
 def _clean(text: str) -> str:
     t = "".join(ch if ch.isprintable() else " " for ch in str(text or ""))
     return re.sub(r"\s+", " ", t).strip()[:200]
+
+
+_POSTAL = re.compile(r"(?:,?\s*(?:new york(?: city)?|nyc|manhattan|ny|usa|united states))+(?:,?\s*(?:ny\s*)?\d{5}"
+                     r"(?:-\d{4})?)?\s*(?:,?\s*(?:usa|united states))?\s*$", re.IGNORECASE)
+
+
+def strip_postal(text: str) -> str:
+    """An address without its city, state, zip and country: "365 5th Ave, New York, NY 10016" -> "365 5th Ave"."""
+    t = re.sub(r",?\s*\d{5}(?:-\d{4})?\s*$", "", text.strip())  # a bare zip
+    prev = None
+    while prev != t:
+        prev = t
+        t = _POSTAL.sub("", t).strip().rstrip(",").strip()
+    return t
+
+
+def address_key(text: str) -> tuple[int, str] | None:
+    """``(house number, normalised street)`` of a house-number address ("11-13 W 53rd St" -> (11, "w 53rd st"))."""
+    m = re.match(r"^(\d{1,5})(?:\s*-\s*\d+)?\s+(.+)$", text.strip())
+    if not m:
+        return None
+    street = normalize_street(re.sub(r"\s*(?:#|suite|ste\.?|floor|fl\.?)\s*\w*$", "", m.group(2), flags=re.I))
+    return (int(m.group(1)), street) if street else None
+
+
+_JOINERS = re.compile(r"\s*(?:&|\band\b|\bat\b|/|\bcorner of\b|\bbetween\b|,)\s*", re.IGNORECASE)
+
+
+def _street_parts(text: str) -> list[str]:
+    """The streets of an intersection-style address ("Broadway & 7th Ave at W 47th St" -> three)."""
+    return [p for p in _JOINERS.split(text) if p.strip()]
+
+
+def address_form(text: str) -> str:
+    """A canonical form of an address (postal part already stripped) to match addresses written
+    differently: "4 Union Square South" and "4 Union Sq S" -> "4 union sq s"; "W 42nd St & 6th Ave" and
+    "6th Ave and West 42nd Street" -> "42nd st & 6th ave"."""
+    key = address_key(text)
+    if key is not None:
+        return f"{key[0]} {key[1]}"
+    parts = _street_parts(text)
+    streets = []
+    for part in parts:
+        n = normalize_street(part)
+        if re.fullmatch(r"\d+(st|nd|rd|th)", n):
+            n += " st"
+        streets.append(_street_key(n))
+    return " & ".join(sorted(set(streets)))
+
+
+def _display_address(text: str, city: City) -> str:
+    key = address_key(text)
+    return f"{key[0]} {_display_street(key[1], city)}" if key else text
 
 
 def normalize_street(name: str) -> str:

@@ -71,7 +71,7 @@ def test_search_places_and_intersections(driver):
     nid = city.intersection_node("8th Ave", "W 34th St")
     assert f"(node {nid})" in text
     assert driver.execute("goto", {"url": "/map/search?q=%E2%98%83%3C%3E"}) == ""
-    assert "No results for" in driver.tree().text
+    assert "No match for" in driver.tree().text
     snap = _snap(driver)
     assert [s["results"] for s in snap["searches"]] == [1, 0]
     if city.places:
