@@ -53,6 +53,14 @@ def here(embodied_text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _open(hours: str, minute: int) -> bool:
+    m = re.match(r"(\d+):(\d+) – (\d+):(\d+)", hours)
+    if not m:
+        return False
+    a, b = int(m.group(1)) * 60 + int(m.group(2)), int(m.group(3)) * 60 + int(m.group(4))
+    return a <= minute < b
+
+
 class StreetHeuristic(ScriptAgent):
     """Shared skills: directions from the map, then walking them step by step on the street."""
 
@@ -62,10 +70,10 @@ class StreetHeuristic(ScriptAgent):
         m = re.match(r"You are at (.+?)\. ", self.obs["instruction"])
         return m.group(1) if m else ""
 
-    def directions(self, to: str) -> Plan:
+    def directions(self, to: str, origin: str | None = None) -> Plan:
         if self.obs["active"] != "web":
             yield "switch_environment [ask the map for directions]"
-        yield "goto [/map/directions?" + urlencode({"from": self.start_place(), "to": to}) + "]"
+        yield "goto [/map/directions?" + urlencode({"from": origin or self.start_place(), "to": to}) + "]"
 
     def walk(self, max_moves: int = 400) -> Plan:
         legs, end, _ = parse_directions(self.obs["web_text"])
@@ -135,8 +143,9 @@ class TravelingHeuristic(StreetHeuristic):
 
 
 class ShoppingHeuristic(StreetHeuristic):
-    """Reads the product's offers, measures walking distances on the map when the rule needs them,
-    orders for pickup at the chosen store, walks there and stops."""
+    """Reads the product's offers (in stock only), and what the rule needs: walking distances on the map
+    (from here or from a named place), listed prices, opening hours on the store pages; orders for
+    pickup at the chosen store, walks there and stops."""
 
     def plan(self) -> Plan:
         instr = self.obs["instruction"]
@@ -150,11 +159,26 @@ class ShoppingHeuristic(StreetHeuristic):
         if not offers:
             yield "stop"
             return
-        choice = min(offers, key=lambda s: offers[s])
+        stores = list(offers)
+        limit = re.search(r"at most \$([\d.]+)", rule)
+        if limit:
+            stores = [s for s in stores if offers[s] <= float(limit.group(1))] or stores
+        when = re.search(r"it is (\w+day), (\d+):(\d+) (am|pm)", rule)
+        if when:
+            minute = (int(when.group(2)) % 12 + (12 if when.group(4) == "pm" else 0)) * 60 + int(when.group(3))
+            is_open = {}
+            for store in stores:
+                hours = yield from self.store_hours(product, store, when.group(1))
+                is_open[store] = _open(hours, minute)
+            stores = [s for s in stores if is_open[s]] or stores
+        place = re.search(r"nearest to (.+?), by walking distance from there|walk of (.+)$", rule)
+        named = (place.group(1) or place.group(2)) if place else None
+        origin = named if named and not named.startswith("where you are") else self.start_place()
+        choice = min(stores, key=lambda s: offers[s])
         if "nearest" in rule or "within" in rule:
             dist = {}
-            for store in offers:
-                yield from self.directions(store)
+            for store in stores:
+                yield from self.directions(store, origin)
                 _, _, d = parse_directions(self.obs["web_text"])
                 if d is not None:
                     dist[store] = d
@@ -166,11 +190,21 @@ class ShoppingHeuristic(StreetHeuristic):
                 inside = [s for s in dist if dist[s] <= radius]
                 if inside:
                     choice = min(inside, key=lambda s: offers[s])
-            yield from self.open_product(product)
+        yield from self.open_product(product)
         yield from self.order(choice, opts)
         yield from self.directions(choice)
         yield from self.walk()
         yield "stop"
+
+    def store_hours(self, product: str, store: str, day: str) -> Plan:
+        """The opening hours of ``store`` on ``day`` as shown on its page ("08:00 – 21:00" or "Closed")."""
+        yield from self.open_product(product)
+        link = find_bid(self.obs["web_text"], "link", store)
+        if link is None:
+            return ""
+        yield f"click [{link}]"
+        m = re.search(rf"cell '{day}'\n\s*\[\d+\] cell '([^']*)'", self.obs["web_text"])
+        return m.group(1) if m else ""  # type: ignore[return-value]
 
     def open_product(self, product: str) -> Plan:
         if self.obs["active"] != "web":

@@ -81,13 +81,18 @@ def navigation(city: Any, places: list[dict[str, Any]], rng: random.Random) -> l
     return out
 
 
-#: Store rules and their share of the shopping suite. Each rule's answer differs, by construction, from
-#: what every rule-blind strategy picks (the nearest store, the cheapest, the nearest or cheapest one
-#: open and in stock), and no store is the answer of more than STORE_CAP of the tasks, so no constant
-#: strategy passes more than 30 % (the shares of the rules it happens to follow).
-SHOP_RULES = {"cheapest": 0.15, "nearest": 0.10, "within": 0.27, "under_price": 0.32, "open_now": 0.08,
-              "in_stock": 0.08}
-STORE_CAP = 0.27
+#: Store rules and their share of the shopping suite.
+SHOP_RULES = {"cheapest": 0.12, "nearest": 0.08, "open_now": 0.08, "in_stock": 0.08, "within": 0.12,
+              "under_price": 0.12, "cheapest_near_place": 0.14, "near_place": 0.26}
+#: Places a store rule may be relative to ("the store nearest to ...").
+RULE_PLACE_CATEGORIES = ("landmark", "skyscraper", "museum", "park", "square", "theater", "library", "station")
+#: No rule-blind strategy (see :func:`blind_picks`) picks the rule's store in more than this share of the
+#: tasks: a fixed store, the nearest or the cheapest (among all that sell it, or those open and in
+#: stock) at most BLIND_CAP; any other rank by distance or price (second, third, farthest, dearest) at
+#: most BLIND_CAP_OTHER, which is about what guessing among the three or four stores that sell it gets.
+#: The generator draws tasks until the suite is balanced so.
+BLIND_CAP = 0.30
+BLIND_CAP_OTHER = 0.34
 MARGIN_M = 100.0  # walking distances a rule compares differ by at least this much
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DAY_NAMES = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday",
@@ -124,33 +129,37 @@ def _nearest(stores: list[str], dist: dict[str, float]) -> str | None:
     return ranked[0]
 
 
-def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.Random
-              ) -> tuple[str, str, dict[str, Any]] | None:
-    """(answer store, instruction text, extra goal/web fields) of ``rule`` for a product and the walking
-    distances to the stores selling it, or None when the rule does not single out a store with margin or
-    its answer is one a rule-blind strategy would pick."""
+def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.Random,
+              place: tuple[str, dict[str, float]] | None = None) -> tuple[str, str, dict[str, Any]] | None:
+    """(answer store, instruction text, extra fields) of ``rule`` for a product and the walking distances
+    to the stores selling it, or None when the rule does not single out a store with margin, or its
+    condition (radius, price limit, opening hours, stock) would not change the answer of the simpler
+    rule (the opening hours and stock conditions always rule the nearest store out; a radius or a price
+    limit rules some store out, not always the one a simpler rule would pick). ``extra["available"]``
+    lists the stores open and in stock. ``place`` is (name, walking distances from it to the stores) for
+    the rules relative to a place."""
     from web_sites.shop import catalog
 
     pid = p["product_id"]
     offers = catalog.offers(pid)
     selling = sorted(offers)
-    nearest = _nearest(selling, dist) or min(selling, key=lambda x: dist[x])
+    nearest = min(selling, key=lambda x: dist[x])
     cheapest = catalog.cheapest_store(pid)
     extra: dict[str, Any] = {}
+    avail = selling
     if rule == "cheapest":
         store, text = cheapest, "at the store that sells it for the lowest price"
-        blind = {nearest}
     elif rule == "nearest":
         store, text = _nearest(selling, dist), "at the store nearest to where you are now, by walking distance, that sells it"
-        blind = {cheapest}
     elif rule == "within":
         radius = rng.choice([800, 1000, 1200, 1500, 2000, 2500])
         if any(abs(d - radius) < MARGIN_M for d in dist.values()):
             return None
         inside = [x for x in selling if dist[x] <= radius]
+        if len(inside) < 2 or len(inside) == len(selling):
+            return None  # the radius must leave a choice and rule some store out
         store = min(inside, key=lambda x: offers[x]) if inside else None
         text = f"at the cheapest store that sells it within a {radius} m walk of where you are now"
-        blind = {nearest, cheapest}
     elif rule == "under_price":
         prices = sorted(set(offers.values()))
         cut = rng.choice(prices[1:]) if len(prices) > 1 else None
@@ -160,22 +169,24 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
         if any(abs(v - limit) < 0.05 - 1e-9 for v in offers.values()):
             return None
         ok = [x for x in selling if offers[x] <= limit]
+        if len(ok) == len(selling):
+            return None  # the price limit must rule some store out
         store = _nearest(ok, dist)
         text = f"at the nearest store, by walking distance, whose listed price for it is at most ${limit:.2f}"
-        blind = {nearest, cheapest}
     elif rule == "open_now":
-        day = rng.choice(DAYS)
-        minute = rng.randrange(6 * 60, 23 * 60, 15)
-        if not all(_clear_of_hours(catalog.store(x)["hours"], day, minute) for x in selling):
+        hours = {x: catalog.store(x)["hours"] for x in selling}
+        # a day and time when the nearest store is closed and another is open, away from any change
+        times = [(d, m) for d in DAYS for m in range(6 * 60, 23 * 60, 15)
+                 if not open_at(hours[nearest][d], m) and any(open_at(h[d], m) for h in hours.values())
+                 and all(_clear_of_hours(h, d, m) for h in hours.values())]
+        if not times:
             return None
-        open_ = [x for x in selling if open_at(catalog.store(x)["hours"][day], minute)]
-        if nearest in open_ or not open_:
-            return None  # the rule must matter: the nearest store is closed
+        day, minute = rng.choice(times)
+        open_ = [x for x in selling if open_at(hours[x][day], minute)]
         store = _nearest(open_, dist)
         text = (f"at the nearest store, by walking distance, that is open now (it is {DAY_NAMES[day]}, "
                 f"{_fmt_time(minute)})")
-        blind = {nearest, cheapest, min(open_, key=lambda x: offers[x])}
-        extra = {"day": day, "minute": minute}
+        extra, avail = {"day": day, "minute": minute}, open_
     elif rule == "in_stock":
         gone = [nearest] + [x for x in selling if x != nearest and rng.random() < 0.3]
         left = [x for x in selling if x not in gone]
@@ -183,49 +194,98 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
             return None
         store = _nearest(left, dist)
         text = "at the nearest store, by walking distance, that has it in stock today"
-        blind = {nearest, cheapest, min(left, key=lambda x: offers[x])}
-        extra = {"out_of_stock": [[x, pid] for x in sorted(gone)]}
+        extra, avail = {"out_of_stock": [[x, pid] for x in sorted(gone)]}, left
+    elif rule in ("near_place", "cheapest_near_place"):
+        if place is None:
+            return None
+        name, pdist = place
+        if rule == "near_place":
+            store = _nearest(selling, pdist)
+            text = f"at the store nearest to {name}, by walking distance from there, that sells it"
+        else:
+            radius = rng.choice([800, 1000, 1200, 1500])
+            if any(abs(d - radius) < MARGIN_M for d in pdist.values()):
+                return None
+            inside = [x for x in selling if pdist[x] <= radius]
+            if not inside or len(inside) == len(selling):
+                return None
+            store = min(inside, key=lambda x: offers[x])
+            text = f"at the cheapest store that sells it within a {radius} m walk of {name}"
+        extra = {"place": name}
     else:
         raise ValueError(f"unknown store rule {rule!r}")
-    if store is None or store in blind:
+    if store is None:
         return None
-    return store, text, extra
+    return store, text, {**extra, "available": avail}
+
+
+def blind_picks(p: dict[str, Any], dist: dict[str, float], available: list[str]) -> dict[str, str]:
+    """What each rule-blind strategy buys: strategy name -> store."""
+    from web_sites.shop import catalog
+
+    offers = catalog.offers(p["product_id"])
+    out = {f"fixed:{x}": x for x in catalog.store_ids()}
+    for pool_name, pool in (("", sorted(offers)), ("available ", sorted(available))):
+        for crit, key in (("nearest", lambda x: dist[x]), ("cheapest", lambda x: offers[x])):
+            ranked = sorted(pool, key=key)
+            for k, x in enumerate(ranked[:3], 1):
+                out[f"{pool_name}{crit} #{k}"] = x
+            if ranked:
+                out[f"{pool_name}{'farthest' if crit == 'nearest' else 'dearest'}"] = ranked[-1]
+    return out
+
+
+def blind_cap(strategy: str) -> float:
+    """The largest share of tasks a rule-blind strategy may pass (see BLIND_CAP)."""
+    primary = strategy.startswith("fixed:") or strategy.endswith(("nearest #1", "cheapest #1"))
+    return BLIND_CAP if primary else BLIND_CAP_OTHER
 
 
 def shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     from web_sites.shop import catalog
 
     store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
-    products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 2]
+    products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 3]
+    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
+                         key=lambda pl: pl.place_id)
+    place_dist: dict[str, dict[str, float]] = {}
     quota = {r: round(share * N_SHOP) for r, share in SHOP_RULES.items()}
     quota["under_price"] += N_SHOP - sum(quota.values())
-    plan = [r for r, n in quota.items() for _ in range(n)]
-    rng.shuffle(plan)
-    per_store: dict[str, int] = {}
+    blind: dict[str, int] = {}
     out: list[dict[str, Any]] = []
     attempts = 0
     while len(out) < N_SHOP and attempts < 200_000:
         attempts += 1
-        rule = plan[len(out)]
+        # rules whose answer is by definition some rule-blind pick go first, so they get their share of it
+        rule = next(r for r in SHOP_RULES if quota[r] > 0)
         p = rng.choice(products)
         start = rng.choice(city.node_ids())
         if city.degree(start) < 3:
             continue
         dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
-        got = shop_rule(rule, p, dist, rng)
+        place = None
+        if rule.endswith("near_place"):
+            pl = rng.choice(rule_places)
+            if pl.place_id not in place_dist:
+                place_dist[pl.place_id] = {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()}
+            place = (pl.name, place_dist[pl.place_id])
+        got = shop_rule(rule, p, dist, rng, place)
         if got is None:
             continue
         store, text, extra = got
-        if per_store.get(store, 0) + 1 > STORE_CAP * N_SHOP:
+        hits = [k for k, x in blind_picks(p, dist, extra.pop("available")).items() if x == store]
+        if any(blind.get(k, 0) + 1 > blind_cap(k) * N_SHOP for k in hits):
             continue
-        per_store[store] = per_store.get(store, 0) + 1
+        for k in hits:
+            blind[k] = blind.get(k, 0) + 1
+        quota[rule] -= 1
         options: dict[str, str] = {}
         for group in p.get("options", []):
             options[group["name"]] = rng.choice(group["choices"])["value"]
         opt_text = catalog.option_text(p, options) if options else ""
         path = city.route(start, store_node[store])
         where = city.intersection_name(start)
-        task = _task("EWA-Shopping-v0", f"shop-{len(out):03d}",
+        task = _task("EWA-Shopping-v0", "",
                      f"You are at {where}. On the shop website, buy one {p['name']}"
                      f"{' (' + opt_text + ')' if opt_text else ''} {text}; choose “Pick up in store”. "
                      "Then walk to that store and stop there. The map website gives walking distances.",
@@ -237,6 +297,9 @@ def shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         if "out_of_stock" in extra:
             task["web"]["sites"] = {"shop": {"out_of_stock": extra["out_of_stock"]}}
         out.append(task)
+    rng.shuffle(out)
+    for i, t in enumerate(out):
+        t["task_id"] = f"shop-{i:03d}"
     return out
 
 
