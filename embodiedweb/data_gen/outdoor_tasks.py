@@ -183,6 +183,8 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
             return None
         day, minute = rng.choice(times)
         open_ = [x for x in selling if open_at(hours[x][day], minute)]
+        if len(open_) < 2:
+            return None  # leave a choice among the open stores
         store = _nearest(open_, dist)
         text = (f"at the nearest store, by walking distance, that is open now (it is {DAY_NAMES[day]}, "
                 f"{_fmt_time(minute)})")
@@ -190,8 +192,8 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
     elif rule == "in_stock":
         gone = [nearest] + [x for x in selling if x != nearest and rng.random() < 0.3]
         left = [x for x in selling if x not in gone]
-        if not left:
-            return None
+        if len(left) < 2:
+            return None  # leave a choice among the stores with stock
         store = _nearest(left, dist)
         text = "at the nearest store, by walking distance, that has it in stock today"
         extra, avail = {"out_of_stock": [[x, pid] for x in sorted(gone)]}, left
@@ -236,8 +238,9 @@ def blind_picks(p: dict[str, Any], dist: dict[str, float], available: list[str])
 
 
 def blind_cap(strategy: str) -> float:
-    """The largest share of tasks a rule-blind strategy may pass (see BLIND_CAP)."""
-    primary = strategy.startswith("fixed:") or strategy.endswith(("nearest #1", "cheapest #1"))
+    """The largest share of tasks a rule-blind strategy (``split:`` prefixed within one split) may pass."""
+    name = strategy.split(":", 1)[1] if strategy.startswith(("test:", "train:")) else strategy
+    primary = name.startswith("fixed:") or name.endswith(("nearest #1", "cheapest #1"))
     return BLIND_CAP if primary else BLIND_CAP_OTHER
 
 
@@ -273,10 +276,15 @@ def shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         if got is None:
             continue
         store, text, extra = got
-        hits = [k for k, x in blind_picks(p, dist, extra.pop("available")).items() if x == store]
-        if any(blind.get(k, 0) + 1 > blind_cap(k) * N_SHOP for k in hits):
+        # balanced in each split too (the test split is what results are reported on): half the tasks each
+        split = _split(p["product_id"])
+        if sum(t["split"] == split for t in out) >= N_SHOP // 2:
             continue
-        for k in hits:
+        hits = [k for k, x in blind_picks(p, dist, extra.pop("available")).items() if x == store]
+        keys = hits + [f"{split}:{k}" for k in hits]
+        if any(blind.get(k, 0) + 1 > blind_cap(k) * (N_SHOP if k in hits else N_SHOP / 2) for k in keys):
+            continue
+        for k in keys:
             blind[k] = blind.get(k, 0) + 1
         quota[rule] -= 1
         options: dict[str, str] = {}

@@ -79,24 +79,40 @@ class ShoppingOracle(StreetOracle):
         store_id = g["store_id"]
         if mode == "wrong_store":
             store_id = next(s for s in catalog.stores_selling(g["product_id"]) if s != g["store_id"])
+        options = dict(g.get("options") or {})
+        if mode == "wrong_option":
+            product = catalog.product(g["product_id"])
+            group = next(gr for gr in product["options"] if gr["name"] in options)
+            options[group["name"]] = next(c["value"] for c in group["choices"] if c["value"] != options[group["name"]])
+        yield from self.order_at(store_id, "kitchen" if mode == "delivery" else "pickup", options)
+        yield from self.ask_directions(catalog.store(store_id)["name"])
+        if mode != "no_walk":
+            yield from self.walk_to(g["store_node"])
+        yield "stop"
+
+    def order_at(self, store_id: str, delivery: str = "pickup", options: dict[str, str] | None = None) -> Any:
+        """Put the task's product (with ``options``) in the cart at a store on its product page, and check
+        that store's items out for ``delivery`` (``pickup`` or ``kitchen``)."""
+        from web_sites.shop import catalog
+
+        g = self.task.goal
         store = catalog.store(store_id)
+        if self.obs["active"] != "web":
+            yield "switch_environment"
         yield f"goto [/shop/product/{g['product_id']}]"
         yield f"type [{find_bid(self.obs['web_text'], 'combobox', 'Store')}] [{store['name']}]"
         product = catalog.product(g["product_id"])
         for group in product.get("options", []):
-            value = (g.get("options") or {}).get(group["name"])
+            value = (options or {}).get(group["name"])
             if value is None:
                 continue
-            choice = next(c for c in group["choices"] if c["value"] == value)
-            if mode == "wrong_option":
-                choice = next(c for c in group["choices"] if c["value"] != value)
             bid = find_bid(self.obs["web_text"], "combobox", group["label"])
-            yield f"type [{bid}] [{choice['value']}]"
+            yield f"type [{bid}] [{value}]"
         yield f"click [{find_bid(self.obs['web_text'], 'button', 'Add to cart')}]"
         yield "goto [/shop/cart]"
         text = self.obs["web_text"]
-        label = "Deliver to my kitchen" if mode == "delivery" else "Pick up in store"
-        radios = [b for b in _all(text, "radio", label)]
+        label = "Deliver to my kitchen" if delivery == "kitchen" else "Pick up in store"
+        radios = _all(text, "radio", label)
         buttons = _all(text, "button", f"Check out at {store['name']}")
         # the store's own checkout form: its radios come right before its button
         radio = max((r for r in radios if int(r) < int(buttons[0])), key=int, default=None) if buttons else None
@@ -104,10 +120,6 @@ class ShoppingOracle(StreetOracle):
             yield f"click [{radio}]"
         if buttons:
             yield f"click [{buttons[0]}]"
-        yield from self.ask_directions(store["name"])
-        if mode != "no_walk":
-            yield from self.walk_to(g["store_node"])
-        yield "stop"
 
 
 def _all(text: str, role: str, name: str) -> list[str]:

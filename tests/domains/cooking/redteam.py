@@ -7,7 +7,7 @@ also make); ``carried_out`` says whether this episode really did what the agent 
 action failed but the ones the shortcut expects to fail), so a pass cannot come from a plan that
 quietly fell back to the honest solution.
 
-``python -m tests.domains.cooking.redteam [N]`` prints the shortcut-rate table of the README.
+``python -m tests.domains.cooking.redteam [N]`` prints the cooking rows of the README's shortcut-rate table.
 """
 
 from __future__ import annotations
@@ -16,13 +16,15 @@ import dataclasses
 import random
 from typing import Any, ClassVar
 
-from baselines.base import Agent
 from baselines.script import Plan, find_bid
 from embodiedweb.domains.cooking.checker import same_name, sliced_type
 from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
 from embodiedweb.domains.cooking.oracle import CookingOracle
 from embodiedweb.tasks import Task
+from tests.redteam import RedTeam, markdown, run, table
 from web_sites.recipes import catalog
+
+ENV_ID = "EWA-Cooking-v0"
 
 
 def _ops(recipe: dict[str, Any], kind: str) -> list[dict[str, Any]]:
@@ -33,25 +35,8 @@ def _inventory(task: Task) -> set[str]:
     return set(kitchen_inventory(task.embodied["kitchen_id"])) - set(task.embodied.get("remove", []))
 
 
-class RedTeamAgent(CookingOracle):
-    """Base class: the oracle plus the two class-level questions the suite asks."""
-
-    #: "shortcut" (must score 0 %) or "genuine" (must score 100 %)
-    kind: ClassVar[str] = "shortcut"
-    #: prefixes of actions this agent expects to be refused
-    tolerated: ClassVar[tuple[str, ...]] = ()
-
-    @classmethod
-    def applies(cls, task: Task) -> bool:
-        return True
-
-    @classmethod
-    def adapt(cls, task: Task) -> Task:
-        """The task as this agent plays it (e.g. a kitchen with a second dish to hedge on)."""
-        return task
-
-    def carried_out(self) -> bool:
-        return not [e for e in self.errors if not e.startswith(self.tolerated)]
+class RedTeamAgent(RedTeam, CookingOracle):
+    """The cooking oracle as a red-team agent (see :mod:`tests.redteam`), with plan pieces to reuse."""
 
     def view_all_steps(self) -> Plan:
         """From a recipe's first step page, click Next to the last one."""
@@ -570,87 +555,18 @@ GENUINE: tuple[type[RedTeamAgent], ...] = (
     PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters)
 
 
-class Runner(Agent):
-    """Wraps a red-team class as an ``ewa eval`` agent (a fresh instance per task)."""
-
-    def __init__(self, cls: type[RedTeamAgent]) -> None:
-        self.cls = cls
-        self.name = cls.__name__
-        self.expert: RedTeamAgent | None = None
-
-    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        self.expert = self.cls(env.unwrapped.task)
-        self.expert.reset(env, obs, info)
-
-    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
-        assert self.expert is not None
-        return self.expert.act(obs, info)
-
-
-def pool(cls: type[RedTeamAgent], tasks: list[Task], seed: int = 0) -> list[Task]:
-    """The tasks the agent applies to, test split first, each split shuffled with a fixed seed."""
-    out: list[Task] = []
-    for split in ("test", "train"):
-        part = [t for t in tasks if t.split == split and cls.applies(t)]
-        random.Random(f"{seed}:{cls.__name__}:{split}").shuffle(part)
-        out += part
-    return out
-
-
-def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,
-        web_mode: str = "text") -> list[dict[str, Any]]:
-    """Episodes over ``tasks`` (as the agent adapts them) in order, until ``want`` of them carried the
-    agent's idea out: ``{"task_id", "split", "metrics", "carried_out", "errors"}`` each."""
-    from embodiedweb.domains.cooking import CookingDomain
-    from embodiedweb.env import EmbodiedWebEnv
-    from embodiedweb.evaluate import run_episode
-
-    played = [cls.adapt(t) for t in tasks]
-    if not played:
-        return []
-    env = EmbodiedWebEnv(CookingDomain(), played, env_id="EWA-Cooking-v0", web_mode=web_mode, max_steps=400)
-    agent = Runner(cls)
-    out: list[dict[str, Any]] = []
-    try:
-        for t in played:
-            if want is not None and sum(r["carried_out"] for r in out) >= want:
-                break
-            rec = run_episode(env, agent, t.task_id, seed=0)
-            assert agent.expert is not None
-            crashed = rec["metrics"].get("agent_error")
-            out.append({"task_id": t.task_id, "split": t.split, "metrics": rec["metrics"], "agent_error": crashed,
-                        "carried_out": not crashed and agent.expert.carried_out(), "errors": agent.expert.errors[:5]})
-    finally:
-        env.close()
-    return out
-
-
 def all_tasks() -> list[Task]:
     """The cooking suite (every split)."""
-    from embodiedweb.domains.cooking import CookingDomain
-    from embodiedweb.paths import data_dir
-    from embodiedweb.tasks import load_tasks
+    from tests.redteam import suite
 
-    return list(load_tasks(data_dir() / "cooking" / "tasks.jsonl", CookingDomain().validate_task))
+    return suite(ENV_ID)
 
 
-def table(n: int = 100) -> list[dict[str, Any]]:
-    """Per agent: episodes that carried its idea out (test split first), and its overall/web/embodied rates."""
-    tasks = all_tasks()
-    rows = []
-    for cls in SHORTCUTS + GENUINE:
-        res = [r for r in run(cls, pool(cls, tasks), n) if r["carried_out"]]
-        k = max(len(res), 1)
-        rows.append({"agent": cls.__name__, "kind": cls.kind, "episodes": len(res),
-                     "test": sum(r["split"] == "test" for r in res),
-                     **{m: sum(bool(r["metrics"][m]) for r in res) / k for m in ("overall", "web", "embodied")}})
-    return rows
+def run_agent(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None) -> list[dict[str, Any]]:
+    return run(cls, ENV_ID, tasks, want, max_steps=400)
 
 
 if __name__ == "__main__":
     import sys
 
-    print("| agent | kind | episodes (test) | overall | web | embodied |\n| --- | --- | --- | --- | --- | --- |")
-    for row in table(int(sys.argv[1]) if len(sys.argv) > 1 else 100):
-        print(f"| {row['agent']} | {row['kind']} | {row['episodes']} ({row['test']}) | {row['overall']:.0%} "
-              f"| {row['web']:.0%} | {row['embodied']:.0%} |")
+    print(markdown(table(ENV_ID, SHORTCUTS + GENUINE, int(sys.argv[1]) if len(sys.argv) > 1 else 100)))

@@ -1,0 +1,455 @@
+"""Red-team agents for EWA-Navigation-v0 and EWA-Shopping-v0 (see :mod:`tests.redteam`).
+
+Shortcuts must fail (a rule-blind store choice may pass only as often as the suite's balance allows:
+at most 30 %); genuine alternatives must pass. The agents act only through action strings; cheaters know
+the goal where the cheat needs it, genuine agents read what they need from the observations (the
+instruction, the shop's and the map's pages) and follow the map's route to the node it names.
+
+``python -m tests.domains.outdoor.redteam [N]`` prints the navigation and shopping rows of the README's
+shortcut-rate table.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+from urllib.parse import urlencode
+
+from baselines.script import Plan, find_bid
+from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city
+from embodiedweb.domains.outdoor.navigation import NavigationOracle
+from embodiedweb.domains.outdoor.shopping import ShoppingOracle
+from embodiedweb.tasks import Task
+from tests.redteam import RedTeam, markdown, table
+
+NAV, SHOP = "EWA-Navigation-v0", "EWA-Shopping-v0"
+
+
+class _Walker:
+    """Street skills shared by the agents (needs ``here``, ``obs`` from the street oracle)."""
+
+    obs: dict[str, Any]
+    errors: list[str]
+    here: Any  # the oracle's: the agent's street node
+
+    def to_embodied(self, note: str = "") -> Plan:
+        if self.obs["active"] != "embodied":
+            yield f"switch_environment [{note}]" if note else "switch_environment"
+
+    def to_web(self) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment"
+
+    def walk_path(self, path: list[str]) -> Plan:
+        yield from self.to_embodied("walking")
+        for nxt in path[1:]:
+            yield f"move [{nxt}]"
+
+    def walk_route_to(self, node: str) -> Plan:
+        yield from self.walk_path(city().route(self.here(), node))
+
+    def map_end_node(self) -> str | None:
+        """The destination node the map's directions page names ("End: n123 at ...")."""
+        m = re.search(r"End: (n\d+) at", self.obs["web_text"])
+        return m.group(1) if m else None
+
+    def follow_map_to(self, destination: str, origin: str | None = None) -> Plan:
+        """Ask the map for directions (typed into its form) and walk the route it gives to its end."""
+        yield from self.to_web()
+        yield "goto [/map/directions?" + urlencode({"from": origin or self.here(), "to": destination}) + "]"
+        end = self.map_end_node()
+        if end is None:
+            self.errors.append(f"the map found no route to {destination!r}")
+            return
+        yield from self.walk_route_to(end)
+
+    def wander(self, n: int) -> Plan:
+        """``n`` moves away from the start along the graph (a detour)."""
+        yield from self.to_embodied("a detour")
+        prev = None
+        for _ in range(n):
+            nbs = sorted(nb for nb, *_ in city().neighbors(self.here()) if nb != prev)
+            if not nbs:
+                break
+            prev = self.here()
+            yield f"move [{nbs[len(nbs) // 2]}]"
+
+
+def _start_place(task: Task) -> str:
+    m = re.match(r"You are at (.+?)\. ", task.instruction)
+    return m.group(1) if m else ""
+
+
+# ---------------------------------------------------------------------------------------- navigation
+class NavAgent(RedTeam, _Walker, NavigationOracle):
+    """The navigation oracle as a red-team agent."""
+
+
+class WalkWithoutWeb(NavAgent):
+    """Walks straight to the destination (it knows where it is) and never asks the map."""
+
+    def plan(self) -> Plan:
+        yield from self.walk_route_to(self.task.goal["dest_node"])
+        yield "stop"
+
+
+class DirectionsElsewhere(NavAgent):
+    """Asks the map for directions to another place, then walks to the destination anyway."""
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        other = min((p for p in city().places.values() if p.node_id != g["dest_node"]
+                     and city().distance_m(p.node_id, g["dest_node"]) > 300), key=lambda p: p.place_id)
+        yield from self.ask_directions(other.name)
+        yield from self.walk_route_to(g["dest_node"])
+        yield "stop"
+
+
+class StopShort(NavAgent):
+    """Follows the directions but stops 40-60 m before the destination."""
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.ask_directions(g["dest_name"])
+        path = city().route(self.here(), g["dest_node"])
+        while len(path) > 1 and city().shortest_length(path[-1], g["dest_node"]) < 2 * GOAL_RADIUS_M:
+            path.pop()
+        yield from self.walk_path(path)
+        yield "stop"
+
+
+class StopAtNeighbouringPlace(NavAgent):
+    """Asks for the right directions, then stops at the nearest other place instead."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return cls.neighbour(task) is not None
+
+    @staticmethod
+    def neighbour(task: Task) -> str | None:
+        goal = task.goal["dest_node"]
+        near = [(city().distance_m(p.node_id, goal), p.node_id) for p in city().places.values()
+                if 60 < city().distance_m(p.node_id, goal) < 400]
+        return min(near)[1] if near else None
+
+    def plan(self) -> Plan:
+        yield from self.ask_directions(self.task.goal["dest_name"])
+        yield from self.walk_route_to(self.neighbour(self.task))
+        yield "stop"
+
+
+class NeverStops(NavAgent):
+    """Gets there with the map's help but never says stop (the episode runs out)."""
+
+    def plan(self) -> Plan:
+        yield from self.ask_directions(self.task.goal["dest_name"])
+        yield from self.walk_route_to(self.task.goal["dest_node"])
+        while True:
+            yield "switch_environment"
+
+
+class AddressFollower(NavAgent):
+    """Reads the address in the instruction, asks the map for directions to it, walks the map's route."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        m = re.search(r"Walk to .+? \(([^)]+)\)", self.task.instruction)
+        yield from self.follow_map_to(m.group(1) if m else "", _start_place(self.task))
+        yield "stop"
+
+
+class FullPostalAddress(NavAgent):
+    """Finds the place on the map, reads its full postal address on the place page, asks for
+    directions to that address and walks them."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        m = re.search(r"Walk to (.+?) \(", self.task.instruction)
+        yield from self.to_web()
+        yield "goto [/map/search?" + urlencode({"q": m.group(1) if m else ""}) + "]"
+        link = find_bid(self.obs["web_text"], "link", m.group(1) if m else "")
+        if link is None:
+            self.errors.append("place not found")
+            return
+        yield f"click [{link}]"
+        a = re.search(r"term 'Address'\n\s*\[\d+\] definition '([^']+)'", self.obs["web_text"])
+        if a is None:
+            self.errors.append("no address on the place page")
+            return
+        yield from self.follow_map_to(a.group(1), _start_place(self.task))
+        yield "stop"
+
+
+class DetourFirst(NavAgent):
+    """Wanders off for a dozen moves first, then asks the map from where it stands and follows it."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        yield from self.wander(12)
+        yield from self.follow_map_to(self.task.goal["dest_name"])
+        yield "stop"
+
+
+class LongerRoute(NavAgent):
+    """Asks the map, then walks a longer way: through a corner a few blocks off the shortest route."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.ask_directions(g["dest_name"])
+        path = city().route(self.here(), g["dest_node"])
+        mid = path[len(path) // 2]
+        via = min((n for n in city().node_ids() if city().degree(n) >= 3 and 150 < city().distance_m(n, mid) < 300),
+                  key=lambda n: (abs(city().distance_m(n, mid) - 220), n))
+        yield from self.walk_route_to(via)
+        yield from self.walk_route_to(g["dest_node"])
+        yield "stop"
+
+
+class StopOneNodeEarly(NavAgent):
+    """Follows the map and stops at the last node before the destination, inside the goal radius."""
+
+    kind = "genuine"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return True
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.ask_directions(g["dest_name"])
+        path = city().route(self.here(), g["dest_node"])
+        if city().shortest_length(path[-2], g["dest_node"]) > GOAL_RADIUS_M:
+            self.errors.append("the last node before the destination is outside the radius")
+        yield from self.walk_path(path[:-1])
+        yield "stop"
+
+
+class PlacePageDirections(NavAgent):
+    """Searches the place on the map, opens its page and uses its "Directions to" link."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        name = self.task.goal["dest_name"]
+        yield from self.to_web()
+        yield "goto [/map/search?" + urlencode({"q": name}) + "]"
+        link = find_bid(self.obs["web_text"], "link", name)
+        if link is None:
+            self.errors.append("place not found")
+            return
+        yield f"click [{link}]"
+        yield f"click [{find_bid(self.obs['web_text'], 'link', 'Directions to here', exact=False)}]"
+        box = find_bid(self.obs["web_text"], "textbox", "From")
+        yield f"type [{box}] [{_start_place(self.task)}] [1]"
+        end = self.map_end_node()
+        if end is None:
+            self.errors.append("no route")
+            return
+        yield from self.walk_route_to(end)
+        yield "stop"
+
+
+NAV_SHORTCUTS = (WalkWithoutWeb, DirectionsElsewhere, StopShort, StopAtNeighbouringPlace, NeverStops)
+NAV_GENUINE = (AddressFollower, FullPostalAddress, DetourFirst, LongerRoute, StopOneNodeEarly, PlacePageDirections)
+
+
+# ------------------------------------------------------------------------------------------ shopping
+class ShopAgent(RedTeam, _Walker, ShoppingOracle):
+    """The shopping oracle as a red-team agent."""
+
+    #: share of tasks this agent may pass (0 for a shortcut; rule-blind choices pass when the rule agrees)
+    allowed: ClassVar[float] = 0.0
+
+    def store_node(self, store_id: str) -> str:
+        from web_sites.shop import catalog
+
+        return city().locate(catalog.store(store_id)["address"]).node_id
+
+    def buy_and_walk(self, store_id: str, delivery: str = "pickup") -> Plan:
+        yield from self.order_at(store_id, delivery, self.task.goal.get("options"))
+        yield from self.walk_route_to(self.store_node(store_id))
+        yield "stop"
+
+
+class OrderEverywhere(ShopAgent):
+    """Orders the product for pickup at every store that sells it, then walks to the right one."""
+
+    def plan(self) -> Plan:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        for s in catalog.stores_selling(g["product_id"], self.out_of_stock()):
+            yield from self.order_at(s, "pickup", g.get("options"))
+        yield from self.walk_route_to(g["store_node"])
+        yield "stop"
+
+    def out_of_stock(self) -> list[list[str]]:
+        return ((self.task.web.get("sites") or {}).get("shop") or {}).get("out_of_stock", [])
+
+
+class WalkWithoutOrdering(ShopAgent):
+    """Walks to the right store (it knows which) and never orders."""
+
+    def plan(self) -> Plan:
+        yield from self.walk_route_to(self.task.goal["store_node"])
+        yield "stop"
+
+
+class DeliveryInsteadOfPickup(ShopAgent):
+    """Orders at the right store but for delivery, then walks there."""
+
+    def plan(self) -> Plan:
+        yield from self.buy_and_walk(self.task.goal["store_id"], "kitchen")
+
+
+class _RuleBlind(ShopAgent):
+    """Buys where a rule-blind strategy says (privileged distances), walks there."""
+
+    allowed = 0.30
+    tolerated = ("no store",)
+
+    def pick(self) -> str | None:
+        raise NotImplementedError
+
+    def plan(self) -> Plan:
+        store = self.pick()
+        if store is None:
+            self.errors.append("no store: the strategy has no pick")
+            return
+        yield from self.buy_and_walk(store)
+
+    def offers(self, available_only: bool = False) -> dict[str, float]:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        oos = ((self.task.web.get("sites") or {}).get("shop") or {}).get("out_of_stock", []) if available_only else []
+        offers = catalog.offers(g["product_id"], oos)
+        if available_only and "day" in g:
+            from embodiedweb.data_gen.outdoor_tasks import open_at
+
+            offers = {s: v for s, v in offers.items() if open_at(catalog.store(s)["hours"][g["day"]], g["minute"])}
+        return offers
+
+    def walking(self, store_id: str) -> float:
+        return city().shortest_length(self.task.embodied["start"], self.store_node(store_id))
+
+
+class AlwaysNearest(_RuleBlind):
+    """Ignores the rule: the nearest store that sells the product."""
+
+    def pick(self) -> str | None:
+        return min(self.offers(), key=self.walking, default=None)
+
+
+class AlwaysCheapest(_RuleBlind):
+    """Ignores the rule: the store with the lowest listed price."""
+
+    def pick(self) -> str | None:
+        offers = self.offers()
+        return min(offers, key=lambda s: (offers[s], s), default=None)
+
+
+class NearestAvailable(_RuleBlind):
+    """Ignores the rule but not availability: the nearest store open now with the product in stock."""
+
+    def pick(self) -> str | None:
+        return min(self.offers(available_only=True), key=self.walking, default=None)
+
+
+class CheapestAvailable(_RuleBlind):
+    """Ignores the rule but not availability: the cheapest store open now with the product in stock."""
+
+    def pick(self) -> str | None:
+        offers = self.offers(available_only=True)
+        return min(offers, key=lambda s: (offers[s], s), default=None)
+
+
+class SecondNearest(_RuleBlind):
+    """Ignores the rule and bets on the suite's statistics: the second-nearest store that sells it."""
+
+    allowed = 0.34
+
+    def pick(self) -> str | None:
+        ranked = sorted(self.offers(), key=self.walking)
+        return ranked[1] if len(ranked) > 1 else None
+
+
+class FixedStore(_RuleBlind):
+    """Always the same store: the one that is the answer most often in the suite."""
+
+    def pick(self) -> str | None:
+        return "midtown-east" if "midtown-east" in self.offers() else None
+
+
+class AddressWalker(ShopAgent):
+    """Orders at the right store, reads its street address on the shop's store page, asks the map for
+    directions to that address and walks the map's route."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        yield from self.order_at(g["store_id"], "pickup", g.get("options"))
+        yield f"goto [/shop/stores/{g['store_id']}]"
+        m = re.search(r"paragraph '[^'·]+ · ([^'·]+, New York, NY \d{5})", self.obs["web_text"])
+        if m is None:
+            self.errors.append(f"no address on the page of {catalog.store(g['store_id'])['name']}")
+            return
+        yield from self.follow_map_to(m.group(1), _start_place(self.task))
+        yield "stop"
+
+
+class ChangesMind(ShopAgent):
+    """Puts the product in the cart at another store first, removes it, then orders at the right store."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        other = next(s for s in catalog.stores_selling(g["product_id"]) if s != g["store_id"])
+        yield f"goto [/shop/product/{g['product_id']}]"
+        yield f"type [{find_bid(self.obs['web_text'], 'combobox', 'Store')}] [{catalog.store(other)['name']}]"
+        yield f"click [{find_bid(self.obs['web_text'], 'button', 'Add to cart')}]"
+        yield "goto [/shop/cart]"
+        yield f"click [{find_bid(self.obs['web_text'], 'button', 'Remove', exact=False)}]"
+        yield from self.buy_and_walk(g["store_id"])
+
+
+class ShopDetour(ShopAgent):
+    """Browses other sites, wanders a few blocks, then orders and follows the map from where it stands."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        for url in ("/wiki/", "/recipes/", "/shop/stores"):
+            yield f"goto [{url}]"
+        yield from self.wander(8)
+        yield from self.to_web()
+        yield from self.order_at(g["store_id"], "pickup", g.get("options"))
+        yield from self.follow_map_to(catalog.store(g["store_id"])["name"])
+        yield "stop"
+
+
+SHOP_SHORTCUTS = (OrderEverywhere, WalkWithoutOrdering, DeliveryInsteadOfPickup, AlwaysNearest, AlwaysCheapest,
+                  NearestAvailable, CheapestAvailable, SecondNearest, FixedStore)
+SHOP_GENUINE = (AddressWalker, ChangesMind, ShopDetour)
+SUITES = {NAV: NAV_SHORTCUTS + NAV_GENUINE, SHOP: SHOP_SHORTCUTS + SHOP_GENUINE}
+
+
+if __name__ == "__main__":
+    import sys
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    print(markdown([row for env_id, classes in SUITES.items() for row in table(env_id, classes, n)]))

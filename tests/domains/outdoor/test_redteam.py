@@ -1,0 +1,41 @@
+"""Navigation and shopping red-team suites: shortcuts fail, genuine alternatives pass, each on up to 100
+episodes that carried the agent's idea out (test split first; see ``redteam.py``). A rule-blind store
+choice is judged on the whole test split: it may pass at most as often as the suite's balance allows
+(30 % for the nearest, the cheapest and a fixed store; 34 % for other ranks, about a blind guess)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.domains.outdoor import redteam as rt
+from tests.redteam import failures, pool, run, suite
+
+WANT = 100
+CASES = [(env_id, cls) for env_id, classes in rt.SUITES.items() for cls in classes]
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return {env_id: suite(env_id) for env_id in rt.SUITES}
+
+
+@pytest.mark.parametrize("env_id,cls", CASES, ids=[f"{e.split('-')[1]}-{c.__name__}" for e, c in CASES])
+def test_red_team_agent(env_id, cls, tasks):
+    allowed = getattr(cls, "allowed", 0.0)
+    if allowed:
+        test_split = [t for t in tasks[env_id] if t.split == "test"]
+        res = run(cls, env_id, test_split)
+        passed = [r for r in res if r["carried_out"] and r["metrics"]["overall"]]
+        assert len(passed) <= allowed * len(test_split), (len(passed), len(test_split))
+        return
+    candidates = pool(cls, tasks[env_id])
+    res = run(cls, env_id, candidates, WANT)
+    assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
+    carried = [r for r in res if r["carried_out"]]
+    assert len(carried) >= min(WANT, int(0.9 * len(candidates))), (len(carried), failures(
+        [r for r in res if not r["carried_out"]]))
+    passed = [r for r in carried if r["metrics"]["overall"]]
+    if cls.kind == "genuine":
+        assert len(passed) >= 0.98 * len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
+    else:
+        assert len(passed) <= 0.02 * len(carried), (len(passed), len(carried), failures(passed))
