@@ -649,11 +649,12 @@ MOSAIC_SUBJECTS = (
     "the first subway trains", "a harvest festival", "the harbor lights", "spring blossoms")
 ANIMALS = ("owl", "fox", "heron", "hare", "beaver", "lynx", "stag", "swan", "falcon", "otter", "bison", "raven",
            "dolphin", "tortoise", "sparrow", "badger", "peacock", "pelican", "squirrel", "crane", "wolf", "horse",
-           "hedgehog", "salmon")
+           "hedgehog", "salmon", "kingfisher", "magpie", "walrus", "moose", "gazelle", "hummingbird", "octopus",
+           "camel")
 #: the order of the facts in the section (and the keys of ``world_facts``)
 WORLD_FACT_KEYS = ("plaque_honoree", "restoration_leads", "tour_time", "mosaic_length", "capsule_year",
                    "exhibit_floor", "sculpture_animal")
-EXHIBIT_MIN_FLOORS = 12
+EXHIBIT_MIN_FLOORS = 20
 
 
 def _ordinal(n: int) -> str:
@@ -662,14 +663,17 @@ def _ordinal(n: int) -> str:
 
 def _person(rng: random.Random, used: set[tuple[str, str]]) -> str:
     """A new person's name, sometimes with a middle initial. No two people of the wiki share a surname and an
-    initial of a given name, so any form of a name (given name or initial, with the surname) means one person."""
+    initial of a given name (as the answer judge reads names), so any form of a name means one person."""
+    from embodiedweb.domains.outdoor.answers import person_keys  # the judge's own reading of names
+
     while True:
         given, surname = rng.choice(GIVEN_NAMES), rng.choice(SURNAMES)
         middle = rng.choice("ABCDEFGHJKLMNPRSTVW") if rng.random() < 0.4 else ""
-        keys = {(slugify(g)[0], slugify(surname).split("-")[-1]) for g in (given, middle) if g}
-        if len(keys) == len([g for g in (given, middle) if g]) and not keys & used:
+        name = f"{given} {middle + '. ' if middle else ''}{surname}"
+        keys = person_keys(name)
+        if len(keys) == (2 if middle else 1) and not keys & used:
             used.update(keys)
-            return f"{given} {middle + '. ' if middle else ''}{surname}"
+            return name
 
 
 def world_facts(p: dict[str, Any], used: set[tuple[str, str]]) -> dict[str, dict[str, Any]]:
@@ -684,17 +688,17 @@ def world_facts(p: dict[str, Any], used: set[tuple[str, str]]) -> dict[str, dict
     leads = f"{_person(rng, used)} and {_person(rng, used)}"
     out["restoration_leads"] = {"kind": "name", "value": leads,
                                 "text": f"The most recent restoration of the site was led by the architects {leads}."}
-    minutes = rng.randrange(9 * 60, 17 * 60, 5)
+    minutes = rng.randrange(8 * 60, 18 * 60, 5)
     h, m = divmod(minutes, 60)
     when = f"{(h - 1) % 12 + 1}:{m:02d} {'am' if h < 12 else 'pm'}"
     out["tour_time"] = {"kind": "time", "value": when,
                         "text": f"Free guided walks leave from the main entrance every Saturday at {when}."}
-    length = rng.randrange(40, 301) / 10
+    length = rng.randrange(40, 401) / 10
     out["mosaic_length"] = {"kind": "number", "value": f"{length:.1f}", "unit": "m",
-                            "tol": round(max(0.1, 0.01 * length), 2),
+                            "tol": round(max(0.16, 0.01 * length), 2),  # half a foot: the feet are rounded
                             "text": f"A mosaic of {rng.choice(MOSAIC_SUBJECTS)} beside the main entrance is "
                                     f"{length:.1f} metres ({round(length / 0.3048)} feet) long."}
-    year = rng.randrange(2030, 2100)
+    year = rng.randrange(2030, 2150)
     out["capsule_year"] = {"kind": "number", "value": str(year), "unit": "year", "tol": 0,
                            "text": f"A time capsule is buried by the main entrance; it is to be opened in {year}."}
     if (p.get("floors") or 0) >= EXHIBIT_MIN_FLOORS:

@@ -31,6 +31,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 MAX_WORDS = 40
@@ -48,9 +49,13 @@ class Verdict:
         return self.ok
 
 
+_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ł": "l",
+                          "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "þ": "th", "ı": "i", "’": "'", "‘": "'"})
+
+
 def fold(text: str) -> str:
-    """Lower case without accents; curly quotes made straight."""
-    t = unicodedata.normalize("NFKD", text.replace("’", "'").replace("‘", "'"))
+    """Lower case without accents ("Søren Bergström" = "soren bergstrom"); curly quotes made straight."""
+    t = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     return "".join(c for c in t if not unicodedata.combining(c)).lower()
 
 
@@ -217,7 +222,8 @@ class Person:
         return self.label or " ".join(self.given + self.particles + (self.surname,))
 
 
-def parse_names(value: str) -> list[Person]:
+@lru_cache(maxsize=4096)
+def parse_names(value: str) -> tuple[Person, ...]:
     """The people (or firms) in a written list of names; firm words and parentheticals dropped."""
     value = re.sub(r"\([^)]*\)", " ", value)
     people = []
@@ -231,7 +237,13 @@ def parse_names(value: str) -> list[Person]:
         while i > 0 and toks[i - 1] in PARTICLES:
             i -= 1
         people.append(Person(tuple(toks[:i]), tuple(toks[i:-1]), toks[-1], " ".join(part.split())))
-    return people
+    return tuple(people)
+
+
+def person_keys(value: str) -> set[tuple[str, str]]:
+    """(initial of a given name, surname) of every person in ``value``: two people who share one of these
+    can be told apart by no form of their names."""
+    return {(g[0], p.surname) for p in parse_names(value) for g in p.given}
 
 
 def _same_given(token: str, given: str) -> bool:
@@ -241,7 +253,8 @@ def _same_given(token: str, given: str) -> bool:
 
 def names_person(tokens: list[str], p: Person) -> bool:
     """Whether the answer's ``tokens`` name ``p``: its surname (its own particles optional) with a given name
-    of ``p`` (in full or as an initial) right before it or, as in "Pei, I. M.", right after it."""
+    of ``p`` (in full or as an initial) right before it, or after it its first given name in full
+    ("Whitfield, Ana") or all its two or more given names ("Pei, I. M.")."""
     for j, t in enumerate(tokens):
         if t != p.surname:
             continue
@@ -253,8 +266,10 @@ def names_person(tokens: list[str], p: Person) -> bool:
                 i -= 1
         if i > 0 and any(_same_given(tokens[i - 1], g) for g in p.given):
             return True
-        if j + 1 < len(tokens) and _same_given(tokens[j + 1], p.given[0]):
-            return True
+        after = tokens[j + 1:j + 1 + len(p.given)]
+        if after and (after[0] == p.given[0] and len(after[0]) > 1 or (
+                len(after) == len(p.given) > 1 and all(map(_same_given, after, p.given)))):
+            return True  # "Whitfield, Ana", "Pei, I. M." (but not "Ortega, a stonemason")
     return False
 
 
@@ -265,7 +280,7 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     if not golds:
         raise ValueError("no name in the fact")
     missing: list[Person] = []
-    for gold in golds:
+    for gold in golds:  # the value, then each alias
         missing = [p for p in gold if not names_person(tokens, p)]
         if not missing:
             break
