@@ -246,9 +246,17 @@ def person_keys(value: str) -> set[tuple[str, str]]:
     return {(g[0], p.surname) for p in parse_names(value) for g in p.given}
 
 
+#: words that are never given names, so never stand for an initial ("and" is not "A.")
+NOT_NAMES = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to",
+             "with", "was", "are", "also", "architect", "architects", "honours", "honors", "led", "mr", "mrs", "ms",
+             "dr", "sir", "named", "plaque", "answer"}
+
+
 def _same_given(token: str, given: str) -> bool:
+    """A given name in the answer stands for the person's given name: the same name, its initial, or (when the
+    person's name gives only the initial) a whole name with that initial ("Ieoh" for "I.")."""
     return token == given or (len(token) == 1 and given.startswith(token)) or \
-        (len(given) == 1 and token.startswith(given))
+        (len(given) == 1 and token.startswith(given) and token not in NOT_NAMES)
 
 
 def names_person(tokens: list[str], p: Person) -> bool:

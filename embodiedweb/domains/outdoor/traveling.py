@@ -122,20 +122,37 @@ class TravelingOracle(StreetOracle):
     """Reads the landmark's wiki article, walks there (shortest path) and answers with the article's fact.
 
     Perturbed (one necessary step removed or replaced): a wrong answer, stopping short (at least
-    :data:`SHORT_OF_M` from the landmark), not walking, or not reading the article."""
+    :data:`SHORT_OF_M` from the landmark), not walking, or not reading the article. The steps are
+    methods (:meth:`read`, :meth:`walk`, :meth:`answer`) so that variants can replace one of them."""
+
+    def fact(self) -> dict[str, Any]:
+        g = self.task.goal
+        return fact_of(g) or {"kind": g["kind"], "value": g["answer"]}
+
+    def read(self) -> Any:
+        if self.obs["active"] != "web":
+            yield "switch_environment [look the landmark up on the wiki]"
+        yield f"goto [/wiki/article/{quote(self.task.goal['slug'])}]"
+
+    def walk(self) -> Any:
+        yield from self.walk_to(self.task.goal["place_node"])
+
+    def walk_short(self, metres: float) -> Any:
+        """Walk the route but stop at its last node at least ``metres`` (straight line) from the landmark."""
+        goal = self.task.goal["place_node"]
+        path = city().route(self.here(), goal)
+        far = [n for n in path if city().distance_m(n, goal) >= metres]
+        yield from self.walk_to(far[-1] if far else path[0])
+
+    def answer(self) -> str:
+        return str(self.fact()["value"])
 
     def plan(self) -> Any:
-        g = self.task.goal
         mode = self.perturb.choice(["wrong_answer", "stop_short", "no_walk", "no_read"]) if self.perturb else None
         if mode != "no_read":
-            if self.obs["active"] != "web":
-                yield "switch_environment [look the landmark up on the wiki]"
-            yield f"goto [/wiki/article/{quote(g['slug'])}]"
+            yield from self.read()
         if mode == "stop_short":
-            path = city().route(self.here(), g["place_node"])
-            far = [n for n in path if city().distance_m(n, g["place_node"]) >= SHORT_OF_M]
-            yield from self.walk_to(far[-1] if far else path[0])
+            yield from self.walk_short(SHORT_OF_M)
         elif mode != "no_walk":
-            yield from self.walk_to(g["place_node"])
-        fact = fact_of(g) or {"kind": g["kind"], "value": g["answer"]}
-        yield f"stop [{wrong_answer(fact) if mode == 'wrong_answer' else fact['value']}]"
+            yield from self.walk()
+        yield f"stop [{wrong_answer(self.fact()) if mode == 'wrong_answer' else self.answer()}]"
