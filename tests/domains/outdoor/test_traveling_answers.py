@@ -179,3 +179,18 @@ def test_each_task_asks_one_world_fact_the_article_holds():
         assert QUESTIONS[g["fact"]].format(name=name) in t["instruction"]
         assert judge_answer(g["answer"], g).ok and not judge_answer("I do not know", g).ok
     assert len({(t["goal"]["slug"], t["goal"]["fact"]) for t in tasks}) == len(tasks)
+
+
+@pytest.mark.parametrize(("patch", "field"), [({"slug": "no-such-article"}, "goal.slug"),
+                                              ({"fact": "height_m"}, "goal.fact"),
+                                              ({"answer": "nobody"}, "goal.answer"),
+                                              ({"kind": "choice"}, "goal.answer")])
+def test_a_task_that_disagrees_with_the_wiki_is_refused(tmp_path, patch, field):
+    from embodiedweb.domains.outdoor import TravelingDomain
+    from embodiedweb.tasks import TaskError, load_tasks
+
+    t = json.loads(open(data_dir() / "traveling" / "tasks.jsonl", encoding="utf-8").readline())
+    p = tmp_path / "t.jsonl"
+    p.write_text(json.dumps({**t, "goal": {**t["goal"], **patch}}) + "\n")
+    with pytest.raises(TaskError, match=re.escape(t["task_id"]) + ".*" + re.escape(field)):
+        load_tasks(p, TravelingDomain().validate_task)
