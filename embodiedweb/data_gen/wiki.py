@@ -9,9 +9,14 @@ value], ...]``), ``links`` (slugs linked from the text, all of which exist) and 
 articles also carry ``place_id``, ``coordinates`` and ``facts``: the place's fields as strings
 (``year_built``, ``opened``, ``architect``, ``architectural_style``, ``height_m``, ``floors``,
 ``opening_hours``, ``address``, ``cross_streets``, ``neighborhood``, ``name``, ``category``), each of
-which appears verbatim in the article's plain text (:func:`article_text`), so a task can ask for it and
-string-match the answer. Prose is generated only from those facts and from the hand-written topic text
-below (written by the project from general knowledge); no numbers are invented.
+which appears verbatim in the article's plain text (:func:`article_text`). Prose about the real place is
+generated only from those facts and from the hand-written topic text below (written by the project from
+general knowledge); no real-world number is invented.
+
+Place articles also carry ``world_facts`` and the "On site" section (after "Visiting") that states them,
+one sentence each: details of this project's own world (a plaque, a restoration, a weekly walk, a
+mosaic, a time capsule, an exhibition floor, a sculpture), drawn from :data:`WORLD_SEED` and the slug
+(:func:`world_facts`). Traveling tasks ask about them, so the answer must be read, not remembered.
 
 The geolocation cue articles (scripts, driving side, plates, countries) are generated separately by
 :mod:`embodiedweb.data_gen.geo` into ``data/wiki/cues.json``; the wiki site serves both files.

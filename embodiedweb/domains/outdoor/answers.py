@@ -6,16 +6,18 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   quantity in the answer must equal the value within ``tol``. A quantity with a length unit (metres,
   feet, yards, km, cm, inches) is converted to the fact's unit, so "191 metres (about 627 feet)" is one
   consistent answer; a unit of another dimension is wrong; a quantity without a unit is read in the
-  fact's unit. Ordinals count ("14th floor", "floor 14"). Two different quantities ("190 or 191") fail.
+  fact's unit. Ordinals count ("14th floor", "floor 14"). A hedge fails unless both agree ("180 or 191").
 - ``time`` (``value`` like ``"2:15 pm"``): every clock time in the answer ("2:15 pm", "14:15",
   "2.15 p.m.", "2 pm" for 2:00) must be that minute of the day; a time without am/pm is read on a
   12-hour clock. A number that is not a clock time is ignored.
 - ``name`` (``value``: one or more people or firms joined by "and", "&", ",", ";", "+" or "with";
   optional ``aliases``: whole alternative values): the answer must name every one of them and no other
-  person of ``others``. A person is named by the surname (particles such as "van der" optional) with at
-  least one given name, in full or as an initial, in order, before or after it ("I. M. Pei", "Ieoh Ming
-  Pei", "Pei, I.M."). A name given without given names (a firm, "Shreve") is named by itself. Firm words
-  ("& Partners", "& Sons", "Architects", ...) need not be repeated.
+  person of ``others``. A person is named by the surname (particles such as "van der" optional) with one
+  of its given names, in full or as an initial, right before it ("I. M. Pei", "Ieoh Ming Pei", "Henry J.
+  Hardenbergh"), or after it the first given name in full or all the given names ("Whitfield, Ana",
+  "Pei, I. M."); a whole word stands for an initial unless it is a word that is never a name (:data:`NOT_NAMES`:
+  "and" is not "A."). A name without given names (a firm, "Shreve") is named by itself. Firm words
+  ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word.
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
   (plurals, case, hyphens and accents aside); naming two or more options fails.
 
