@@ -114,29 +114,63 @@ class NavigationHeuristic(StreetHeuristic):
         yield "stop"
 
 
-class TravelingHeuristic(StreetHeuristic):
-    """Looks the landmark up on the wiki, reads the answer from its infobox, walks there, answers."""
+_STOP_WORDS = {"the", "a", "an", "of", "in", "on", "at", "is", "are", "to", "by", "its", "it", "and", "what", "which",
+               "who", "whose", "how", "does", "do", "did", "was", "were", "be", "from", "this", "that", "with", "for"}
+_NAME_WORD = r"(?:[A-Z][\w'’-]+|[A-Z]\.)"
+_NAME_RUN = re.compile(_NAME_WORD + r"(?:\s+(?:(?:de|la|van|der|di|del|le|da|von|du|dos)\s+)*" + _NAME_WORD + ")*")
 
-    FIELDS = [("completed", "Completed"), ("open", "Opened"), ("architect", "Architect"),
-              ("style", "Architectural style"), ("floors", "Floors"), ("tall", "Height")]
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP_WORDS and len(w) > 2}
+
+
+def paragraphs(web_text: str) -> list[str]:
+    """The text of each paragraph of a page's tree (a paragraph split by links is joined again)."""
+    out: dict[str, list[str]] = {}
+    for m in re.finditer(r"^\s*\[(\w+)\] (paragraph|StaticText) '((?:[^'\\]|\\.)*)'", web_text, re.M):
+        out.setdefault(m.group(1), []).append(m.group(3).replace("\\'", "'"))
+    return [" ".join(parts) for parts in out.values()]
+
+
+def extract_answer(question: str, sentence: str) -> str:
+    """The short answer a sentence gives to a question, by the question's form; the sentence itself when no
+    rule fits (a sentence that states one fact is an answer)."""
+    q = question.lower()
+    rules = [("what time", r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?"),
+             ("how long", r"\d+(?:\.\d+)?\s*(?:metres|meters|m|feet|ft)\b"),
+             ("how tall", r"\d+(?:\.\d+)?\s*(?:metres|meters|m|feet|ft)\b"),
+             ("which floor", r"\d+(?:st|nd|rd|th)\s+floor"),
+             ("what year", r"\b\d{4}\b")]
+    for cue, rx in rules:
+        if cue in q:
+            m = re.search(rx, sentence)
+            return m.group(0) if m else sentence
+    if q.startswith(("who", "whose")):
+        names = [r for r in _NAME_RUN.findall(sentence) if not sentence.startswith(r)]
+        if names:
+            return " and ".join(names)
+    return sentence
+
+
+class TravelingHeuristic(StreetHeuristic):
+    """Looks the landmark up with the wiki's search, opens its article, answers from the paragraph that
+    shares the most words with the question (the time, length, floor, year or names in it; else the whole
+    sentence), then walks there by the map's directions and stops with that answer."""
 
     def plan(self) -> Plan:
         instr = self.obs["instruction"]
         m = re.search(r"Walk to (.+?) and stop there", instr)
         name = m.group(1) if m else ""
+        q = re.search(r"wiki article: (.+?) Answer with", instr) or re.search(r"question: (.+?) Answer with", instr)
+        question = q.group(1) if q else instr
         yield "switch_environment [look it up on the wiki]"
         yield "goto [/wiki/search?" + urlencode({"q": name}) + "]"
         link = find_bid(self.obs["web_text"], "link", name)
         if link:
             yield f"click [{link}]"
-        question = instr.split("answering this question:", 1)[-1].lower()
-        answer = ""
-        for key, header in self.FIELDS:
-            if key in question:
-                cm = re.search(rf"columnheader '{re.escape(header)}'\n\s*\[\d+\] cell '([^']*)'", self.obs["web_text"])
-                if cm:
-                    answer = re.sub(r"\s*m$", "", cm.group(1)) if header == "Height" else cm.group(1)
-                break
+        want = content_words(question) - content_words(name)
+        best = max(paragraphs(self.obs["web_text"]), key=lambda p: len(want & content_words(p)), default="")
+        answer = extract_answer(question, best) if want & content_words(best) else ""
         yield from self.directions(name)
         yield from self.walk()
         yield f"stop [{answer}]"

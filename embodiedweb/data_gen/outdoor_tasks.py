@@ -2,13 +2,15 @@
 
 - ``data/navigation/tasks.jsonl``: start somewhere on the street graph, walk to a place (250-1,200 m).
 - ``data/shopping/tasks.jsonl``: buy a product (with options) at the store a rule selects — the
-  cheapest; the nearest by walking distance; the cheapest within a walking radius; the nearest where it
-  costs at most a price; the nearest open at a given day and time; the nearest with it in stock (some
-  stores are out of stock in that session) — for pickup, then walk there. Rules are only used where
-  their answer is unambiguous (prices never tie; walking distances and radii keep a margin of at least
-  100 m; times are at least 30 minutes from any opening or closing) and differs from what a rule-blind
-  strategy would pick (see ``SHOP_RULES``).
-- ``data/traveling/tasks.jsonl``: walk to a landmark and answer a question from its wiki article.
+  cheapest; the nearest by walking distance; the cheapest within a walking radius (of you or of a named
+  place); the nearest whose listed price is at most an amount; the nearest open at a given day and time;
+  the nearest with it in stock (some stores are out of stock in that session); the nearest to a named
+  place — for pickup, then walk there. Rules are only used where their answer is unambiguous (prices
+  never tie; walking distances and radii keep a margin of at least 100 m; times are at least 30 minutes
+  from any opening or closing), and the suite is balanced so that no rule-blind strategy passes often
+  (see ``SHOP_RULES`` and ``BLIND_CAP``).
+- ``data/traveling/tasks.jsonl``: walk to a landmark and answer a question about one of the details its
+  wiki article records (``world_facts``: facts of this project's world, not of the real building).
 
 Ground truth comes from the city graph (Dijkstra), the shop catalogue and the wiki facts. Every task
 carries ``meta.max_steps`` sized to its route. Splits are by destination, so a place is never in both.
@@ -311,47 +313,54 @@ def shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-QUESTIONS = [
-    ("year_built", "number", "In what year was {name} completed?"),
-    ("opened", "number", "In what year did {name} open?"),
-    ("architect", "text", "Who was the architect of {name}?"),
-    ("architectural_style", "text", "In what architectural style is {name} built?"),
-    ("floors", "number", "How many floors does {name} have?"),
-    ("height_m", "number", "How tall is {name}, in metres (rounded as on its wiki page)?"),
-]
+#: fact key of the wiki's ``world_facts`` -> the question asked about it. The facts exist only in this
+#: project's wiki (see :mod:`embodiedweb.data_gen.wiki`), so the answer has to be read from the article.
+QUESTIONS: dict[str, str] = {
+    "plaque_honoree": "Whose name is on the bronze plaque beside the main entrance of {name}?",
+    "restoration_leads": "Who led the most recent restoration of {name}?",
+    "tour_time": "At what time do the free Saturday guided walks of {name} leave?",
+    "mosaic_length": "How long is the mosaic beside the main entrance of {name}?",
+    "capsule_year": "In what year is the time capsule buried by the main entrance of {name} to be opened?",
+    "exhibit_floor": "On which floor of {name} is the permanent exhibition on the history of the site?",
+    "sculpture_animal": "What animal does the small bronze sculpture beside the main entrance of {name} show?",
+}
 
 
 def traveling(city: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """Questions in turn over :data:`QUESTIONS`; each asked of the place that has been asked least so far
+    (ties drawn at random), so the suite spreads over places and over question kinds evenly."""
     articles = json.loads((data_dir() / "wiki" / "articles.json").read_text(encoding="utf-8"))
-    cands = []
-    for a in articles:
-        facts, pid = a.get("facts") or {}, a.get("place_id")
-        if not pid or not city.place_node(pid):
-            continue
-        for key, kind, q in QUESTIONS:
-            v = facts.get(key)
-            if v in (None, "") or (kind == "number" and not str(v).replace(".", "", 1).isdigit()):
-                continue
-            cands.append((a, key, kind, q, str(v)))
-    rng.shuffle(cands)
-    out: list[dict[str, Any]] = []
+    places = sorted((a for a in articles if a.get("place_id") and a.get("world_facts")
+                     and city.place_node(a["place_id"])), key=lambda a: a["slug"])
+    asked: dict[str, int] = {a["slug"]: 0 for a in places}
     used: set[tuple[str, str]] = set()
-    for a, key, kind, q, value in cands:
-        if len(out) >= N_TRAVEL or (a["slug"], key) in used:
+    keys = list(QUESTIONS)
+    out: list[dict[str, Any]] = []
+    turn = 0
+    while len(out) < N_TRAVEL and turn < 50 * N_TRAVEL:
+        key = keys[turn % len(keys)]
+        turn += 1
+        cands = [a for a in places if key in a["world_facts"] and (a["slug"], key) not in used]
+        if not cands:
             continue
+        low = min(asked[a["slug"]] for a in cands)
+        a = rng.choice([a for a in cands if asked[a["slug"]] == low])
         dest = city.place_node(a["place_id"])
         got = _start(city, rng, dest, 250, 1000)
         if got is None:
             continue
         start, path = got
         used.add((a["slug"], key))
+        asked[a["slug"]] += 1
+        fact = a["world_facts"][key]
         name = a["facts"].get("name", a["title"])
         out.append(_task("EWA-Traveling-v0", f"travel-{len(out):03d}",
                          f"You are at {city.intersection_name(start)}. Walk to {name} and stop there, answering "
-                         f"this question: {q.format(name=name)} Answer with stop [your answer].",
+                         f"this question from its wiki article: {QUESTIONS[key].format(name=name)} "
+                         "Answer with stop [your answer].",
                          start, rng.uniform(0, 360),
                          {"place_id": a["place_id"], "place_node": dest, "slug": a["slug"], "fact": key,
-                          "answer": value, "kind": kind},
+                          "answer": fact["value"], "kind": fact["kind"]},
                          _split(a["place_id"]), _max_steps(len(path)) + 10, start_in="embodied"))
     return out
 

@@ -9,9 +9,14 @@ value], ...]``), ``links`` (slugs linked from the text, all of which exist) and 
 articles also carry ``place_id``, ``coordinates`` and ``facts``: the place's fields as strings
 (``year_built``, ``opened``, ``architect``, ``architectural_style``, ``height_m``, ``floors``,
 ``opening_hours``, ``address``, ``cross_streets``, ``neighborhood``, ``name``, ``category``), each of
-which appears verbatim in the article's plain text (:func:`article_text`), so a task can ask for it and
-string-match the answer. Prose is generated only from those facts and from the hand-written topic text
-below (written by the project from general knowledge); no numbers are invented.
+which appears verbatim in the article's plain text (:func:`article_text`). Prose about the real place is
+generated only from those facts and from the hand-written topic text below (written by the project from
+general knowledge); no real-world number is invented.
+
+Place articles also carry ``world_facts`` and the "On site" section (after "Visiting") that states them,
+one sentence each: details of this project's own world (a plaque, a restoration, a weekly walk, a
+mosaic, a time capsule, an exhibition floor, a sculpture), drawn from :data:`WORLD_SEED` and the slug
+(:func:`world_facts`). Traveling tasks ask about them, so the answer must be read, not remembered.
 
 The geolocation cue articles (scripts, driving side, plates, countries) are generated separately by
 :mod:`embodiedweb.data_gen.geo` into ``data/wiki/cues.json``; the wiki site serves both files.
@@ -20,6 +25,7 @@ The geolocation cue articles (scripts, driving side, plates, countries) are gene
 from __future__ import annotations
 
 import json
+import random
 import re
 import unicodedata
 from pathlib import Path
@@ -600,6 +606,118 @@ TOPICS: dict[str, tuple[str, str, list[str], list[str]]] = {
                                "[[34-st-herald-sq-station|34th Street-Herald Square]]."], ["Transit"]),
 }
 
+# --- the project's own facts about each place ------------------------------------------------------
+# Every place article gets an "On site" section of details that exist only in this wiki's world (a
+# plaque, a restoration, a weekly walk, a mosaic, a time capsule, an exhibition floor, a sculpture).
+# They are drawn deterministically (seeded by WORLD_SEED and the article's slug), so no model can know
+# them from the real building: an agent has to read the article. Each is stored in the article's
+# ``world_facts`` as a typed record (see embodiedweb.domains.outdoor.answers) together with the one
+# sentence of the section that states it; traveling tasks ask about them and their checker reads them.
+
+WORLD_SEED = 13
+GIVEN_NAMES = (
+    "Ada", "Adaeze", "Ahmed", "Aiko", "Alma", "Amara", "Anders", "Ana", "Anika", "Arjun", "Astrid", "Beatriz",
+    "Bogdan", "Carmen", "Chidi", "Clara", "Dario", "Dmitri", "Elif", "Elena", "Emeka", "Esther", "Farah", "Felix",
+    "Freya", "Gustavo", "Hana", "Hamid", "Inès", "Ingrid", "Isaac", "Jalen", "Jonas", "Jorge", "Kai", "Kalani",
+    "Kenji", "Lars", "Leila", "Lucía", "Malik", "Marisol", "Mateo", "Mei", "Milan", "Nadia", "Nia", "Nikhil",
+    "Noor", "Olga", "Omar", "Oskar", "Priya", "Rafael", "Ravi", "Rosa", "Ruth", "Samir", "Selma", "Søren",
+    "Tariq", "Tomás", "Valeria", "Viktor", "Wanjiru", "Xavier", "Yara", "Yusuf", "Zainab", "Zofia")
+SURNAMES = (
+    "Abernethy", "Adebayo", "Agarwal", "Akhtar", "Albrecht", "Alvarado", "Andersson", "Aoki", "Arrington",
+    "Ashworth", "Babić", "Bachmann", "Balogun", "Barros", "Bergström", "Bhatt", "Blomqvist", "Boateng",
+    "Bonnaire", "Brandauer", "Brennan", "Calloway", "Castellanos", "Chaudhry", "Cieślak", "Coyle", "Dąbrowski",
+    "Dahlberg", "Delacroix-Hart", "Demirci", "Desrosiers", "Dimitriou", "Donnelly", "Duarte", "Eberhardt",
+    "Ekström", "Escobedo", "Esposito", "Falkner", "Fairweather", "Fenwick", "Figueroa", "Fitzgerald-Oyelaran",
+    "Galloway", "Gallagher", "Gerhardt", "Ghosh", "Grünewald", "Guerrero", "Gutiérrez", "Hadley", "Halvorsen",
+    "Hargreaves", "Hashemi", "Haverkamp", "Hendricks", "Holmberg", "Hosseini", "Ibarra", "Iwasaki", "Jablonski",
+    "Jankowski", "Jovanović", "Kamara", "Kapoor", "Karlsson", "Kavanagh", "Kiplagat", "Kowalczyk", "Krishnan",
+    "Kuznetsova", "Lachance", "Lindqvist", "Llewellyn", "Lombardi", "Lundgren", "Macintyre", "Maddox",
+    "Magnusson", "Makinde", "Marchetti", "Mbeki", "McAllister", "Medeiros", "Mendelsohn", "Moreau", "Morrissey",
+    "Mukherjee", "Nakamura", "Navarro", "Ndiaye", "Nieminen", "Novak", "Nwosu", "Oberholzer", "Okafor",
+    "Okonkwo", "Olatunji", "Ortega", "Osei", "Ostrowski", "Pacheco", "Palmqvist", "Papadakis", "Pereira",
+    "Petrakis", "Pettersen", "Quintero", "Radcliffe", "Rahman", "Rasmussen", "Reyes-Whitlock", "Rinaldi",
+    "Rosenthal", "Sandoval", "Santangelo", "Schreiber", "Sekibo", "Shapiro", "Sigurdsson", "Sokolov",
+    "Stavros", "Strand", "Sundaram", "Szabó", "Takahashi", "Tanaka-Reid", "Thorne", "Toivonen", "Trevino",
+    "Underwood", "Valdés", "Vasquez", "Velasco", "Vidal", "Villanueva", "Voskuijlen", "Wainwright",
+    "Wasserman", "Whitfield", "Wojcik", "Yamada", "Yilmaz", "Zamora", "Zielinski", "Zubiri",
+    "de la Vega", "de Souza", "van Dalen", "van der Meulen", "di Stefano", "del Castillo", "le Roux",
+    "van Houten", "da Silva", "von Ahlen", "O'Halloran", "D'Souza")
+PLAQUE_ROLES = (
+    "a stonemason who worked on the site", "a local historian", "a longtime caretaker of the site",
+    "a founder of the neighborhood association", "a lamplighter who served the district",
+    "a schoolteacher who led walks here", "a volunteer gardener", "a mapmaker of the old city",
+    "a printer whose shop stood nearby", "a nurse who lived across the street", "a night watchman of the block",
+    "a librarian who collected the site's history")
+MOSAIC_SUBJECTS = (
+    "the old shoreline", "the street grid", "autumn leaves", "the river at dawn", "a summer storm",
+    "the night sky", "falling snow", "market stalls", "sailing ships", "a map of the old city",
+    "the first subway trains", "a harvest festival", "the harbor lights", "spring blossoms")
+ANIMALS = ("owl", "fox", "heron", "hare", "beaver", "lynx", "stag", "swan", "falcon", "otter", "bison", "raven",
+           "dolphin", "tortoise", "sparrow", "badger", "peacock", "pelican", "squirrel", "crane", "wolf", "horse",
+           "hedgehog", "salmon", "kingfisher", "magpie", "walrus", "moose", "gazelle", "hummingbird", "octopus",
+           "camel")
+#: the order of the facts in the section (and the keys of ``world_facts``)
+WORLD_FACT_KEYS = ("plaque_honoree", "restoration_leads", "tour_time", "mosaic_length", "capsule_year",
+                   "exhibit_floor", "sculpture_animal")
+EXHIBIT_MIN_FLOORS = 20
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _person(rng: random.Random, used: set[tuple[str, str]]) -> str:
+    """A new person's name, sometimes with a middle initial. No two people of the wiki share a surname and an
+    initial of a given name (as the answer judge reads names), so any form of a name means one person."""
+    from embodiedweb.domains.outdoor.answers import person_keys  # the judge's own reading of names
+
+    while True:
+        given, surname = rng.choice(GIVEN_NAMES), rng.choice(SURNAMES)
+        middle = rng.choice("ABCDEFGHJKLMNPRSTVW") if rng.random() < 0.4 else ""
+        name = f"{given} {middle + '. ' if middle else ''}{surname}"
+        keys = person_keys(name)
+        if len(keys) == (2 if middle else 1) and not keys & used:
+            used.update(keys)
+            return name
+
+
+def world_facts(p: dict[str, Any], used: set[tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """The place's own details (see above): key -> ``{"kind", "value", ..., "text"}``; ``used`` holds the
+    (first initial, surname) pairs of people already in the wiki and is updated."""
+    rng = random.Random(f"{WORLD_SEED}:{p['place_id']}")
+    out: dict[str, dict[str, Any]] = {}
+    honoree = _person(rng, used)
+    out["plaque_honoree"] = {"kind": "name", "value": honoree,
+                             "text": f"A bronze plaque beside the main entrance honours {honoree}, "
+                                     f"{rng.choice(PLAQUE_ROLES)}."}
+    leads = f"{_person(rng, used)} and {_person(rng, used)}"
+    out["restoration_leads"] = {"kind": "name", "value": leads,
+                                "text": f"The most recent restoration of the site was led by the architects {leads}."}
+    minutes = rng.randrange(8 * 60, 18 * 60, 5)
+    h, m = divmod(minutes, 60)
+    when = f"{(h - 1) % 12 + 1}:{m:02d} {'am' if h < 12 else 'pm'}"
+    out["tour_time"] = {"kind": "time", "value": when,
+                        "text": f"Free guided walks leave from the main entrance every Saturday at {when}."}
+    length = rng.randrange(40, 401) / 10
+    out["mosaic_length"] = {"kind": "number", "value": f"{length:.1f}", "unit": "m",
+                            "tol": round(max(0.16, 0.01 * length), 2),  # half a foot: the feet are rounded
+                            "text": f"A mosaic of {rng.choice(MOSAIC_SUBJECTS)} beside the main entrance is "
+                                    f"{length:.1f} metres ({round(length / 0.3048)} feet) long."}
+    year = rng.randrange(2030, 2150)
+    out["capsule_year"] = {"kind": "number", "value": str(year), "unit": "year", "tol": 0,
+                           "text": f"A time capsule is buried by the main entrance; it is to be opened in {year}."}
+    if (p.get("floors") or 0) >= EXHIBIT_MIN_FLOORS:
+        floor = rng.randrange(2, int(p["floors"]))
+        out["exhibit_floor"] = {"kind": "number", "value": str(floor), "unit": "floor", "tol": 0,
+                                "text": f"A permanent exhibition on the history of the site is on the "
+                                        f"{_ordinal(floor)} floor."}
+    animal = rng.choice(ANIMALS)
+    out["sculpture_animal"] = {"kind": "choice", "value": animal, "choices": list(ANIMALS),
+                               "text": f"A small bronze sculpture of {'an' if animal[0] in 'aeiou' else 'a'} {animal} "
+                                       "stands beside the main entrance."}
+    return out
+
+
 # --- generation --------------------------------------------------------------------------------
 
 LINK_RX = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]*))?\]\]")
@@ -798,6 +916,12 @@ def build(places: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         places = json.loads((data_dir() / "places" / "places.json").read_text(encoding="utf-8"))
     ids = {p["place_id"] for p in places}
     arts: list[dict[str, Any]] = [_place_article(p, places, ids) for p in places]
+    used: set[tuple[str, str]] = set()
+    for p, a in sorted(zip(places, arts, strict=True), key=lambda pa: pa[0]["place_id"]):
+        a["world_facts"] = world_facts(p, used)
+        at = [s["heading"] for s in a["sections"]].index("Visiting") + 1
+        a["sections"].insert(at, {"heading": "On site", "paragraphs": [
+            a["world_facts"][k]["text"] for k in WORLD_FACT_KEYS if k in a["world_facts"]]})
 
     hoods = sorted({p["neighborhood"] for p in places})
     for h in hoods:

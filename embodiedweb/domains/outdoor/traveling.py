@@ -1,39 +1,73 @@
-"""EWA-Traveling-v0: walk to a landmark and answer a question whose answer is on its wiki page.
+"""EWA-Traveling-v0: walk to a landmark and answer a question whose answer is written in its wiki article.
 
-Metrics: ``embodied`` = the agent stopped on the landmark's node; ``web`` = the answer matches the
-wiki fact; ``overall`` = both; ``completion`` = fraction of (article viewed, landmark reached, answer
-right). Answers: numbers must match exactly (one number in the answer); names and styles match when
-every word of the expected answer appears in a short answer (case, accents and punctuation aside).
+The questions ask about details of this project's world that the wiki generator writes into each place
+article (``world_facts``: a plaque's honoree, the leads of the last restoration, the time of a weekly
+walk, a mosaic's length, a time capsule's year, an exhibition's floor, a sculpture's animal; see
+:mod:`embodiedweb.data_gen.wiki`). They are drawn at random per place, so knowing the real building does
+not help: the answer has to be read. One truth: the checker judges the answer against the article's
+fact record (the task's ``goal.answer`` must agree with it, else the task is refused).
+
+Metrics:
+
+- ``web``: the landmark's article was viewed in this episode (the wiki's per-session view log) **and**
+  the answer is right;
+- ``embodied``: the agent stopped at the landmark (:meth:`StreetDomain.stopped_at`);
+- ``overall`` = web and embodied; ``completion`` = fraction of (article viewed, landmark reached,
+  answer right). Extras: ``article_viewed``, ``answer_right`` and, when the answer is wrong,
+  ``answer_error`` (why, e.g. "names 3 options (owl, fox, heron); give one").
+
+Answers are judged by the fact's type (numbers with units and tolerance, clock times, names with
+initials, one-of choices): see :mod:`embodiedweb.domains.outdoor.answers`. The landmark's own name is
+removed from the answer first.
 """
 
 from __future__ import annotations
 
 import random
-import re
-import unicodedata
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle
-from embodiedweb.tasks import Task
+from embodiedweb.domains.outdoor.answers import Verdict, judge, parse_time
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
+from embodiedweb.tasks import Task, TaskError
 
-_STOP = {"the", "a", "an", "and", "of", "&"}
-
-
-def normalize(text: str) -> list[str]:
-    t = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return [w for w in re.findall(r"[a-z0-9]+", t) if w not in _STOP]
+#: the perturbed oracle's "stop short" stops at least this far (straight line) from the landmark
+SHORT_OF_M = 60.0
 
 
-def answer_matches(answer: str | None, gold: str, kind: str) -> bool:
-    if not answer:
-        return False
-    if kind == "number":
-        nums = re.findall(r"\d+(?:\.\d+)?", answer.replace(",", ""))
-        return len(nums) == 1 and float(nums[0]) == float(gold)
-    want, got = normalize(gold), normalize(answer)
-    return bool(want) and all(w in got for w in want) and len(got) <= 2 * len(want) + 6
+def article(slug: str) -> dict[str, Any] | None:
+    from web_sites.wiki import catalog
+
+    return catalog.get(slug)
+
+
+def fact_of(goal: dict[str, Any]) -> dict[str, Any] | None:
+    """The fact record a task asks about: ``world_facts[goal.fact]`` of the article ``goal.slug``."""
+    a = article(str(goal.get("slug")))
+    return (a or {}).get("world_facts", {}).get(str(goal.get("fact")))
+
+
+@lru_cache(maxsize=1)
+def known_people() -> tuple[str, ...]:
+    """Every name the wiki's world facts give (an answer naming one who is not the answer is wrong)."""
+    from web_sites.wiki import catalog
+
+    return tuple(f["value"] for a in catalog.articles() for f in (a.get("world_facts") or {}).values()
+                 if f.get("kind") == "name")
+
+
+def landmark_names(goal: dict[str, Any]) -> list[str]:
+    a = article(str(goal.get("slug"))) or {}
+    return [n for n in {a.get("title"), (a.get("facts") or {}).get("name")} if n]
+
+
+def judge_answer(answer: str | None, goal: dict[str, Any]) -> Verdict:
+    fact = fact_of(goal)
+    if fact is None:
+        return Verdict(False, f"the wiki has no fact {goal.get('fact')!r} for {goal.get('slug')!r}")
+    return judge(answer, fact, ignore=landmark_names(goal), others=known_people())
 
 
 class TravelingDomain(StreetDomain):
@@ -42,30 +76,83 @@ class TravelingDomain(StreetDomain):
     name = "traveling"
     node_fields = ("place_node",)
 
+    def validate_task(self, task: Task) -> None:
+        super().validate_task(task)
+        g, tid = task.goal, task.task_id
+        if article(str(g.get("slug"))) is None:
+            raise TaskError(f"task {tid!r}: field 'goal.slug': no wiki article {g.get('slug')!r}")
+        fact = fact_of(g)
+        if fact is None:
+            raise TaskError(f"task {tid!r}: field 'goal.fact': article {g['slug']!r} records no fact "
+                            f"{g.get('fact')!r}")
+        if str(g.get("answer")) != str(fact["value"]) or g.get("kind") != fact["kind"]:
+            raise TaskError(f"task {tid!r}: field 'goal.answer': {g.get('answer')!r} ({g.get('kind')}) is not the "
+                            f"article's {fact['value']!r} ({fact['kind']}); regenerate the suite")
+
     def check(self, episode: Episode) -> dict[str, Any]:
         g = episode.task.goal
         viewed = g["slug"] in episode.web_state.get("wiki", {}).get("views", [])
         at = self.stopped_at(episode, g["place_node"])
-        right = answer_matches(episode.answer, g["answer"], g["kind"])
-        subgoals = [viewed, at, right]
-        return {"overall": at and right, "web": right, "embodied": at, "completion": sum(subgoals) / 3}
+        verdict = judge_answer(episode.answer, g)
+        out: dict[str, Any] = {"overall": viewed and verdict.ok and at, "web": viewed and verdict.ok,
+                               "embodied": at, "completion": (viewed + at + verdict.ok) / 3,
+                               "article_viewed": viewed, "answer_right": verdict.ok}
+        if not verdict.ok:
+            out["answer_error"] = verdict.reason
+        return out
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
         return TravelingOracle(task, perturb)
 
 
-class TravelingOracle(StreetOracle):
-    """Reads the landmark's wiki article, walks there (shortest path) and answers."""
+def wrong_answer(fact: dict[str, Any]) -> str:
+    """A plausible answer of the right type that the judge rejects (the perturbed oracle's)."""
+    kind, value = fact["kind"], str(fact["value"])
+    if kind == "number":
+        return f"{float(value) + max(1.0, 3 * float(fact.get('tol') or 0)):g}"
+    if kind == "time":
+        t = (parse_time(value) + 70) % (24 * 60)
+        return f"{t // 60}:{t % 60:02d}"
+    if kind == "choice":
+        return next(c for c in fact["choices"] if c != value)
+    return "I do not know"
 
-    def plan(self) -> Any:
+
+class TravelingOracle(StreetOracle):
+    """Reads the landmark's wiki article, walks there (shortest path) and answers with the article's fact.
+
+    Perturbed (one necessary step removed or replaced): a wrong answer, stopping short (at least
+    :data:`SHORT_OF_M` from the landmark), not walking, or not reading the article. The steps are
+    methods (:meth:`read`, :meth:`walk`, :meth:`answer`) so that variants can replace one of them."""
+
+    def fact(self) -> dict[str, Any]:
         g = self.task.goal
-        mode = self.perturb.choice(["wrong_answer", "stop_short", "no_walk"]) if self.perturb else None
+        return fact_of(g) or {"kind": g["kind"], "value": g["answer"]}
+
+    def read(self) -> Any:
         if self.obs["active"] != "web":
             yield "switch_environment [look the landmark up on the wiki]"
-        yield f"goto [/wiki/article/{quote(g['slug'])}]"
-        if mode != "no_walk":
-            yield from self.walk_to(g["place_node"], drop_last=mode == "stop_short")
-        answer = g["answer"]
-        if mode == "wrong_answer":
-            answer = str(int(float(answer)) + 1) if g["kind"] == "number" else "I do not know"
-        yield f"stop [{answer}]"
+        yield f"goto [/wiki/article/{quote(self.task.goal['slug'])}]"
+
+    def walk(self) -> Any:
+        yield from self.walk_to(self.task.goal["place_node"])
+
+    def walk_short(self, metres: float) -> Any:
+        """Walk the route but stop at its last node at least ``metres`` (straight line) from the landmark."""
+        goal = self.task.goal["place_node"]
+        path = city().route(self.here(), goal)
+        far = [n for n in path if city().distance_m(n, goal) >= metres]
+        yield from self.walk_to(far[-1] if far else path[0])
+
+    def answer(self) -> str:
+        return str(self.fact()["value"])
+
+    def plan(self) -> Any:
+        mode = self.perturb.choice(["wrong_answer", "stop_short", "no_walk", "no_read"]) if self.perturb else None
+        if mode != "no_read":
+            yield from self.read()
+        if mode == "stop_short":
+            yield from self.walk_short(SHORT_OF_M)
+        elif mode != "no_walk":
+            yield from self.walk()
+        yield f"stop [{wrong_answer(self.fact()) if mode == 'wrong_answer' else self.answer()}]"

@@ -10,7 +10,6 @@ import pytest
 import embodiedweb  # noqa: F401
 from baselines.perturbed import PerturbedOracle
 from baselines.random_agent import RandomAgent
-from embodiedweb.domains.outdoor.traveling import answer_matches
 from embodiedweb.evaluate import run_episode
 from embodiedweb.tasks import TaskError, load_tasks
 
@@ -105,14 +104,29 @@ def test_shopping_checker_needs_pickup_at_the_rule_store():
     e.close()
 
 
-def test_traveling_answer_matching():
-    assert answer_matches("1931", "1931", "number") and answer_matches("It was completed in 1931.", "1931", "number")
-    assert not answer_matches("1930 or 1931", "1931", "number") and not answer_matches("", "1931", "number")
-    assert answer_matches("shreve, lamb and harmon", "Shreve, Lamb & Harmon", "text")
-    assert answer_matches("Beaux-Arts", "Beaux-Arts", "text") and answer_matches("beaux arts style", "Beaux-Arts", "text")
-    assert not answer_matches("Art Deco", "Beaux-Arts", "text")
-    assert not answer_matches(" ".join(["Beaux-Arts"] + ["x"] * 40), "Beaux-Arts", "text")
-    assert answer_matches("Cass Gilbert", "Cass Gilbert", "text") and not answer_matches("Gilbert", "Cass Gilbert", "text")
+def test_traveling_checker_needs_the_article_the_landmark_and_the_right_answer():
+    def run(read, walk, answer):
+        def plan(o, t):
+            if read:
+                yield "switch_environment"
+                yield f"goto [/wiki/article/{t.goal['slug']}]"
+            if walk:
+                yield from o.walk_to(t.goal["place_node"])
+            yield f"stop [{answer(t)}]"
+        return _metrics("EWA-Traveling-v0", plan)
+
+    def right(t):
+        return t.goal["answer"]
+
+    m = run(True, True, right)
+    assert m["overall"] and m["web"] and m["embodied"] and m["completion"] == 1
+    m = run(False, True, right)  # answered from memory (even rightly): no web, no overall
+    assert m["answer_right"] and not m["article_viewed"] and not m["web"] and not m["overall"]
+    assert abs(m["completion"] - 2 / 3) < 1e-9
+    m = run(True, False, right)  # read but never walked
+    assert m["web"] and not m["embodied"] and not m["overall"]
+    m = run(True, True, lambda t: "I do not know")
+    assert m["embodied"] and not m["web"] and not m["overall"] and m["answer_error"]
 
 
 def test_bad_task_files_name_task_and_field(tmp_path):

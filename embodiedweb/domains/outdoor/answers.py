@@ -1,0 +1,349 @@
+"""Judging a free-text answer against one fact, by the fact's type.
+
+A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use this form):
+
+- ``number`` (``unit``: ``m``, ``floor`` or ``year``; ``tol``: absolute tolerance in that unit): every
+  quantity in the answer must equal the value within ``tol``. A quantity with a length unit (metres,
+  feet, yards, km, cm, inches) is converted to the fact's unit, so "191 metres (about 627 feet)" is one
+  consistent answer; a unit of another dimension is wrong; a quantity without a unit is read in the
+  fact's unit. Ordinals count ("14th floor", "floor 14"). A hedge fails unless both agree ("180 or 191").
+- ``time`` (``value`` like ``"2:15 pm"``): every clock time in the answer ("2:15 pm", "14:15",
+  "2.15 p.m.", "2 pm" for 2:00) must be that minute of the day; a time without am/pm is read on a
+  12-hour clock. A number that is not a clock time is ignored.
+- ``name`` (``value``: one or more people or firms joined by "and", "&", ",", ";", "+" or "with";
+  optional ``aliases``: whole alternative values): the answer must name every one of them and no other
+  person of ``others``. A person is named by the surname (particles such as "van der" optional) with one
+  of its given names, in full or as an initial, right before it ("I. M. Pei", "Ieoh Ming Pei", "Henry J.
+  Hardenbergh"), or after it the first given name in full or all the given names ("Whitfield, Ana",
+  "Pei, I. M."); a whole word stands for an initial unless it is a word that is never a name (:data:`NOT_NAMES`:
+  "and" is not "A."). A name without given names (a firm, "Shreve") is named by itself. Firm words
+  ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word.
+- ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
+  (plurals, case, hyphens and accents aside); naming two or more options fails.
+
+Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
+fails. Text given in ``ignore`` (the landmark's name, say) is removed first, so "the 30 Rockefeller
+Plaza mosaic is 14.6 m long" holds one number. :func:`judge` never raises: a malformed fact or answer
+gives a verdict with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+MAX_WORDS = 40
+MAX_CHARS = 300
+
+KINDS = ("number", "time", "name", "choice")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ł": "l",
+                          "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "þ": "th", "ı": "i", "’": "'", "‘": "'"})
+
+
+def fold(text: str) -> str:
+    """Lower case without accents ("Søren Bergström" = "soren bergstrom"); curly quotes made straight."""
+    t = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return "".join(c for c in t if not unicodedata.combining(c)).lower()
+
+
+def _strip(text: str, ignore: Iterable[str]) -> str:
+    """The folded answer with every ``ignore`` phrase (matched word by word, any punctuation between) removed."""
+    out = fold(text)
+    for phrase in ignore:
+        words = re.findall(r"[a-z0-9]+", fold(phrase))
+        if words:
+            out = re.sub(r"(?<![a-z0-9])" + r"[^a-z0-9]*".join(map(re.escape, words)) + r"(?![a-z0-9])", " ", out)
+    return out
+
+
+def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
+          others: Sequence[str] = ()) -> Verdict:
+    """Whether ``answer`` states ``fact`` (see module docstring), with the reason when it does not."""
+    if not isinstance(fact, dict) or fact.get("kind") not in KINDS or not str(fact.get("value", "")).strip():
+        return Verdict(False, f"unjudgeable fact {fact!r}")
+    if answer is None or not str(answer).strip():
+        return Verdict(False, "no answer")
+    answer = str(answer)
+    n_words = len(answer.split())
+    if n_words > MAX_WORDS or len(answer) > MAX_CHARS:
+        return Verdict(False, f"answer too long ({n_words} words, {len(answer)} characters; at most "
+                              f"{MAX_WORDS} words and {MAX_CHARS} characters)")
+    text = _strip(answer, ignore)
+    try:
+        if fact["kind"] == "number":
+            return _judge_number(text, fact)
+        if fact["kind"] == "time":
+            return _judge_time(text, str(fact["value"]))
+        if fact["kind"] == "name":
+            return _judge_name(text, fact, others)
+        return _judge_choice(text, fact)
+    except (KeyError, TypeError, ValueError) as e:
+        return Verdict(False, f"unjudgeable fact {fact!r}: {e}")
+
+
+# ---------------------------------------------------------------------------------------------- numbers
+#: unit word -> (dimension, factor to the dimension's base unit)
+UNITS: dict[str, tuple[str, float]] = {}
+for _words, _dim, _f in [
+    (("m", "metre", "metres", "meter", "meters", "mtr", "mtrs"), "length", 1.0),
+    (("km", "kilometre", "kilometres", "kilometer", "kilometers"), "length", 1000.0),
+    (("cm", "centimetre", "centimetres", "centimeter", "centimeters"), "length", 0.01),
+    (("ft", "foot", "feet", "'"), "length", 0.3048),
+    (("yd", "yds", "yard", "yards"), "length", 0.9144),
+    (("inch", "inches", '"'), "length", 0.0254),
+    (("floor", "floors", "fl", "storey", "storeys", "story", "stories", "level", "levels"), "floor", 1.0),
+    (("year", "years", "ad", "ce"), "year", 1.0),
+]:
+    for _w in _words:
+        UNITS[_w] = (_dim, _f)
+
+_QTY = re.compile(r"(?<![\w.:,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d:]|,\d)(st|nd|rd|th)?"
+                  r"\s*(['\"]|[a-z]+)?")
+_BEFORE = re.compile(r"(floor|level|storey|story)\s*(?:no\.?|number)?\s*$")
+
+
+def quantities(text: str) -> list[tuple[float, str | None, float]]:
+    """``(value, dimension or None, factor)`` for each number in folded ``text`` (see module docstring)."""
+    out = []
+    for m in _QTY.finditer(text):
+        value = float(m.group(1).replace(",", ""))
+        unit = UNITS.get(m.group(3) or "")
+        if unit is None and _BEFORE.search(text[max(0, m.start() - 20):m.start()]):
+            unit = UNITS["floor"]
+        out.append((value, unit[0] if unit else None, unit[1] if unit else 1.0))
+    return out
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def _judge_number(text: str, fact: dict[str, Any]) -> Verdict:
+    gold, unit, tol = float(fact["value"]), str(fact.get("unit") or ""), float(fact.get("tol") or 0.0)
+    dim, scale = UNITS.get(unit, (unit or "plain", 1.0))
+    qs = quantities(text)
+    if not qs:
+        return Verdict(False, "no number in the answer")
+    for value, qdim, factor in qs:
+        if qdim is not None and qdim != dim:
+            return Verdict(False, f"{_fmt(value)} is a {qdim}, not a {dim}")
+        v = value * factor / scale if qdim is not None else value
+        if abs(v - gold) > tol + 1e-9:
+            shown = f"{_fmt(value)} ({_fmt(v)} {unit})" if qdim and factor != scale else _fmt(value)
+            within = f" (within {_fmt(tol)})" if tol else ""
+            return Verdict(False, f"{shown} is not {fact['value']}{' ' + unit if dim == 'length' else ''}{within}")
+    return Verdict(True)
+
+
+# ------------------------------------------------------------------------------------------------ times
+_TIME = re.compile(r"(?<![\w.:])(\d{1,2})(?:\s*[:.h]\s*(\d{2}))?\s*(a\.?\s?m\b\.?|p\.?\s?m\b\.?)?(?![\w:])")
+
+
+def clock_times(text: str) -> list[tuple[int, int, str | None]]:
+    """``(hour, minute, "am"|"pm"|None)`` for each clock time in folded ``text``: ``H:MM``/``H.MM`` with or
+    without am/pm, ``H am``/``H pm``, noon and midnight."""
+    out: list[tuple[int, int, str | None]] = []
+    for m in _TIME.finditer(text):
+        h, mins, ap = int(m.group(1)), m.group(2), m.group(3)
+        if mins is None and ap is None:
+            continue  # a bare number is not a time
+        half = ("am" if ap.startswith("a") else "pm") if ap else None
+        out.append((h, int(mins) if mins is not None else 0, half))  # impossible times are kept: they match nothing
+    for m in re.finditer(r"\b(noon|midday|midnight)\b", text):
+        out.append((12, 0, "pm" if m.group(1) != "midnight" else "am"))
+    return out
+
+
+def parse_time(value: str) -> int:
+    """Minutes after midnight of a written time (``"2:15 pm"``, ``"14:15"``); ValueError if none or several."""
+    ts = clock_times(fold(value))
+    if len(ts) != 1:
+        raise ValueError(f"not one clock time: {value!r}")
+    h, mi, half = ts[0]
+    if half:
+        h = h % 12 + (12 if half == "pm" else 0)
+    return h * 60 + mi
+
+
+def _judge_time(text: str, value: str) -> Verdict:
+    gold = parse_time(value)
+    ts = clock_times(text)
+    if not ts:
+        return Verdict(False, "no clock time in the answer")
+    for h, mi, half in ts:
+        if half:
+            ok = 1 <= h <= 12 and mi < 60 and (h % 12 + (12 if half == "pm" else 0)) * 60 + mi == gold
+        elif h > 12:
+            ok = mi < 60 and h * 60 + mi == gold
+        else:
+            ok = mi < 60 and gold in ((h % 12) * 60 + mi, (h % 12 + 12) * 60 + mi)
+        if not ok:
+            return Verdict(False, f"{h}:{mi:02d}{' ' + half if half else ''} is not {value}")
+    return Verdict(True)
+
+
+# ------------------------------------------------------------------------------------------------ names
+PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "la", "le", "du", "di", "da", "dos", "das", "ter",
+             "ten", "st", "al", "el", "bin", "ibn", "ben", "y"}
+SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
+FIRM_WORDS = {"partners", "partner", "sons", "son", "associates", "associate", "company", "co", "architects",
+              "architect", "architecture", "group", "studio", "studios", "llp", "inc", "ltd", "office", "firm",
+              "the"}
+_SEP = re.compile(r"\s*(?:;|,|&|\+|\band\b|\bwith\b|\bet\b)\s*")
+
+
+def _name_tokens(text: str) -> list[str]:
+    """Folded word tokens of a name or answer: apostrophes dropped ("O'Neill" = "oneill"), hyphenated names
+    one token ("Tanaka-Reid" = "tanakareid"), initials split ("I.M." = "i m")."""
+    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z])-(?=[a-z])", "", fold(text).replace("'", "")))
+
+
+@dataclass(frozen=True)
+class Person:
+    given: tuple[str, ...]
+    particles: tuple[str, ...]
+    surname: str
+    label: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        return self.label or " ".join(self.given + self.particles + (self.surname,))
+
+
+@lru_cache(maxsize=4096)
+def parse_names(value: str) -> tuple[Person, ...]:
+    """The people (or firms) in a written list of names; firm words and parentheticals dropped."""
+    value = re.sub(r"\([^)]*\)", " ", value)
+    people = []
+    for part in _SEP.split(value):
+        toks = [t for t in _name_tokens(part) if t not in FIRM_WORDS]
+        while toks and toks[-1] in SUFFIXES:
+            toks.pop()
+        if not toks:
+            continue
+        i = len(toks) - 1
+        while i > 0 and toks[i - 1] in PARTICLES:
+            i -= 1
+        people.append(Person(tuple(toks[:i]), tuple(toks[i:-1]), toks[-1], " ".join(part.split())))
+    return tuple(people)
+
+
+def person_keys(value: str) -> set[tuple[str, str]]:
+    """(initial of a given name, surname) of every person in ``value``: two people who share one of these
+    can be told apart by no form of their names."""
+    return {(g[0], p.surname) for p in parse_names(value) for g in p.given}
+
+
+#: words that are never given names, so never stand for an initial ("and" is not "A.")
+NOT_NAMES = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to",
+             "with", "was", "are", "also", "architect", "architects", "honours", "honors", "led", "mr", "mrs", "ms",
+             "dr", "sir", "named", "plaque", "answer"}
+
+
+def _same_given(token: str, given: str) -> bool:
+    """A given name in the answer stands for the person's given name: the same name, its initial, or (when the
+    person's name gives only the initial) a whole name with that initial ("Ieoh" for "I.")."""
+    return token == given or (len(token) == 1 and given.startswith(token)) or \
+        (len(given) == 1 and token.startswith(given) and token not in NOT_NAMES)
+
+
+def names_person(tokens: list[str], p: Person) -> bool:
+    """Whether the answer's ``tokens`` name ``p``: its surname (its own particles optional) with a given name
+    of ``p`` (in full or as an initial) right before it, or after it its first given name in full
+    ("Whitfield, Ana") or all its two or more given names ("Pei, I. M.")."""
+    for j, t in enumerate(tokens):
+        if t != p.surname:
+            continue
+        if not p.given:
+            return True
+        i = j
+        for part in reversed(p.particles):
+            if i > 0 and tokens[i - 1] == part:
+                i -= 1
+        if i > 0 and any(_same_given(tokens[i - 1], g) for g in p.given):
+            return True
+        after = tokens[j + 1:j + 1 + len(p.given)]
+        if after and (after[0] == p.given[0] and len(after[0]) > 1 or (
+                len(after) == len(p.given) > 1 and all(map(_same_given, after, p.given)))):
+            return True  # "Whitfield, Ana", "Pei, I. M." (but not "Ortega, a stonemason")
+    return False
+
+
+def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdict:
+    tokens = _name_tokens(text)
+    golds = [parse_names(str(fact["value"]))] + [parse_names(str(a)) for a in fact.get("aliases") or ()]
+    golds = [g for g in golds if g]
+    if not golds:
+        raise ValueError("no name in the fact")
+    missing: list[Person] = []
+    for gold in golds:  # the value, then each alias
+        missing = [p for p in gold if not names_person(tokens, p)]
+        if not missing:
+            break
+    if missing:
+        return Verdict(False, f"does not name {missing[0]}")
+    mine = {p for g in golds for p in g}
+    for other in others:
+        for p in parse_names(other):
+            if p not in mine and not any(_same_person(p, q) for q in mine) and names_person(tokens, p):
+                return Verdict(False, f"also names {p}")
+    return Verdict(True)
+
+
+def _same_person(a: Person, b: Person) -> bool:
+    return a.surname == b.surname and (not a.given or not b.given or _same_given(a.given[0], b.given[0])
+                                       or _same_given(b.given[0], a.given[0]))
+
+
+# ---------------------------------------------------------------------------------------------- choices
+def _word_forms(word: str) -> set[str]:
+    forms = {word, word + "s", word + "es"}
+    if word.endswith("y"):
+        forms.add(word[:-1] + "ies")
+    if word.endswith("f"):
+        forms.add(word[:-1] + "ves")
+    return forms
+
+
+def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
+    choices = [str(c) for c in fact["choices"]]
+    gold = str(fact["value"])
+    if gold not in choices:
+        choices.append(gold)
+    tokens = re.findall(r"[a-z0-9]+", text.replace("'", ""))
+    opts = sorted(((tuple(re.findall(r"[a-z0-9]+", fold(c).replace("'", ""))), c) for c in choices),
+                  key=lambda o: -len(o[0]))
+    used = [False] * len(tokens)
+    named: list[str] = []
+    for words, label in opts:
+        if not words:
+            continue
+        n = len(words)
+        for i in range(len(tokens) - n + 1):
+            if any(used[i:i + n]):
+                continue
+            if all(tokens[i + k] == words[k] for k in range(n - 1)) and tokens[i + n - 1] in _word_forms(words[-1]):
+                used[i:i + n] = [True] * n
+                if label not in named:
+                    named.append(label)
+    if not named:
+        return Verdict(False, f"names none of the {len(choices)} options")
+    if len(named) > 1:
+        return Verdict(False, f"names {len(named)} options ({', '.join(named[:4])}); give one")
+    if named[0] != gold:
+        return Verdict(False, f"{named[0]} is not {gold}")
+    return Verdict(True)

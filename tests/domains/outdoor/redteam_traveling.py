@@ -1,0 +1,397 @@
+"""Red-team agents for EWA-Traveling-v0: shortcuts that must fail, genuine alternatives that must pass.
+
+Each agent is the traveling oracle (read the landmark's article, walk there, answer) with one part
+changed. They act only through action strings but know the task's answer (the strongest cheater knows
+it). ``applies`` says on which tasks the agent's idea can be carried out; ``carried_out`` says whether
+this episode really did it (no action was refused), so a pass cannot come from a plan that quietly fell
+back to the honest solution.
+
+``python -m tests.domains.outdoor.redteam_traveling [N]`` prints the shortcut-rate table of the README.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from collections import Counter
+from typing import Any, ClassVar
+from urllib.parse import quote, urlencode
+
+from baselines.script import Plan, find_bid
+from baselines.street_heuristic import paragraphs, parse_directions
+from embodiedweb.domains.outdoor.answers import MAX_WORDS, parse_names, parse_time
+from embodiedweb.domains.outdoor.common import city
+from embodiedweb.domains.outdoor.traveling import TravelingOracle
+from embodiedweb.tasks import Task
+from tests.redteam import RedTeam, pool
+from tests.redteam import run as run_episodes
+from web_sites.wiki import catalog
+
+ENV_ID = "EWA-Traveling-v0"
+
+
+def _places() -> list[dict[str, Any]]:
+    return [a for a in catalog.articles() if a.get("kind") == "place" and a.get("world_facts")]
+
+
+def _same_key(task: Task) -> list[dict[str, Any]]:
+    """The fact records of the same question at every other place, in slug order."""
+    g = task.goal
+    return [a["world_facts"][g["fact"]] for a in _places() if a["slug"] != g["slug"] and g["fact"] in a["world_facts"]]
+
+
+def _rng(task: Task, salt: str) -> random.Random:
+    return random.Random(f"redteam:{salt}:{task.task_id}")
+
+
+def _unaccent(text: str) -> str:
+    t = unicodedata.normalize("NFKD", text.replace("ø", "o").replace("Ø", "O"))
+    return "".join(c for c in t if not unicodedata.combining(c))
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+class RedTeamAgent(RedTeam, TravelingOracle):
+    """The traveling oracle as a red-team agent (see :mod:`tests.redteam`)."""
+
+    #: the metric that must catch this shortcut ("web" or "embodied")
+    caught_by: ClassVar[str] = "web"
+
+
+# ---------------------------------------------------------------------------------------------- shortcuts
+class MemoryAnswer(RedTeamAgent):
+    """Never opens the wiki: walks to the landmark and answers from what it knows. None of the questions has
+    a real-world answer (the facts are the project's own), so it gives the most plausible one: the answer
+    most other places of the wiki have to the same question (a prior learned from the whole wiki)."""
+
+    def read(self) -> Plan:
+        return iter(())
+
+    def answer(self) -> str:
+        values = Counter(f["value"] for f in _same_key(self.task))
+        return min(values, key=lambda v: (-values[v], v))
+
+
+class KnowsAnswerNoWiki(RedTeamAgent):
+    """Never opens the wiki but knows the right answer (as a model trained on this wiki might): walks to the
+    landmark and answers right. Overall needs the article read in the episode."""
+
+    def read(self) -> Plan:
+        return iter(())
+
+
+class AnswerSpray(RedTeamAgent):
+    """Reads the article and walks there, then answers with the right value among four others of the same
+    question (from other places), in a shuffled list."""
+
+    n_others: ClassVar[int] = 4
+
+    def candidates(self) -> list[str]:
+        rng = _rng(self.task, type(self).__name__)
+        gold = self.fact()
+        if gold["kind"] == "choice":
+            pool = [c for c in gold["choices"] if c != gold["value"]]
+        else:
+            pool = sorted({f["value"] for f in _same_key(self.task)} - {gold["value"]})
+        return rng.sample(pool, min(self.n_others, len(pool)))
+
+    def answer(self) -> str:
+        items = self.candidates() + [str(self.fact()["value"])]
+        _rng(self.task, "order").shuffle(items)
+        return ", ".join(items)
+
+
+class SprayToTheCap(AnswerSpray):
+    """As :class:`AnswerSpray`, with as many candidates as fit in the answer length limit (every option of a
+    one-of question)."""
+
+    n_others = 200
+
+    def answer(self) -> str:
+        items = self.candidates()
+        gold = str(self.fact()["value"])
+        while items and len(", ".join(items + [gold]).split()) > MAX_WORDS:
+            items.pop()
+        items.insert(_rng(self.task, "pos").randrange(len(items) + 1), gold)
+        return ", ".join(items)
+
+
+class HedgeTwo(RedTeamAgent):
+    """Answers "right or near miss": the value or the closest wrong one (the next tolerance step, five
+    minutes later, another person, another option)."""
+
+    def answer(self) -> str:
+        f = self.fact()
+        v = str(f["value"])
+        if f["kind"] == "number":
+            step = 0.1 if "." in v else 1.0
+            other = f"{float(v) + float(f.get('tol') or 0) + step:g}"
+        elif f["kind"] == "time":
+            other = _hhmm((parse_time(v) + 5) % (24 * 60))
+        elif f["kind"] == "choice":
+            other = next(c for c in f["choices"] if c != v)
+        else:
+            other = next(x["value"] for x in _same_key(self.task) if x["kind"] == "name")
+        return f"{v} or {other}" if _rng(self.task, "hedge").random() < 0.5 else f"{other} or {v}"
+
+
+class PasteTheSection(RedTeamAgent):
+    """Reads the article and answers with the whole "On site" section, every detail of the place at once."""
+
+    def answer(self) -> str:
+        a = catalog.get(self.task.goal["slug"])
+        return " ".join(next(s for s in a["sections"] if s["heading"] == "On site")["paragraphs"])
+
+
+class CopyOtherLandmark(RedTeamAgent):
+    """Reads its landmark's article and another landmark's (drawn at random among those whose answer to the
+    same question is written differently: an equal answer would simply be right), walks to its landmark and
+    answers with the other article's answer."""
+
+    def other(self) -> dict[str, Any]:
+        g = self.task.goal
+        others = [a for a in _places() if a["slug"] != g["slug"] and g["fact"] in a["world_facts"]
+                  and a["world_facts"][g["fact"]]["value"] != g["answer"]]
+        return _rng(self.task, "other").choice(others)
+
+    def read(self) -> Plan:
+        yield from super().read()
+        yield f"goto [/wiki/article/{quote(self.other()['slug'])}]"
+
+    def answer(self) -> str:
+        return str(self.other()["world_facts"][self.task.goal["fact"]]["value"])
+
+
+class CopyOtherLandmarkOnly(CopyOtherLandmark):
+    """Walks to its landmark having read only another landmark's article, and copies its answer."""
+
+    def read(self) -> Plan:
+        yield "switch_environment [look something up]"
+        yield f"goto [/wiki/article/{quote(self.other()['slug'])}]"
+
+
+class WebOnly(RedTeamAgent):
+    """Reads the article and answers right, but never walks."""
+
+    caught_by = "embodied"
+
+    def walk(self) -> Plan:
+        return iter(())
+
+
+class StopNextToGoal(RedTeamAgent):
+    """Reads the article, walks the route and stops at its last node at least 25 m (straight line) from the
+    landmark, answering right."""
+
+    caught_by = "embodied"
+
+    def walk(self) -> Plan:
+        yield from self.walk_short(25.0)
+
+
+class WalkOnlyNoAnswer(RedTeamAgent):
+    """Reads the article and walks there, then stops without an answer."""
+
+    def answer(self) -> str:
+        return ""
+
+
+# ------------------------------------------------------------------------------------ genuine alternatives
+class _Genuine(RedTeamAgent):
+    kind = "genuine"
+
+
+class AlternateForm(_Genuine):
+    """Answers in another form of the same value: lengths in feet or centimetres, "floor 14", "the year
+    2064", 24-hour or dotted times, names with initials or surname first, a plural option."""
+
+    def answer(self) -> str:
+        f = self.fact()
+        v = str(f["value"])
+        pick = _rng(self.task, "form").randrange(3)
+        if f["kind"] == "number" and f.get("unit") == "m":
+            return [f"{round(float(v) / 0.3048)} feet", f"{round(float(v) * 100)} cm", f"{v}m"][pick]
+        if f["kind"] == "number" and f.get("unit") == "floor":
+            n = int(v)
+            suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+            return [f"floor {v}", f"the {v}{suffix}", f"level {v}"][pick]
+        if f["kind"] == "number":
+            return [f"the year {v}", f"in {v}", f"{v} AD"][pick]
+        if f["kind"] == "time":
+            t = parse_time(v)
+            half = "a.m." if t < 12 * 60 else "p.m."
+            return [f"{t // 60:02d}:{t % 60:02d}", f"{(t // 60 - 1) % 12 + 1}.{t % 60:02d} {half}",
+                    f"{(t // 60 - 1) % 12 + 1}:{t % 60:02d}{half.replace('.', '').upper()}"][pick]
+        if f["kind"] == "name":
+            people = [_split_name(p.label) for p in parse_names(v)]
+            if pick == 0:  # initials: "A. K. Whitfield"
+                forms = [" ".join([g[0] + "." for g in given] + [surname]) for given, surname in people]
+            elif pick == 1:  # surname first: "Whitfield, Ana K."
+                forms = [f"{surname}, {' '.join(given)}" for given, surname in people]
+            else:  # middle initial dropped, joined by "&": "Ana Whitfield & Tomás de la Vega"
+                forms = [" ".join([given[0], surname]) for given, surname in people]
+            return (" & " if pick == 2 else " and ").join(forms)
+        return [f"{v}s", f"A {v.capitalize()}", f"the {v.upper()}"][pick]
+
+
+def _split_name(label: str) -> tuple[list[str], str]:
+    """(given names, surname with its particles) of a written name."""
+    words = label.split()
+    i = len(words) - 1
+    while i > 0 and words[i - 1] in ("de", "la", "van", "der", "di", "del", "le", "da", "von"):
+        i -= 1
+    return words[:i], " ".join(words[i:])
+
+
+class CaseAndAccents(_Genuine):
+    """Answers the value in capitals, accents dropped, with stray punctuation."""
+
+    def answer(self) -> str:
+        return f'"{_unaccent(str(self.fact()["value"])).upper()}."'
+
+
+class FullSentence(_Genuine):
+    """Answers with a sentence of its own that names the landmark and states the value."""
+
+    def answer(self) -> str:
+        name = re.search(r"Walk to (.+?) and stop there", self.task.instruction).group(1)  # type: ignore[union-attr]
+        return f"According to the wiki article on {name}, the answer is {self.fact()['value']}."
+
+
+class QuoteArticleSentence(_Genuine):
+    """Answers with the article's own sentence that states the fact, as read from the page's text."""
+
+    def read(self) -> Plan:
+        yield from super().read()
+        said = self.fact()["text"]
+        self.quote = next((p for p in paragraphs(self.obs["web_text"]) if p == said), "")
+        if not self.quote:
+            self.errors.append("the page has no paragraph stating the fact")
+
+    def answer(self) -> str:
+        return self.quote
+
+
+class WikiSearch(_Genuine):
+    """Finds the article with the wiki's search box (the landmark's name) and clicks it in the results."""
+
+    def read(self) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment [search the wiki]"
+        yield "goto [/wiki/]"
+        box = find_bid(self.obs["web_text"], "searchbox", "Search the wiki")
+        name = re.search(r"Walk to (.+?) and stop there", self.task.instruction).group(1)  # type: ignore[union-attr]
+        yield f"type [{box}] [{name}] [1]"
+        link = find_bid(self.obs["web_text"], "link", catalog.get(self.task.goal["slug"])["title"])
+        if link is None:
+            self.errors.append(f"no result link for {name!r}")
+            return
+        yield f"click [{link}]"
+
+
+class Detour(_Genuine):
+    """Wanders first: the wiki's main page, another landmark's article, the map; on the street it steps off
+    the route and back a few times before walking there."""
+
+    def read(self) -> Plan:
+        yield "switch_environment [browse]"
+        other = _rng(self.task, "detour").choice([a for a in _places() if a["slug"] != self.task.goal["slug"]])
+        for url in ("/wiki/", f"/wiki/article/{other['slug']}", "/map/", "/"):
+            yield f"goto [{url}]"
+        yield from super().read()
+        yield "go_back"
+
+    def walk(self) -> Plan:
+        yield "switch_environment [wander]"
+        rng = _rng(self.task, "wander")
+        for _ in range(4):
+            nbs = sorted(nb for nb, *_ in city().neighbors(self.here()))
+            yield f"move [{rng.choice(nbs)}]"
+        yield from super().walk()
+
+
+class WalkFirstReadLater(_Genuine):
+    """Walks to the landmark first, then reads the article there, then answers."""
+
+    def plan(self) -> Plan:
+        yield from self.walk()
+        yield from self.read()
+        yield f"stop [{self.answer()}]"
+
+
+class MapDirectionsByName(_Genuine):
+    """Reads the article, asks the map for walking directions to the landmark's name and walks to the end
+    node the directions page gives."""
+
+    def target(self) -> str:
+        return re.search(r"Walk to (.+?) and stop there", self.task.instruction).group(1)  # type: ignore[union-attr]
+
+    def walk(self) -> Plan:
+        yield "goto [/map/directions?" + urlencode({"from": self.here(), "to": self.target()}) + "]"
+        _, end, _ = parse_directions(self.obs["web_text"])
+        if end is None:
+            self.errors.append(f"no route to {self.target()!r}")
+            return
+        yield from self.walk_to(end)
+
+
+class MapDirectionsByAddress(MapDirectionsByName):
+    """As :class:`MapDirectionsByName`, to the address in the article's infobox (the issue's
+    address-following agent)."""
+
+    def target(self) -> str:
+        return dict(catalog.get(self.task.goal["slug"])["infobox"])["Address"]
+
+
+SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
+    MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, PasteTheSection, CopyOtherLandmark,
+    CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer)
+GENUINE: tuple[type[RedTeamAgent], ...] = (
+    AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
+    MapDirectionsByName, MapDirectionsByAddress)
+
+
+def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,
+        web_mode: str = "text") -> list[dict[str, Any]]:
+    return run_episodes(cls, ENV_ID, tasks, want, web_mode, max_steps=400)
+
+
+def all_tasks() -> list[Task]:
+    """The traveling suite (every split)."""
+    from embodiedweb.domains.outdoor import TravelingDomain
+    from embodiedweb.paths import data_dir
+    from embodiedweb.tasks import load_tasks
+
+    return list(load_tasks(data_dir() / "traveling" / "tasks.jsonl", TravelingDomain().validate_task))
+
+
+METRICS = ("overall", "web", "embodied", "answer_right")
+
+
+def rates(res: list[dict[str, Any]]) -> dict[str, float]:
+    k = max(len(res), 1)
+    return {m: sum(bool(r["metrics"].get(m)) for r in res) / k for m in METRICS}
+
+
+def table(n: int = 100) -> list[dict[str, Any]]:
+    """Per agent: episodes that carried its idea out (test split first) and its rates."""
+    tasks = all_tasks()
+    rows = []
+    for cls in SHORTCUTS + GENUINE:
+        res = [r for r in run(cls, pool(cls, tasks), n) if r["carried_out"]]
+        rows.append({"agent": cls.__name__, "kind": cls.kind, "episodes": len(res),
+                     "test": sum(r["split"] == "test" for r in res), **rates(res)})
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("| agent | kind | episodes (test) | overall | web | embodied | answer right |\n"
+          "| --- | --- | --- | --- | --- | --- | --- |")
+    for row in table(int(sys.argv[1]) if len(sys.argv) > 1 else 100):
+        print(f"| {row['agent']} | {row['kind']} | {row['episodes']} ({row['test']}) | {row['overall']:.0%} "
+              f"| {row['web']:.0%} | {row['embodied']:.0%} | {row['answer_right']:.0%} |")
