@@ -154,7 +154,7 @@ class AddressFollower(NavAgent):
     kind = "genuine"
 
     def plan(self) -> Plan:
-        m = re.search(r"Walk to .+? \(([^)]+)\)", self.task.instruction)
+        m = re.search(r"\(([^()]+)\) and stop there", self.task.instruction)
         yield from self.follow_map_to(m.group(1) if m else "", _start_place(self.task))
         yield "stop"
 
@@ -166,7 +166,7 @@ class FullPostalAddress(NavAgent):
     kind = "genuine"
 
     def plan(self) -> Plan:
-        m = re.search(r"Walk to (.+?) \(", self.task.instruction)
+        m = re.search(r"Walk to (.+) \([^()]+\) and stop there", self.task.instruction)
         yield from self.to_web()
         yield "goto [/map/search?" + urlencode({"q": m.group(1) if m else ""}) + "]"
         link = find_bid(self.obs["web_text"], "link", m.group(1) if m else "")
