@@ -107,7 +107,7 @@ class NavigationHeuristic(StreetHeuristic):
     """Directions to the place named in the instruction, walk them, stop."""
 
     def plan(self) -> Plan:
-        m = re.search(r"Walk to (.+?) \(", self.obs["instruction"])
+        m = re.search(r"Walk to (.+) \([^()]+\) and stop there", self.obs["instruction"])
         dest = m.group(1) if m else ""
         yield from self.directions(dest)
         yield from self.walk()

@@ -108,11 +108,16 @@ def table(env_id: str, classes: tuple[Any, ...], n: int = 100) -> list[dict[str,
     tasks = suite(env_id)
     rows = []
     for cls in classes:
-        res = [r for r in run(cls, env_id, pool(cls, tasks), n) if r["carried_out"]]
+        if getattr(cls, "allowed", 0):  # a rule-blind choice: judged on the whole test split
+            res = run(cls, env_id, [t for t in tasks if t.split == "test"])
+            for r in res:
+                r["metrics"] = r["metrics"] if r["carried_out"] else {}
+        else:
+            res = [r for r in run(cls, env_id, pool(cls, tasks), n) if r["carried_out"]]
         k = max(len(res), 1)
         rows.append({"env": env_id, "agent": cls.__name__, "kind": cls.kind, "episodes": len(res),
                      "test": sum(r["split"] == "test" for r in res),
-                     **{m: sum(bool(r["metrics"][m]) for r in res) / k for m in ("overall", "web", "embodied")}})
+                     **{m: sum(bool(r["metrics"].get(m)) for r in res) / k for m in ("overall", "web", "embodied")}})
     return rows
 
 
