@@ -148,6 +148,10 @@ class ActionRegistry:
             if not specs:
                 continue
             out.append(f"## {titles[d]}")
+            if d == "kitchen":
+                out.append("[obj] is an objectId (always that object) or a type name: the nearest visible instance "
+                           "(Teleport: the nearest anywhere); refused, listing the ids, when the visible instances "
+                           "of that type differ in state.")
             for s in specs:
                 line = f"- {s.signature}: {s.description}"
                 if with_examples:

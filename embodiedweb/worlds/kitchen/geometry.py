@@ -110,3 +110,28 @@ def box_distance(cam: tuple[float, float, float], center: list[float], half: tup
     low = cam[1] - CAMERA_OFFSET - REACH_BELOW
     gap = max(center[1] - half[1] - cam[1], low - (center[1] + half[1]), 0.0)
     return math.sqrt(d2 + gap * gap)
+
+
+def box_fully_in_view(cam: tuple[float, float, float], rotation: float, horizon: float, center: list[float],
+                      half: tuple[float, float, float] | list[float], max_dist: float = VISIBILITY_DISTANCE,
+                      fov_deg: float = FOV_DEG) -> bool:
+    """Every corner of the box is inside the frustum and within reach. The frustum and the reach are
+    convex, so then every object whose centre lies in the box is visible too."""
+    fwd, right, up = _axes(float(rotation), float(horizon))
+    axis_low = cam[1] - CAMERA_OFFSET - REACH_BELOW
+    tan_half = math.tan(math.radians(fov_deg / 2.0)) + 1e-6
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            for sz in (-1, 1):
+                p = (center[0] + sx * half[0], center[1] + sy * half[1], center[2] + sz * half[2])
+                v = (p[0] - cam[0], p[1] - cam[1], p[2] - cam[2])
+                zc = v[0] * fwd[0] + v[1] * fwd[1] + v[2] * fwd[2]
+                if zc <= 1e-6:
+                    return False
+                xc = abs(v[0] * right[0] + v[1] * right[1] + v[2] * right[2])
+                yc = abs(v[0] * up[0] + v[1] * up[1] + v[2] * up[2])
+                below = max(axis_low - p[1], 0.0) + max(p[1] - cam[1], 0.0)
+                if xc > zc * tan_half or yc > zc * tan_half or \
+                        math.sqrt(v[0] ** 2 + v[2] ** 2 + below ** 2) > max_dist:
+                    return False
+    return True

@@ -49,7 +49,35 @@ def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
         out.append(s["temperature"].lower())
     if o.object_id == sim.held:
         out.append("in hand")
+    if o.object_type == "StoveKnob" and o.controls:
+        out.append(f"switches {o.controls}")
+    elif o.object_type == "StoveBurner":
+        knobs = [k.object_id for k in sim.active_objects() if k.object_type == "StoveKnob" and k.controls == o.object_id]
+        if knobs:
+            out.append(f"switched by {', '.join(knobs)}")
     return out
+
+
+#: Said of a receptacle whose inside is not all in view (whatever it holds): it never reads as empty.
+OUT_OF_VIEW = "partly out of view: LookUp/LookDown, turn or move to see all it holds"
+_SURFACE_SPACE = 0.35  # the height above a surface (counter, table, plate) where what rests on it stands
+
+
+def inside_out_of_view(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> bool:
+    """Whether part of where ``o`` holds things is out of view: the receptacle's inside (or the space
+    above a surface) is not all in the frustum and reach, or something it holds is not visible."""
+    from .geometry import box_fully_in_view
+    from .sim import _INSIDE_TYPES
+
+    if not o.flags.get("receptacle") or (o.flags.get("openable") and not o.state.get("isOpen")):
+        return False
+    c, h = list(o.center), list(o.half)
+    if o.object_type not in _INSIDE_TYPES:  # a surface: what rests on it stands above the box
+        c[1] += _SURFACE_SPACE / 2
+        h[1] += _SURFACE_SPACE / 2
+    if not box_fully_in_view(sim.camera, sim.rot, sim.hor, c, h):
+        return True
+    return any(not geo[sim.objects[x].index] for x in o.contents if sim.objects[x].active)
 
 
 def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
@@ -75,7 +103,12 @@ def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
         st = object_states(sim, o)
         if st:
             parts.append(", ".join(st))
+        if vis_of(o) and inside_out_of_view(sim, o, geo):
+            parts.append(OUT_OF_VIEW)
         return "- " + "; ".join(parts)
+
+    def vis_of(o: SimObject) -> bool:
+        return o.object_id == sim.held or (bool(geo[o.index]) and not sim.is_hidden(o))
 
     lines.append("Visible objects (interactable):")
     lines += [line(o) for o in seen[:max_objects]] or ["- none"]

@@ -377,6 +377,7 @@ class KitchenSim:
                 "canFillWithLiquid": f["canFillWithLiquid"], "isFilledWithLiquid": s["isFilledWithLiquid"],
                 "temperature": s["temperature"], "isPickedUp": o.object_id == self.held,
                 "objectTemperature": s["temperature"],
+                "controlledObjects": [o.controls] if o.controls and o.object_type == "StoveKnob" else None,
             }
             o._meta = m
         return m

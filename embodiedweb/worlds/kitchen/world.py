@@ -1,6 +1,9 @@
 """KitchenWorld: the kitchen as an :class:`~embodiedweb.worlds.base.EmbodiedWorld`.
 
-Actions come parsed from the project's action registry: ``Teleport``, ``MoveAhead``, ``MoveBack``,
+Object arguments: an objectId always names that object; a type name names the nearest *visible* instance
+(for ``Teleport``: the nearest instance anywhere), and is refused, listing the candidates, when the
+visible instances of that type differ in state (a raw and a cooked slice). Actions come parsed from the
+project's action registry: ``Teleport``, ``MoveAhead``, ``MoveBack``,
 ``MoveLeft``, ``MoveRight``, ``RotateLeft``, ``RotateRight``, ``LookUp``, ``LookDown``, ``PickupObject``,
 ``PutObject``, ``OpenObject``, ``CloseObject``, ``SliceObject``, ``ToggleObjectOn``,
 ``ToggleObjectOff`` (food cooks only with heat: there is no ``CookObject``); object-taking actions get
@@ -86,7 +89,12 @@ class KitchenWorld(EmbodiedWorld):
             ref = args.get("obj") if args else None
             if not ref:
                 return f"{name} needs an object: {name} [objectId or type]"
-            oid = sim.resolve(str(ref).strip(), for_teleport=name == "Teleport")
+            ref = str(ref).strip()
+            if name != "Teleport" and ref not in sim.objects:
+                ambiguous = self._ambiguous(ref)
+                if ambiguous:
+                    return ambiguous
+            oid = sim.resolve(ref, for_teleport=name == "Teleport")
             if oid is None:
                 return f"Object ID appears to be invalid: no object named {ref!r} in this kitchen"
             if name == "PutObject":
@@ -97,6 +105,18 @@ class KitchenWorld(EmbodiedWorld):
                 kwargs["objectId"] = oid
         event = sim.step(name, **kwargs)
         return "" if event.lastActionSuccess else event.errorMessage
+
+    def _ambiguous(self, type_name: str) -> str:
+        """An error when the visible instances of a type name differ in state (else "")."""
+        sim = self._require()
+        seen = [o for o in sim.active_objects() if o.object_type.lower() == type_name.lower() and sim.is_visible(o)]
+        states = {o.object_id: ", ".join(s for s in object_states(sim, o) if s != "in hand") or "no state"
+                  for o in seen}
+        if len(set(states.values())) < 2:
+            return ""
+        listed = "; ".join(f"{oid} ({st})" for oid, st in sorted(states.items()))
+        return (f"'{type_name}' is ambiguous: the {seen[0].object_type} objects in view differ ({listed}). "
+                "Name one by its objectId.")
 
     # ------------------------------------------------------------------ observations
     def text(self) -> str:

@@ -1,0 +1,103 @@
+"""Fair kitchen observations: nothing reads as empty while it holds something out of view, knobs and
+burners name each other, and a type name never silently picks the wrong instance."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from embodiedweb.worlds.kitchen import list_kitchens
+from embodiedweb.worlds.kitchen.observe import OUT_OF_VIEW
+from embodiedweb.worlds.kitchen.world import KitchenWorld
+
+LINE = re.compile(r"^- (\S+) \((\w+)\), [\d.]+ m(?:; in/on (\S+))?")
+
+
+def _listed(text: str) -> dict[str, str]:
+    """Visible objects of a scene text: id -> line."""
+    out, on = {}, False
+    for line in text.splitlines():
+        if line.startswith("Visible objects"):
+            on = True
+        elif line.startswith("Fixtures nearby"):
+            on = False
+        elif on and (m := LINE.match(line)):
+            out[m.group(1)] = line
+    return out
+
+
+@pytest.mark.parametrize("kitchen", list_kitchens())
+def test_no_receptacle_reads_empty_while_holding_something(kitchen):
+    w = KitchenWorld()
+    w.reset({"kitchen_id": kitchen}, 0)
+    sim = w.sim
+    for o in sim.active_objects():
+        if o.flags.get("openable"):
+            sim.step("OpenObject", objectId=o.object_id, forceAction=True)
+    rng = random.Random(kitchen)
+    checked = 0
+    for x, z in rng.sample(sim.reachable, min(25, len(sim.reachable))):
+        for rot in (0, 90, 180, 270):
+            sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=rng.choice([-30, 0, 30, 60]), forceAction=True)
+            listed = _listed(w.text())
+            for oid, line in listed.items():
+                o = sim.objects[oid]
+                if not o.flags.get("receptacle") or OUT_OF_VIEW in line:
+                    continue
+                hidden = [c for c in o.contents if sim.objects[c].active and c not in listed]
+                assert not hidden, (kitchen, (x, z, rot, sim.hor), oid, hidden)
+                checked += 1
+    assert checked > 0
+
+
+def test_the_reported_repro_says_the_cabinet_is_partly_out_of_view():
+    w = KitchenWorld()
+    w.reset({"kitchen_id": "kitchen_10"}, 0)
+    w.sim.step("TeleportFull", x=-1.0, z=1.0, rotation=270, horizon=60, forceAction=True)
+    assert w.execute("OpenObject", {"obj": "Cabinet|-1.82|+1.75|+0.90"}) == ""
+    line = _listed(w.text())["Cabinet|-1.82|+1.75|+0.90"]
+    assert "open" in line and OUT_OF_VIEW in line
+
+
+@pytest.mark.parametrize("kitchen", list_kitchens())
+def test_knobs_and_burners_name_each_other(kitchen):
+    w = KitchenWorld()
+    w.reset({"kitchen_id": kitchen}, 0)
+    sim = w.sim
+    meta = {o["objectId"]: o for o in sim.step("Pass").metadata["objects"]}
+    knobs = [o for o in sim.active_objects() if o.object_type == "StoveKnob"]
+    burners = {o.object_id for o in sim.active_objects() if o.object_type == "StoveBurner"}
+    for k in knobs:
+        assert k.controls in burners, k.object_id
+        assert meta[k.object_id]["controlledObjects"] == [k.controls]
+        w.execute("Teleport", {"obj": k.object_id})
+        text = w.text()
+        assert f"switches {k.controls}" in _listed(text)[k.object_id]
+        if k.controls in _listed(text):
+            assert k.object_id in _listed(text)[k.controls]
+    assert {k.controls for k in knobs} == burners or not knobs
+
+
+def test_a_type_name_is_the_nearest_visible_instance_or_an_error_listing_candidates():
+    w = KitchenWorld()
+    w.reset({"kitchen_id": "kitchen_00"}, 0)
+    sim = w.sim
+    counter = next(o for o in sim.active_objects() if o.object_type == "CounterTop")
+    plate = sim.spawn_in("Plate", counter.object_id)
+    a, b = sim.spawn_in("Egg", plate), sim.spawn_in("Egg", plate)
+    assert w.execute("Teleport", {"obj": a}) == ""
+    assert a in _listed(w.text()) and b in _listed(w.text())
+    sim.objects[b].state["isCooked"] = True
+    sim.objects[b]._meta = None
+    before = w.describe()
+    err = w.execute("PickupObject", {"obj": "Egg"})
+    assert "ambiguous" in err and a in err and b in err and "cooked" in err and "raw" in err
+    assert w.describe() == before and sim.held is None
+    assert w.execute("PickupObject", {"obj": b}) == "" and sim.held == b  # an objectId always works
+    sim.step("PutObject", objectId=b, receptacleObjectId=counter.object_id, forceAction=True)
+    sim.objects[b].state["isCooked"] = False
+    sim.objects[b]._meta = None
+    assert w.execute("PickupObject", {"obj": "Egg"}) == ""  # same states: the nearest visible one
+    assert sim.held in (a, b)
