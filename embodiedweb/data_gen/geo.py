@@ -994,13 +994,15 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         items = []
         for name, *_r in CITIES[c["code"]]:
             loc, _tr = split_local(city_rows()[(c["code"], name)][3])
-            items.append(f"[[{city_slug(c['code'], name)}|{name}]]" + (f" ({loc})" if loc and loc != name else ""))
+            items.append(name + (f" ({loc})" if loc and loc != name else ""))
         city_entries.append(f"{c['name']}: {', '.join(items)}.")
     arts.append(article(
         "major-cities-by-country", "Major cities by country",
         "Major cities of the countries on this wiki, with their names as written locally. Each city has an "
         "article with its coordinates.",
         [("Cities", city_entries)], [("Countries", str(len(COUNTRIES)))], country_slugs, ["Geography", "Lists"]))
+    arts[-1]["links"] += [city_slug(code, r[0]) for code in CITIES for r in CITIES[code]
+                          if city_slug(code, r[0]) != slugify(BY_CODE[code]["name"])]
 
     # one article per country, per city, per telephone numbering plan, per local chain, emblem and dish
     for c in COUNTRIES:
@@ -1014,7 +1016,8 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _city_link(code: str, city: str) -> str:
-    return f"[[{city_slug(code, city)}|{city}]]"
+    """A city named in running text (its article is linked under "See also", so the text reads whole)."""
+    return city
 
 
 def country_article(c: dict[str, Any]) -> dict[str, Any]:
@@ -1057,8 +1060,7 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
                                    f"Hotel: {hotel}."]),
         ("On the road", road),
         ("Codes", [f"The international telephone prefix is {c['phone']}; the group after it is an area code "
-                   f"(see [[{numbering_slug(name)}|Telephone numbers in {name}]]). The country code top-level "
-                   f"domain is {c['tld']}."]),
+                   f"(see Telephone numbers in {name}). The country code top-level domain is {c['tld']}."]),
     ]
     info = [("Continent", c["continent"]), ("Capital", c["capital"]), ("Coordinates", f"{cap_lat:.3f}, {cap_lng:.3f}"),
             ("Largest cities", ", ".join(r[0] for r in CITIES[code][:4])), ("Languages", ", ".join(c["languages"])),
@@ -1066,9 +1068,11 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
             ("Centre line", c["centre"] or "varies"), ("Phone prefix", c["phone"]), ("Web domain", c["tld"])]
     if c["aliases"]:
         info.append(("Also called", ", ".join(c["aliases"])))
+    cities = [city_slug(code, r[0]) for r in CITIES[code] if city_slug(code, r[0]) != slugify(name)]
     return article(slugify(name), name, f"{name} is {c['about']}. Its capital is {c['capital']}.", sections, info,
                    ["list-of-countries-by-continent", "driving-side-by-country", "vehicle-registration-plates-by-country",
-                    "writing-systems", numbering_slug(name), "major-cities-by-country"], ["Countries", c["continent"]])
+                    "writing-systems", numbering_slug(name), "major-cities-by-country", *cities],
+                   ["Countries", c["continent"]])
 
 
 def numbering_article(c: dict[str, Any]) -> dict[str, Any]:
@@ -1083,7 +1087,9 @@ def numbering_article(c: dict[str, Any]) -> dict[str, Any]:
          ("Notes", ["Shops and businesses print their numbers on windows, awnings and adverts, so the area code "
                     "tells which city a shop is in."])],
         [("Country prefix", c["phone"]), ("Area codes", str(len(areas)))],
-        [slugify(name), "telephone-country-codes"], ["Telephone numbering", name])
+        [slugify(name), "telephone-country-codes",
+         *[city_slug(code, city) for _a, city in areas if city_slug(code, city) != slugify(name)]],
+        ["Telephone numbering", name])
 
 
 def city_article(c: dict[str, Any], city: str) -> dict[str, Any]:
@@ -1091,7 +1097,7 @@ def city_article(c: dict[str, Any], city: str) -> dict[str, Any]:
     _name, lat, lng, local, _other = city_rows()[(code, city)]
     names = city_names(code, city)
     loc, tr = split_local(local)
-    lead = f"{city} is {'the capital and ' if is_capital(code, city) else ''}a city of [[{slugify(c['name'])}|{c['name']}]]."
+    lead = f"{city} is {'the capital and ' if is_capital(code, city) else ''}a city of {c['name']}."
     para = [f"The centre of {city} is at {lat:.3f}, {lng:.3f}."]
     if loc and loc != city:
         para.append(f"Written locally: {loc}{f' ({tr})' if tr and tr != city else ''}.")
@@ -1113,6 +1119,7 @@ def city_cue_articles(c: dict[str, Any], city: str) -> list[dict[str, Any]]:
     word = f"{ch['word']} ({ch['translit']})" if ch["translit"] else ch["word"]
     shops = (f"All of its {ch['shops']} shops are in {_city_link(code, city)}." if not ch["also"] else
              f"Its {ch['shops']} shops are in {_city_link(code, city)} and {_city_link(code, ch['also'])}.")
+    also = [city_slug(code, ch["also"])] if ch["also"] and city_slug(code, ch["also"]) != slugify(country) else []
     t = cc["transit"]
     sp = cc["speciality"]
     return [
@@ -1121,7 +1128,7 @@ def city_cue_articles(c: dict[str, Any], city: str) -> list[dict[str, Any]]:
                 f"“{ch['sign']}” ({word}: {ch['meaning']}).",
                 [("Shops", [shops, "The chain is not found elsewhere."])],
                 [("Type", "local chain"), ("Founded", str(ch["founded"])), ("Headquarters", city)],
-                [city_slug(code, city), slugify(country)], ["Companies", f"Companies of {country}"]),
+                [city_slug(code, city), *also, slugify(country)], ["Companies", f"Companies of {country}"]),
         article(slugs["transit"], t["name"],
                 f"{t['name']} is the public transport operator of {here}. Its emblem, the letters {t['name']} on a "
                 f"{t['colour']} disc, marks every bus stop of the city.",
