@@ -508,7 +508,8 @@ def city_names(code: str, city: str) -> list[str]:
 
 def gazetteer() -> dict[str, Any]:
     """The places an answer may name (``data/geo/places.json``): countries with their other names and
-    continents, and every city of the wiki with its centre and all its names."""
+    continents, every city of the wiki with its centre and all its names, and the names of every city's
+    made-up cues (``[term, country code, city]``: chain, transport emblem, dish) for judging searches."""
     countries = [{"name": c["name"], "code": c["code"], "continent": c["continent"],
                   "aliases": sorted(set(c["aliases"]) | set(c.get("endonyms", [])))} for c in COUNTRIES]
     cities = []
@@ -516,7 +517,11 @@ def gazetteer() -> dict[str, Any]:
         cities.append({"name": city, "country": BY_CODE[code]["name"], "country_code": code, "lat": row[1],
                        "lng": row[2], "names": city_names(code, city), "capital": is_capital(code, city),
                        "slug": city_slug(code, city)})
-    return {"countries": countries, "cities": sorted(cities, key=lambda c: (c["country_code"], c["name"]))}
+    terms = sorted([cc["chain"]["name"], code, city] for (code, city) in city_rows() for cc in [cues_of(code, city)])
+    terms += sorted([cues_of(code, city)["transit"]["name"], code, city] for (code, city) in city_rows())
+    terms += sorted([cues_of(code, city)["speciality"]["word"], code, city] for (code, city) in city_rows())
+    return {"countries": countries, "cities": sorted(cities, key=lambda c: (c["country_code"], c["name"])),
+            "cue_terms": terms}
 
 
 def _reserved_words() -> set[str]:

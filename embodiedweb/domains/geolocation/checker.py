@@ -51,7 +51,8 @@ levels correct), and, from the episode (:func:`check_geolocation`):
   walk to see one.
 * ``web``: the agent researched a distinguishing cue of this place on the wiki: it opened an article
   that explains one (the chain's, the emblem's, the dish's article, or the country's list of area
-  codes) or searched the wiki for one by its name (the brand, the emblem, the dish). Articles about
+  codes) or searched the wiki for one by its name (the brand, the emblem, the dish; a query that also
+  names another city's made-up cues does not count: listing many is not looking one up). Articles about
   country-level cues (driving side, plates, scripts) or about countries and cities do not count: they
   cannot tell this place from the rest of its country.
 * ``overall`` = **city correct, web and embodied**. The city is the headline level: the country often
@@ -160,6 +161,7 @@ class Gazetteer:
     city_index: dict[str, tuple[int, ...]]  # place_norm(name) -> city indices
     country_index: dict[str, str]  # norm(name or alias) -> canonical country
     longest: int
+    cue_terms: tuple[tuple[str, str, str], ...] = ()  # (term, country code, city) of every city's cues
 
     def find_cities(self, text: str) -> list[int]:
         """Indices of the distinct cities named in ``text`` (longest names first, left to right)."""
@@ -236,7 +238,8 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
                 if key and k not in index.setdefault(key, []):
                     index[key].append(k)
     longest = max((len(k.split()) for k in index), default=1)
-    return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest)
+    terms = tuple((str(t[0]), str(t[1]), str(t[2])) for t in raw.get("cue_terms", []) if len(t) == 3)
+    return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms)
 
 
 # --------------------------------------------------------------------------------------------- parsing
@@ -417,7 +420,7 @@ def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gaz
     gz = gz or load_gazetteer()
     if countries:
         gz = Gazetteer(gz.cities, gz.city_index, {**_country_table({c: [] for c in countries}), **gz.country_index},
-                       gz.longest)
+                       gz.longest, gz.cue_terms)
     s = str(answer).strip().strip("`").strip()
     if len(s) >= 2 and s[0] in "[({" and s[-1] in "])}":
         s = s[1:-1]
@@ -594,15 +597,23 @@ def _mentions(query: str, term: str) -> bool:
     return bool(t) and f" {t} " in q
 
 
-def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, Any]) -> dict[str, Any]:
-    """What the episode shows: distinguishing cues seen, their articles read, searches for them."""
+def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, Any],
+             gz: Gazetteer | None = None) -> dict[str, Any]:
+    """What the episode shows: distinguishing cues seen, their articles read, searches for them.
+
+    A search counts when its query names a distinguishing cue of this place (the brand, the emblem, the
+    dish) and no made-up cue of any other city: one query listing many brands is not looking one up."""
+    gz = gz or load_gazetteer()
     cues = distinguishing(standpoint)
     nodes = {c["node"] for c in cues}
     slugs = {a for c in cues for a in c["articles"]}
     terms = [t for c in cues for t in c.get("lookup", [])]
+    here = (standpoint.get("country_code"), standpoint.get("city"))
+    others = [t for t, code, city in gz.cue_terms if (code, city) != here]
     seen = sorted({n for n in world.get("visited", []) if n in nodes})
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
-    searched = sorted({q for q in (wiki.get("searches") or []) if any(_mentions(q, t) for t in terms)})
+    searched = sorted({q for q in (wiki.get("searches") or []) if any(_mentions(q, t) for t in terms)
+                       and not any(_mentions(q, t) for t in others)})
     return {"seen": seen, "read": read, "searched": searched}
 
 

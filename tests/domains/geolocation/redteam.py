@@ -207,6 +207,28 @@ class WalkWithoutCueResearch(RedTeamAgent):
         yield f"stop [{self.answer()}]"
 
 
+class SearchSpray(RedTeamAgent):
+    """Walks every viewpoint, then makes one wiki search listing the made-up cue names of every city of
+    the true country (as many as the search box takes), and answers the true place."""
+
+    kind = "shortcut"
+
+    def plan(self) -> Plan:
+        yield from self.walk_all()
+        gz = load_gazetteer()
+        mine = [t for c in self.sp["distinguishing"] for t in c["lookup"]]
+        names = mine[:1] + [t for t, code, _city in gz.cue_terms if code == self.sp["country_code"] and t not in mine]
+        query = ""
+        for n in names:
+            if len(query) + len(n) + 1 > 200:
+                break
+            query = f"{query} {n}".strip()
+        self.idea = bool(mine) and len(query.split()) > 3
+        yield from self.to_web()
+        yield f"goto [/wiki/search?q={query}]"
+        yield f"stop [{self.answer()}]"
+
+
 class SprayCityField(RedTeamAgent):
     """Researches honestly, then names every city of the country in the city part."""
 
@@ -452,7 +474,7 @@ class SearchResultsOnly(RedTeamAgent):
 
 
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
-    StreetMemory, KnowsAnswerNoWalk, WalkWithoutCueResearch, SprayCityField, SprayFreeText, SprayCoordinates,
+    StreetMemory, KnowsAnswerNoWalk, WalkWithoutCueResearch, SearchSpray, SprayCityField, SprayFreeText, SprayCoordinates,
     SprayExtraParts)
 GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
