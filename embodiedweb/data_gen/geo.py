@@ -1,21 +1,30 @@
 """Generate the geolocation data: ``python -m embodiedweb.data_gen.geo``.
 
-Writes, deterministically and from the facts below (written for this project):
+Writes, deterministically and from the facts below and in :mod:`embodiedweb.data_gen.geo_places`
+(written for this project) and the names made up by :mod:`embodiedweb.data_gen.geo_cues`:
 
-- ``data/geo/standpoints.json``: real places (a real street in a real city, lat/lng to about 100 m), each a
-  small street graph (the start viewpoint and 2-4 more along the street) whose four views per
-  viewpoint (N/E/S/W) carry the cues of the place: driving side, road lines, licence plates, bollards,
-  utility poles, vegetation, architecture, the sun's side of the sky, and signs in the local script and
-  language; some signs are *hints* (a street-name sign, a hotel named after the city, a phone number
-  with its country prefix, a web address with its country domain).
-- ``data/geo/tasks.jsonl``: one task per standpoint (``geo-NNN``).
-- ``data/wiki/cues.json``: wiki articles on the cues (driving side, writing systems, licence plates,
-  road markings, bollards, poles, the sun, codes, words on signs, cities) and one per country.
+- ``data/geo/standpoints.json``: real places (a real street in a real city, lat/lng to within about a
+  kilometre), each a small street graph (the start viewpoint and two or three more on each side along
+  the street, 40 m apart) whose four views per viewpoint (N/E/S/W) carry the cues of the place: driving
+  side, road lines, licence plates, bollards, utility poles, vegetation, architecture, the sun's side of
+  the sky, and signs in the local script and language. Some signs are *hints* (a street-name sign, a
+  web address with the country's domain); two or three are *distinguishing cues* (a local chain's shop
+  sign, a transport operator's emblem, a phone number with its area code, a dish on a menu board) that
+  only the wiki ties to the city, placed two or more viewpoints from the start and listed in the
+  standpoint's ``distinguishing`` (cue, viewpoint, view, the articles that explain it, the names a
+  search may use). No sign names the city. Ids are keyed hashes (:func:`geo_cues.opaque_id`).
+- ``data/geo/tasks.jsonl``: one task per standpoint (``geo-NNN`` in the order of the opaque ids; the
+  test split takes 30 % of the capital and 30 % of the other standpoints).
+- ``data/geo/places.json``: the gazetteer the checker reads (countries and their other names, every
+  city with its centre and names, every city's made-up cue names).
+- ``data/wiki/cues.json``: wiki articles on the country-level cues (driving side, writing systems,
+  licence plates, road markings, bollards, poles, the sun, codes, words on signs), one per country, one
+  per city, one list of area codes per country, and one per city's chain, emblem and dish.
 
-View sentences never name a country, city, language or script; only hint signs carry names. The wiki
+View sentences never name a country, city, language or script; only sign texts carry names. The wiki
 articles describe each cue with the same words a person would use for what they see (e.g. "The rear
 licence plate is yellow with black characters"), followed by the countries where it is seen, so that a
-reader can go from a view to a short list of countries.
+reader can go from a view to a short list of countries, and from a distinguishing cue to its city.
 """
 
 from __future__ import annotations
