@@ -392,9 +392,8 @@ class CoordinatesOnly(RedTeamAgent):
         from embodiedweb.data_gen.geo import city_slug, slugify
 
         yield from self.research()
-        code = self.sp["country_code"]
-        slug = city_slug(code, self.sp["city"])
-        yield from self.read(slug if slug != slugify(self.sp["country"]) else slug)
+        slug = city_slug(self.sp["country_code"], self.sp["city"])
+        yield from self.read(slug if slug != slugify(self.sp["country"]) else "major-cities-by-country")
         lat, lng = self.sp["city_centre"]
         yield f"stop [{lat:.3f}, {lng:.3f}; ; ; ; ]"
 
@@ -440,10 +439,9 @@ class SearchBoxResearch(RedTeamAgent):
         cue = self.nearest_cue()
         yield from self.walk_to(cue["node"])
         yield from self.to_web()
-        query = cue["lookup"][0] if cue["lookup"] else f"telephone numbers {self.sp['country']}"
-        title = None
         from web_sites.wiki import catalog
 
+        query = cue["lookup"][0] if cue["lookup"] else f"telephone numbers {self.sp['country']}"
         title = catalog.get(cue["articles"][0])["title"]
         box = find_bid(self.obs["web_text"], "searchbox")
         if box is None:
