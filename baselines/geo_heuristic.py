@@ -4,16 +4,20 @@ It works only from observations (``obs["embodied_text"]``, ``obs["web_text"]``, 
 
 1. reads the views: sentences (driving side, plates, line colours, bollards, poles, the sun, ...) and the
    quoted sign texts (scripts by Unicode character names, letters, words, phone numbers, web addresses);
-2. walks to adjacent viewpoints until it has seen a country code (a phone number or web address on a
-   sign) and a place name (a street-name or hotel sign), or has seen every viewpoint;
+2. walks to every viewpoint it can reach (breadth-first, at most ``max_moves`` steps);
 3. switches to the web and reads the wiki's cue articles (found with the wiki search) for the kinds of
    cue it saw: every list entry ``<cue>: <countries>`` whose cue matches what it saw votes for those
    countries, weighted by how specific the entry is (``log(1 + N / k)`` for ``k`` of ``N`` countries;
-   phone codes and web domains count triple);
-4. when the best two countries are close and there are unvisited viewpoints, goes back to look further;
-5. reads the best country's article for its continent, cities (with local names and coordinates) and
-   streets, picks the city a sign names (a hotel named after it, or a street of that city) or else the
-   capital, and answers ``stop [lat, lng; continent; country; city; street]``.
+   phone codes and web domains count triple); when the best two countries are close, the two country
+   articles decide (signs they mention);
+4. reads the best country's article for its continent and cities (with local names and coordinates);
+5. researches the city: every sign text that is not a common word of the "Words on shop and street
+   signs" article (a brand on a shop sign, a bus stop's emblem, a dish on a menu board) is searched on
+   the wiki and the result whose title the sign contains is opened; each city of the country that the
+   article names gets a vote (split when it names several); a phone number's area code (the group
+   after the country prefix) is looked up in the country's "Telephone numbers in ..." article;
+6. answers ``stop [lat, lng; continent; country; city; street]`` with the city with most votes (the
+   capital when nothing was found), its coordinates, and the street sign it read.
 
 Without the web (the passive setting) it has nothing to map cues to places and answers what it can
 (nothing). Class for the agent registry: ``baselines.geo_heuristic:GeoHeuristic`` (name ``heuristic``).
@@ -137,7 +141,8 @@ class Observations:
                 if bare not in self.sentences:
                     self.sentences.append(bare)
                 kind = ("phone" if "phone" in bare else "domain" if "web address" in bare else
-                        "street" if "street-name" in bare else "hotel" if "hotel sign" in bare else "sign")
+                        "street" if "street-name" in bare else "hotel" if "hotel sign" in bare else
+                        "transit" if "emblem" in bare else "menu" if "menu board" in bare else "sign")
                 for q in quoted:
                     if (kind, q) not in self.signs:
                         self.signs.append((kind, q))
@@ -290,7 +295,7 @@ class GeoHeuristic(ScriptAgent):
 
     name = "heuristic"
 
-    def __init__(self, max_moves: int = 6, margin: float = 2.0, use_codes: bool = True) -> None:
+    def __init__(self, max_moves: int = 10, margin: float = 2.0, use_codes: bool = True) -> None:
         super().__init__()
         self.use_codes = use_codes
         self.max_moves = max_moves
@@ -309,14 +314,12 @@ class GeoHeuristic(ScriptAgent):
         moved = 0
         while moved < budget and obs.can_move:
             path = obs.path_to_unvisited()
-            if not path:
+            if not path or moved + len(path) > budget:
                 return
             for step in path:
                 yield f"move [{step}]"
                 moved += 1
                 obs.read(self.obs["embodied_text"])
-            if obs.sure(self.use_codes):
-                return
 
     def open_article(self, query: str, title: str) -> Plan:
         yield f"goto [/wiki/search?q={query}]"
@@ -353,10 +356,9 @@ class GeoHeuristic(ScriptAgent):
         kb = Knowledge(self.use_codes)
         obs.read(self.obs["embodied_text"])
         moves_left = self.max_moves
-        if not obs.sure(self.use_codes):
-            before = len(obs.visited)
-            yield from self.explore(obs, moves_left)
-            moves_left -= len(obs.visited) - before
+        before = len(obs.visited)
+        yield from self.explore(obs, moves_left)
+        moves_left -= len(obs.visited) - before
         if not self.web_available():
             yield "stop [" + self.answer(obs, kb, None) + "]"
             return
@@ -383,9 +385,67 @@ class GeoHeuristic(ScriptAgent):
                 yield from self.country_page(kb, c)
             bonus = {c: self.page_support(kb.country_pages[c], obs) for c in pair}
             best = max(pair, key=lambda c: (scores[c] + bonus[c], c == ranked[0][0]))
+        votes: dict[str, float] = {}
         if best is not None:
             yield from self.country_page(kb, best)
-        yield "stop [" + self.answer(obs, kb, best) + "]"
+            votes = yield from self.city_research(obs, kb, best)
+        yield "stop [" + self.answer(obs, kb, best, votes) + "]"
+
+    # ------------------------------------------------------------------ the city
+    @staticmethod
+    def cities_of(texts: list[str]) -> list[tuple[str, str, float, float]]:
+        """(name, local name, lat, lng) of the cities a country article lists; the capital first."""
+        cities: list[tuple[str, str, float, float]] = []
+        for t in texts:
+            m = re.match(r"The capital is (.+?) \((-?\d+\.\d+), (-?\d+\.\d+)\)", t)
+            if m:
+                cities.insert(0, (m.group(1), "", float(m.group(2)), float(m.group(3))))
+                continue
+            m = re.match(r"(.+?) \((?:(.+?); )?(-?\d+\.\d+), (-?\d+\.\d+)\) is a major city", t)
+            if m:
+                cities.append((m.group(1), m.group(2) or "", float(m.group(3)), float(m.group(4))))
+        return cities
+
+    def open_titled(self, query: str, title_in: str) -> Plan:
+        """Search the wiki for ``query`` and open the first result whose title ``title_in`` contains."""
+        yield f"goto [/wiki/search?q={query}]"
+        for m in re.finditer(r"^\s*\[(\w+)\] link '((?:[^'\\]|\\.)*)'", self.obs["web_text"], re.M):
+            title = m.group(2).replace("\\'", "'")
+            if len(title) >= 3 and phrase_in(title, title_in):
+                yield f"click [{m.group(1)}]"
+                return
+
+    def city_research(self, obs: Observations, kb: Knowledge, country: str):  # -> Plan returning votes
+        names = [c[0] for c in self.cities_of(kb.country_pages.get(country, []))]
+        votes: dict[str, float] = {}
+        common = {k for k, _cs, kind in kb.entries if kind == "words"}
+        queries: list[str] = []
+        for kind, text in obs.signs:
+            if kind in ("sign", "transit", "menu", "hotel"):
+                rest = " ".join(w for w in text.split() if w not in common).strip()
+                if rest and rest not in common and rest not in queries:
+                    queries.append(rest)
+        for q in queries[:6]:
+            yield from self.open_titled(q, q)
+            if "/wiki/article/" not in self.obs.get("web_url", ""):
+                continue
+            blob = "\n".join(page_texts(self.obs["web_text"]))
+            named = [n for n in names if phrase_in(n, blob)]
+            for n in named:
+                votes[n] = votes.get(n, 0.0) + 1.0 / len(named)
+        phones = [t for k, t in obs.signs if k == "phone"]
+        if phones:
+            yield from self.open_titled(f"telephone numbers in {country}", f"Telephone numbers in {country}")
+            codes = {}
+            for t in page_texts(self.obs["web_text"]):
+                m = re.match(r"^(\d+): (.+?)\.$", t)
+                if m:
+                    codes[m.group(1)] = m.group(2)
+            for ph in phones:
+                m = re.match(r"\+\d+\s+(\d+)\b", ph)
+                if m and codes.get(m.group(1)) in names:
+                    votes[codes[m.group(1)]] = votes.get(codes[m.group(1)], 0.0) + 1.0
+        return votes
 
     @staticmethod
     def page_support(texts: list[str], obs: Observations) -> float:
@@ -397,45 +457,17 @@ class GeoHeuristic(ScriptAgent):
                 hits += 1.0
         return hits
 
-    def answer(self, obs: Observations, kb: Knowledge, country: str | None) -> str:
+    def answer(self, obs: Observations, kb: Knowledge, country: str | None,
+               votes: dict[str, float] | None = None) -> str:
         if country is None:
             return "; ; ; ; "
-        texts = kb.country_pages.get(country, [])
-        capital, coords = "", (None, None)
-        cities: list[tuple[str, str, float, float]] = []
-        streets: list[tuple[str, list[str], str]] = []
-        for t in texts:
-            m = re.match(r"The capital is (.+?) \((-?\d+\.\d+), (-?\d+\.\d+)\)", t)
-            if m:
-                capital = m.group(1)
-                cities.append((capital, "", float(m.group(2)), float(m.group(3))))
-                continue
-            m = re.match(r"(.+?) \((?:(.+?); )?(-?\d+\.\d+), (-?\d+\.\d+)\) is a major city", t)
-            if m:
-                cities.append((m.group(1), m.group(2) or "", float(m.group(3)), float(m.group(4))))
-                continue
-            m = re.match(r"(.+?)(?: \(signed (.+)\))? is a street in (.+)\.$", t)
-            if m:
-                streets.append((m.group(1), re.findall(r"“([^”]+)”", m.group(2) or ""), m.group(3)))
+        cities = self.cities_of(kb.country_pages.get(country, []))
+        city, lat, lng = (cities[0][0], cities[0][2], cities[0][3]) if cities else ("", None, None)
+        if votes:
+            best = max(sorted(votes), key=lambda c: votes[c])
+            city, lat, lng = next(((n, la, ln) for n, _l, la, ln in cities if n == best), (best, None, None))
         street_signs = [t for k, t in obs.signs if k == "street"]
-        city, street = capital, ""
-        plain = [t for k, t in obs.signs if k in ("sign", "hotel")]
-        for name, local, _la, _ln in cities:
-            if any(phrase_in(name, s) or (local and phrase_in(local, s)) for s in plain):
-                city = name
-                break
-        for name, aliases, c in streets:
-            for s in street_signs:
-                if s == name or s in aliases or any(a == s or phrase_in(a, s) for a in aliases) or phrase_in(name, s):
-                    street = name
-                    if city == capital:
-                        city = c
-                    break
-            if street:
-                break
-        if not street and street_signs:
-            street = street_signs[0].split(" / ")[0]
-        lat, lng = next(((la, ln) for n, _l, la, ln in cities if n == city), coords)
+        street = street_signs[0].split(" / ")[0] if street_signs else ""
         cont = kb.continent.get(country, "")
         ll = f"{lat:.3f}, {lng:.3f}" if lat is not None else ""
         return f"{ll}; {cont}; {country}; {city}; {street}"

@@ -1,21 +1,30 @@
 """Generate the geolocation data: ``python -m embodiedweb.data_gen.geo``.
 
-Writes, deterministically and from the facts below (written for this project):
+Writes, deterministically and from the facts below and in :mod:`embodiedweb.data_gen.geo_places`
+(written for this project) and the names made up by :mod:`embodiedweb.data_gen.geo_cues`:
 
-- ``data/geo/standpoints.json``: real places (a real street in a real city, lat/lng to about 100 m), each a
-  small street graph (the start viewpoint and 2-4 more along the street) whose four views per
-  viewpoint (N/E/S/W) carry the cues of the place: driving side, road lines, licence plates, bollards,
-  utility poles, vegetation, architecture, the sun's side of the sky, and signs in the local script and
-  language; some signs are *hints* (a street-name sign, a hotel named after the city, a phone number
-  with its country prefix, a web address with its country domain).
-- ``data/geo/tasks.jsonl``: one task per standpoint (``geo-NNN``).
-- ``data/wiki/cues.json``: wiki articles on the cues (driving side, writing systems, licence plates,
-  road markings, bollards, poles, the sun, codes, words on signs, cities) and one per country.
+- ``data/geo/standpoints.json``: real places (a real street in a real city, lat/lng to within about a
+  kilometre), each a small street graph (the start viewpoint and two or three more on each side along
+  the street, 40 m apart) whose four views per viewpoint (N/E/S/W) carry the cues of the place: driving
+  side, road lines, licence plates, bollards, utility poles, vegetation, architecture, the sun's side of
+  the sky, and signs in the local script and language. Some signs are *hints* (a street-name sign, a
+  web address with the country's domain); two or three are *distinguishing cues* (a local chain's shop
+  sign, a transport operator's emblem, a phone number with its area code, a dish on a menu board) that
+  only the wiki ties to the city, placed two or more viewpoints from the start and listed in the
+  standpoint's ``distinguishing`` (cue, viewpoint, view, the articles that explain it, the names a
+  search may use). No sign names the city. Ids are keyed hashes (:func:`geo_cues.opaque_id`).
+- ``data/geo/tasks.jsonl``: one task per standpoint (``geo-NNN`` in the order of the opaque ids; the
+  test split takes 30 % of the capital and 30 % of the other standpoints).
+- ``data/geo/places.json``: the gazetteer the checker reads (countries and their other names, every
+  city with its centre and names, every city's made-up cue names).
+- ``data/wiki/cues.json``: wiki articles on the country-level cues (driving side, writing systems,
+  licence plates, road markings, bollards, poles, the sun, codes, words on signs), one per country, one
+  per city, one list of area codes per country, and one per city's chain, emblem and dish.
 
-View sentences never name a country, city, language or script; only hint signs carry names. The wiki
+View sentences never name a country, city, language or script; only sign texts carry names. The wiki
 articles describe each cue with the same words a person would use for what they see (e.g. "The rear
 licence plate is yellow with black characters"), followed by the countries where it is seen, so that a
-reader can go from a view to a short list of countries.
+reader can go from a view to a short list of countries, and from a distinguishing cue to its city.
 """
 
 from __future__ import annotations
@@ -27,6 +36,8 @@ import re
 import unicodedata
 from typing import Any
 
+from embodiedweb.data_gen import geo_cues
+from embodiedweb.data_gen.geo_places import CITIES, SPOTS
 from embodiedweb.paths import data_dir
 
 TROPIC = 23.44
@@ -435,234 +446,21 @@ COUNTRIES: list[dict[str, Any]] = [
       aliases=["Aotearoa"], about="an island country in the south-western Pacific Ocean"),
 ]
 BY_CODE = {c["code"]: c for c in COUNTRIES}
-
-# Standpoints: (country code, city, street, street as signed locally, lat, lng, street axis "NS"/"EW",
-# city name as written locally (for hints, "" = same), overrides)
-SPOTS: list[tuple[Any, ...]] = [
-    ("GB", "London", "Oxford Street", "Oxford Street", 51.5152, -0.1418, "EW", "", {}),
-    ("GB", "Manchester", "Deansgate", "Deansgate", 53.4794, -2.2494, "NS", "", {}),
-    ("GB", "Edinburgh", "Princes Street", "Princes Street", 55.9520, -3.1960, "EW", "", {}),
-    ("GB", "Liverpool", "Bold Street", "Bold Street", 53.4029, -2.9800, "EW", "", {}),
-    ("IE", "Dublin", "Grafton Street", "Sráid Grafton / Grafton Street", 53.3414, -6.2601, "NS", "Baile Átha Cliath", {}),
-    ("IE", "Cork", "St Patrick's Street", "Sráid Phádraig / St Patrick's Street", 51.8985, -8.4728, "EW", "Corcaigh", {}),
-    ("IE", "Galway", "Shop Street", "Sráid an tSiopa / Shop Street", 53.2726, -9.0522, "NS", "Gaillimh", {}),
-    ("FR", "Paris", "Rue de Rivoli", "Rue de Rivoli", 48.8606, 2.3376, "EW", "", {}),
-    ("FR", "Lyon", "Rue de la République", "Rue de la République", 45.7620, 4.8360, "NS", "", {}),
-    ("FR", "Marseille", "La Canebière", "La Canebière", 43.2973, 5.3800, "EW", "", {"veg": ["palm", "plane"]}),
-    ("FR", "Bordeaux", "Rue Sainte-Catherine", "Rue Sainte-Catherine", 44.8393, -0.5737, "NS", "", {}),
-    ("DE", "Berlin", "Friedrichstraße", "Friedrichstraße", 52.5170, 13.3889, "NS", "", {}),
-    ("DE", "Munich", "Kaufingerstraße", "Kaufingerstraße", 48.1375, 11.5710, "EW", "München", {}),
-    ("DE", "Hamburg", "Mönckebergstraße", "Mönckebergstraße", 53.5505, 10.0000, "EW", "", {}),
-    ("DE", "Cologne", "Hohe Straße", "Hohe Straße", 50.9380, 6.9570, "NS", "Köln", {}),
-    ("AT", "Vienna", "Kärntner Straße", "Kärntner Straße", 48.2050, 16.3710, "NS", "Wien", {}),
-    ("AT", "Graz", "Herrengasse", "Herrengasse", 47.0705, 15.4385, "NS", "", {}),
-    ("AT", "Salzburg", "Getreidegasse", "Getreidegasse", 47.8000, 13.0430, "EW", "", {}),
-    ("CH", "Zurich", "Bahnhofstrasse", "Bahnhofstrasse", 47.3720, 8.5390, "NS", "Zürich", {}),
-    ("CH", "Geneva", "Rue du Rhône", "Rue du Rhône", 46.2030, 6.1480, "EW", "Genève",
-     {"shop": [("Pharmacie", "", "pharmacy (French)"), ("Boulangerie", "", "bakery (French)")], "hotel": ("Hôtel", "")}),
-    ("CH", "Bern", "Marktgasse", "Marktgasse", 46.9480, 7.4440, "EW", "", {}),
-    ("ES", "Madrid", "Gran Vía", "Gran Vía", 40.4200, -3.7050, "EW", "", {}),
-    ("ES", "Barcelona", "Passeig de Gràcia", "Passeig de Gràcia", 41.3915, 2.1650, "NS", "",
-     {"shop": [("Farmàcia", "", "pharmacy (Catalan)"), ("Forn de Pa", "", "bakery (Catalan)")]}),
-    ("ES", "Seville", "Calle Sierpes", "Calle Sierpes", 37.3920, -5.9945, "NS", "Sevilla", {}),
-    ("ES", "Valencia", "Calle de Colón", "Calle de Colón / Carrer de Colom", 39.4705, -0.3720, "EW", "", {}),
-    ("PT", "Lisbon", "Rua Augusta", "Rua Augusta", 38.7100, -9.1375, "NS", "Lisboa", {}),
-    ("PT", "Porto", "Rua de Santa Catarina", "Rua de Santa Catarina", 41.1490, -8.6060, "NS", "", {}),
-    ("PT", "Coimbra", "Rua Ferreira Borges", "Rua Ferreira Borges", 40.2095, -8.4295, "NS", "", {}),
-    ("IT", "Rome", "Via del Corso", "Via del Corso", 41.9005, 12.4815, "NS", "Roma", {}),
-    ("IT", "Milan", "Via Dante", "Via Dante", 45.4660, 9.1855, "EW", "Milano", {}),
-    ("IT", "Naples", "Via Toledo", "Via Toledo", 40.8420, 14.2490, "NS", "Napoli", {}),
-    ("IT", "Florence", "Via dei Calzaiuoli", "Via dei Calzaiuoli", 43.7715, 11.2550, "NS", "Firenze", {}),
-    ("NL", "Amsterdam", "Kalverstraat", "Kalverstraat", 52.3700, 4.8915, "NS", "", {}),
-    ("NL", "Rotterdam", "Coolsingel", "Coolsingel", 51.9205, 4.4780, "NS", "", {}),
-    ("NL", "Utrecht", "Oudegracht", "Oudegracht", 52.0905, 5.1215, "NS", "", {}),
-    ("PL", "Warsaw", "Nowy Świat", "ul. Nowy Świat", 52.2330, 21.0185, "NS", "Warszawa", {}),
-    ("PL", "Kraków", "Floriańska Street", "ul. Floriańska", 50.0635, 19.9395, "NS", "", {}),
-    ("PL", "Gdańsk", "Długa Street", "ul. Długa", 54.3490, 18.6510, "EW", "", {}),
-    ("CZ", "Prague", "Národní", "Národní", 50.0815, 14.4180, "EW", "Praha", {}),
-    ("CZ", "Prague", "Na Příkopě", "Na Příkopě", 50.0855, 14.4240, "EW", "Praha", {}),
-    ("CZ", "Brno", "Masarykova", "Masarykova", 49.1935, 16.6110, "NS", "", {}),
-    ("HU", "Budapest", "Váci utca", "Váci utca", 47.4935, 19.0530, "NS", "", {}),
-    ("HU", "Debrecen", "Piac utca", "Piac utca", 47.5300, 21.6260, "NS", "", {}),
-    ("HU", "Szeged", "Kárász utca", "Kárász utca", 46.2530, 20.1480, "NS", "", {}),
-    ("SE", "Stockholm", "Drottninggatan", "Drottninggatan", 59.3335, 18.0620, "NS", "", {}),
-    ("SE", "Gothenburg", "Kungsgatan", "Kungsgatan", 57.7050, 11.9650, "EW", "Göteborg", {}),
-    ("SE", "Malmö", "Södergatan", "Södergatan", 55.6040, 13.0010, "NS", "", {}),
-    ("NO", "Oslo", "Karl Johans gate", "Karl Johans gate", 59.9130, 10.7400, "EW", "", {}),
-    ("NO", "Bergen", "Torgallmenningen", "Torgallmenningen", 60.3930, 5.3240, "EW", "", {}),
-    ("NO", "Trondheim", "Nordre gate", "Nordre gate", 63.4320, 10.3960, "NS", "", {}),
-    ("FI", "Helsinki", "Aleksanterinkatu", "Aleksanterinkatu / Alexandersgatan", 60.1690, 24.9465, "EW", "", {}),
-    ("FI", "Tampere", "Hämeenkatu", "Hämeenkatu", 61.4980, 23.7620, "EW", "", {}),
-    ("FI", "Turku", "Yliopistonkatu", "Yliopistonkatu / Universitetsgatan", 60.4515, 22.2670, "EW", "", {}),
-    ("DK", "Copenhagen", "Frederiksberggade", "Frederiksberggade", 55.6775, 12.5710, "EW", "København", {}),
-    ("DK", "Aarhus", "Søndergade", "Søndergade", 56.1545, 10.2070, "NS", "", {}),
-    ("GR", "Athens", "Ermou Street", "Οδός Ερμού|Odos Ermou", 37.9760, 23.7300, "EW", "Αθήνα|Athina", {}),
-    ("GR", "Thessaloniki", "Tsimiski Street", "Οδός Τσιμισκή|Odos Tsimiski", 40.6320, 22.9450, "EW",
-     "Θεσσαλονίκη|Thessaloniki", {}),
-    ("GR", "Heraklion", "25th August Street", "Οδός 25ης Αυγούστου|Odos 25is Avgoustou", 35.3400, 25.1335, "NS",
-     "Ηράκλειο|Irakleio", {}),
-    ("RU", "Moscow", "Tverskaya Street", "Тверская улица|Tverskaya ulitsa", 55.7620, 37.6080, "NS", "Москва|Moskva", {}),
-    ("RU", "Saint Petersburg", "Nevsky Prospekt", "Невский проспект|Nevsky prospekt", 59.9345, 30.3350, "EW",
-     "Санкт-Петербург|Sankt-Peterburg", {}),
-    ("RU", "Kazan", "Bauman Street", "улица Баумана|ulitsa Baumana", 55.7895, 49.1165, "NS", "Казань|Kazan", {}),
-    ("RU", "Novosibirsk", "Krasny Prospekt", "Красный проспект|Krasny prospekt", 55.0300, 82.9200, "NS",
-     "Новосибирск|Novosibirsk", {"continent": "Asia"}),
-    ("UA", "Kyiv", "Khreshchatyk", "вулиця Хрещатик|vulytsia Khreshchatyk", 50.4475, 30.5215, "NS", "Київ|Kyiv", {}),
-    ("UA", "Lviv", "Svobody Avenue", "проспект Свободи|prospekt Svobody", 49.8425, 24.0275, "NS", "Львів|Lviv", {}),
-    ("UA", "Odesa", "Derybasivska Street", "вулиця Дерибасівська|vulytsia Derybasivska", 46.4840, 30.7360, "EW",
-     "Одеса|Odesa", {}),
-    ("RO", "Bucharest", "Calea Victoriei", "Calea Victoriei", 44.4380, 26.0970, "NS", "București", {}),
-    ("RO", "Cluj-Napoca", "Bulevardul Eroilor", "Bulevardul Eroilor", 46.7700, 23.5920, "EW", "", {}),
-    ("BG", "Sofia", "Vitosha Boulevard", "бул. Витоша|bul. Vitosha", 42.6935, 23.3210, "NS", "София|Sofia", {}),
-    ("BG", "Plovdiv", "Knyaz Alexander I Street", "ул. Княз Александър I|ul. Knyaz Aleksandar I", 42.1470, 24.7490,
-     "NS", "Пловдив|Plovdiv", {}),
-    ("TR", "Istanbul", "İstiklal Caddesi", "İstiklal Caddesi", 41.0340, 28.9780, "NS", "İstanbul",
-     {"continent": "Europe", "continent_alt": ["Asia"]}),
-    ("TR", "Ankara", "Atatürk Bulvarı", "Atatürk Bulvarı", 39.9200, 32.8540, "NS", "", {}),
-    ("TR", "İzmir", "Kıbrıs Şehitleri Caddesi", "Kıbrıs Şehitleri Caddesi", 38.4330, 27.1430, "NS", "", {}),
-    ("GE", "Tbilisi", "Rustaveli Avenue", "რუსთაველის გამზირი|Rustavelis gamziri", 41.6990, 44.7980, "NS",
-     "თბილისი|Tbilisi", {}),
-    ("GE", "Tbilisi", "Aghmashenebeli Avenue", "აღმაშენებლის გამზირი|Aghmaseneblis gamziri", 41.7100, 44.8010,
-     "NS", "თბილისი|Tbilisi", {}),
-    ("AM", "Yerevan", "Abovyan Street", "Աբովյան փողոց|Abovyan poghots", 40.1830, 44.5185, "NS", "Երևան|Yerevan", {}),
-    ("AM", "Yerevan", "Mashtots Avenue", "Մաշտոցի պողոտա|Mashtotsi poghota", 40.1850, 44.5110, "NS",
-     "Երևան|Yerevan", {}),
-    ("JP", "Tokyo", "Chuo-dori", "中央通り|Chuo-dori", 35.6715, 139.7650, "NS", "東京|Tokyo", {}),
-    ("JP", "Osaka", "Midosuji", "御堂筋|Midosuji", 34.6930, 135.5010, "NS", "大阪|Osaka", {}),
-    ("JP", "Kyoto", "Shijo-dori", "四条通|Shijo-dori", 35.0035, 135.7640, "EW", "京都|Kyoto", {}),
-    ("KR", "Seoul", "Sejong-daero", "세종대로|Sejong-daero", 37.5715, 126.9770, "NS", "서울|Seoul", {}),
-    ("KR", "Busan", "Jungang-daero", "중앙대로|Jungang-daero", 35.1040, 129.0360, "NS", "부산|Busan", {}),
-    ("KR", "Daegu", "Dongseong-ro", "동성로|Dongseong-ro", 35.8695, 128.5960, "NS", "대구|Daegu", {}),
-    ("CN", "Beijing", "Wangfujing Street", "王府井大街|Wangfujing Dajie", 39.9140, 116.4110, "NS", "北京|Beijing", {}),
-    ("CN", "Shanghai", "Nanjing Road East", "南京东路|Nanjing Donglu", 31.2370, 121.4800, "EW", "上海|Shanghai", {}),
-    ("CN", "Guangzhou", "Shangxiajiu Road", "上下九路|Shangxiajiu Lu", 23.1190, 113.2460, "EW", "广州|Guangzhou", {}),
-    ("CN", "Chengdu", "Chunxi Road", "春熙路|Chunxi Lu", 30.6560, 104.0800, "EW", "成都|Chengdu", {}),
-    ("TW", "Taipei", "Zhongxiao East Road", "忠孝東路|Zhongxiao Donglu", 25.0415, 121.5440, "EW", "台北|Taipei", {}),
-    ("TW", "Kaohsiung", "Zhongshan 1st Road", "中山一路|Zhongshan Yilu", 22.6300, 120.3020, "NS", "高雄|Kaohsiung", {}),
-    ("TH", "Bangkok", "Sukhumvit Road", "ถนนสุขุมวิท|Thanon Sukhumvit", 13.7380, 100.5600, "EW",
-     "กรุงเทพ|Krung Thep", {}),
-    ("TH", "Chiang Mai", "Tha Phae Road", "ถนนท่าแพ|Thanon Tha Phae", 18.7880, 98.9930, "EW", "เชียงใหม่|Chiang Mai", {}),
-    ("TH", "Phuket", "Thalang Road", "ถนนถลาง|Thanon Thalang", 7.8850, 98.3880, "EW", "ภูเก็ต|Phuket", {}),
-    ("IN", "New Delhi", "Janpath", "जनपथ / Janpath|Janpath", 28.6250, 77.2190, "NS", "", {}),
-    ("IN", "Mumbai", "Colaba Causeway", "Colaba Causeway", 18.9160, 72.8310, "NS", "", {}),
-    ("IN", "Jaipur", "MI Road", "एम आई रोड / M.I. Road|M.I. Road", 26.9160, 75.8050, "EW", "", {}),
-    ("ID", "Jakarta", "Jalan M.H. Thamrin", "Jl. M.H. Thamrin", -6.1930, 106.8230, "NS", "", {}),
-    ("ID", "Yogyakarta", "Jalan Malioboro", "Jl. Malioboro", -7.7930, 110.3660, "NS", "", {}),
-    ("ID", "Bandung", "Jalan Braga", "Jl. Braga", -6.9170, 107.6095, "NS", "", {}),
-    ("ID", "Denpasar", "Jalan Gajah Mada", "Jl. Gajah Mada", -8.6565, 115.2140, "EW", "", {}),
-    ("MY", "Kuala Lumpur", "Jalan Bukit Bintang", "Jalan Bukit Bintang", 3.1470, 101.7110, "EW", "", {}),
-    ("MY", "George Town", "Lebuh Chulia", "Lebuh Chulia", 5.4170, 100.3370, "EW", "", {}),
-    ("MY", "Malacca", "Jalan Hang Jebat", "Jalan Hang Jebat", 2.1955, 102.2470, "EW", "Melaka", {}),
-    ("SG", "Singapore", "Orchard Road", "Orchard Road", 1.3040, 103.8320, "EW", "", {}),
-    ("SG", "Singapore", "North Bridge Road", "North Bridge Road", 1.2990, 103.8550, "NS", "", {}),
-    ("PH", "Makati", "Ayala Avenue", "Ayala Avenue", 14.5560, 121.0230, "NS", "", {}),
-    ("PH", "Manila", "Taft Avenue", "Taft Avenue", 14.5810, 120.9840, "NS", "Maynila", {}),
-    ("PH", "Cebu City", "Colon Street", "Colon Street", 10.2960, 123.8985, "EW", "Cebu", {}),
-    ("VN", "Hanoi", "Hàng Gai Street", "Phố Hàng Gai", 21.0320, 105.8500, "EW", "Hà Nội", {}),
-    ("VN", "Ho Chi Minh City", "Đồng Khởi Street", "Đường Đồng Khởi", 10.7760, 106.7030, "NS", "Sài Gòn", {}),
-    ("VN", "Da Nang", "Bạch Đằng Street", "Đường Bạch Đằng", 16.0700, 108.2240, "NS", "Đà Nẵng", {}),
-    ("IL", "Tel Aviv", "Dizengoff Street", "רחוב דיזנגוף|Rechov Dizengoff", 32.0780, 34.7740, "NS",
-     "תל אביב|Tel Aviv", {}),
-    ("IL", "Jerusalem", "Jaffa Road", "רחוב יפו|Rechov Yafo", 31.7825, 35.2180, "EW", "ירושלים|Yerushalayim", {}),
-    ("IL", "Haifa", "Ben Gurion Boulevard", "שדרות בן גוריון|Sderot Ben Gurion", 32.8190, 34.9890, "NS",
-     "חיפה|Haifa", {}),
-    ("AE", "Dubai", "Al Rigga Road", "شارع الرقة / Al Rigga Road|Al Rigga Road", 25.2650, 55.3200, "NS",
-     "دبي|Dubai", {}),
-    ("AE", "Abu Dhabi", "Hamdan Street", "شارع حمدان / Hamdan Street|Hamdan Street", 24.4915, 54.3690, "EW",
-     "أبوظبي|Abu Dhabi", {}),
-    ("ZA", "Cape Town", "Long Street", "Long Street", -33.9230, 18.4180, "NS", "Kaapstad", {}),
-    ("ZA", "Johannesburg", "Commissioner Street", "Commissioner Street", -26.2050, 28.0450, "EW", "", {}),
-    ("ZA", "Durban", "Florida Road", "Florida Road", -29.8350, 31.0110, "NS", "", {}),
-    ("ZA", "Pretoria", "Pretorius Street", "Pretorius Street", -25.7470, 28.1960, "EW", "", {}),
-    ("KE", "Nairobi", "Kenyatta Avenue", "Kenyatta Avenue", -1.2850, 36.8210, "EW", "", {}),
-    ("KE", "Mombasa", "Moi Avenue", "Moi Avenue", -4.0610, 39.6700, "NS", "", {}),
-    ("KE", "Kisumu", "Oginga Odinga Street", "Oginga Odinga Street", -0.1020, 34.7530, "EW", "", {}),
-    ("NG", "Lagos", "Broad Street", "Broad Street", 6.4530, 3.3890, "EW", "", {}),
-    ("NG", "Abuja", "Ahmadu Bello Way", "Ahmadu Bello Way", 9.0570, 7.4890, "NS", "", {}),
-    ("GH", "Accra", "Oxford Street", "Oxford Street", 5.5560, -0.1810, "NS", "", {}),
-    ("GH", "Accra", "Independence Avenue", "Independence Avenue", 5.5700, -0.1950, "NS", "", {}),
-    ("EG", "Cairo", "Talaat Harb Street", "شارع طلعت حرب|Shari Talaat Harb", 30.0480, 31.2390, "NS",
-     "القاهرة|al-Qahira", {}),
-    ("EG", "Cairo", "Qasr El Nil Street", "شارع قصر النيل|Shari Qasr al-Nil", 30.0490, 31.2420, "EW",
-     "القاهرة|al-Qahira", {}),
-    ("EG", "Alexandria", "Fouad Street", "شارع فؤاد|Shari Fuad", 31.1980, 29.9000, "EW",
-     "الإسكندرية|al-Iskandariya", {}),
-    ("MA", "Casablanca", "Boulevard Mohammed V", "Boulevard Mohammed V", 33.5960, -7.6150, "EW", "", {}),
-    ("MA", "Rabat", "Avenue Mohammed V", "Avenue Mohammed V", 34.0180, -6.8360, "NS", "", {}),
-    ("MA", "Marrakesh", "Avenue Mohammed V", "Avenue Mohammed V", 31.6340, -8.0080, "NS", "Marrakech", {}),
-    ("TN", "Tunis", "Avenue Habib Bourguiba", "Avenue Habib Bourguiba", 36.8000, 10.1860, "EW", "", {}),
-    ("TN", "Sousse", "Avenue Habib Bourguiba", "Avenue Habib Bourguiba", 35.8280, 10.6380, "NS", "", {}),
-    ("SN", "Dakar", "Avenue Georges Pompidou", "Avenue Georges Pompidou", 14.6720, -17.4340, "EW", "", {}),
-    ("SN", "Dakar", "Avenue Léopold Sédar Senghor", "Avenue Léopold Sédar Senghor", 14.6690, -17.4330, "NS", "", {}),
-    ("ET", "Addis Ababa", "Churchill Avenue", "ቸርችል ጎዳና / Churchill Avenue|Churchill Avenue", 9.0300, 38.7480, "NS",
-     "አዲስ አበባ|Addis Abeba", {}),
-    ("ET", "Addis Ababa", "Bole Road", "ቦሌ መንገድ / Bole Road|Bole Road", 8.9980, 38.7860, "NS",
-     "አዲስ አበባ|Addis Abeba", {}),
-    ("US", "Chicago", "Michigan Avenue", "N Michigan Ave", 41.8945, -87.6240, "NS", "",
-     {"plates": ["graphics", "rear_only"]}),
-    ("US", "San Francisco", "Market Street", "Market St", 37.7890, -122.4010, "EW", "", {}),
-    ("US", "Los Angeles", "Hollywood Boulevard", "Hollywood Blvd", 34.1016, -118.3400, "EW", "",
-     {"veg": ["palm"]}),
-    ("US", "Boston", "Newbury Street", "Newbury St", 42.3500, -71.0810, "EW", "", {}),
-    ("US", "Seattle", "Pike Street", "Pike St", 47.6100, -122.3390, "EW", "", {}),
-    ("CA", "Toronto", "Yonge Street", "Yonge St", 43.6560, -79.3810, "NS", "", {}),
-    ("CA", "Montreal", "Rue Sainte-Catherine", "Rue Sainte-Catherine", 45.5030, -73.5700, "EW", "Montréal",
-     {"plates": ["white_blue", "rear_only"],
-      "shop": [("Pharmacie", "", "pharmacy (French)"), ("Dépanneur", "", "corner shop (Quebec)")]}),
-    ("CA", "Vancouver", "Robson Street", "Robson St", 49.2840, -123.1240, "EW", "", {}),
-    ("CA", "Quebec City", "Rue Saint-Jean", "Rue Saint-Jean", 46.8110, -71.2150, "EW", "Québec",
-     {"plates": ["white_blue", "rear_only"],
-      "shop": [("Pharmacie", "", "pharmacy (French)"), ("Dépanneur", "", "corner shop (Quebec)")]}),
-    ("MX", "Mexico City", "Paseo de la Reforma", "Paseo de la Reforma", 19.4270, -99.1670, "EW", "Ciudad de México",
-     {}),
-    ("MX", "Guadalajara", "Avenida Juárez", "Av. Juárez", 20.6745, -103.3500, "EW", "", {}),
-    ("MX", "Monterrey", "Calle Morelos", "Calle Morelos", 25.6690, -100.3100, "EW", "", {}),
-    ("MX", "Oaxaca", "Calle Macedonio Alcalá", "Calle Macedonio Alcalá", 17.0640, -96.7240, "NS", "", {}),
-    ("CR", "San José", "Avenida Central", "Avenida Central", 9.9330, -84.0780, "EW", "", {}),
-    ("CR", "San José", "Avenida Segunda", "Avenida Segunda", 9.9325, -84.0760, "EW", "", {}),
-    ("BR", "São Paulo", "Avenida Paulista", "Av. Paulista", -23.5630, -46.6540, "EW", "", {}),
-    ("BR", "Rio de Janeiro", "Avenida Atlântica", "Av. Atlântica", -22.9710, -43.1840, "NS", "", {}),
-    ("BR", "Curitiba", "Rua XV de Novembro", "Rua XV de Novembro", -25.4310, -49.2700, "EW", "", {}),
-    ("BR", "Brasília", "Eixo Monumental", "Eixo Monumental", -15.7930, -47.8830, "EW", "", {}),
-    ("AR", "Buenos Aires", "Avenida Corrientes", "Av. Corrientes", -34.6035, -58.3850, "EW", "", {}),
-    ("AR", "Córdoba", "Avenida Colón", "Av. Colón", -31.4130, -64.1880, "EW", "", {}),
-    ("AR", "Mendoza", "Avenida San Martín", "Av. San Martín", -32.8900, -68.8390, "NS", "", {}),
-    ("AR", "Rosario", "Calle Córdoba", "Calle Córdoba", -32.9460, -60.6390, "EW", "", {}),
-    ("CL", "Santiago", "Paseo Ahumada", "Paseo Ahumada", -33.4400, -70.6510, "NS", "", {}),
-    ("CL", "Valparaíso", "Avenida Pedro Montt", "Av. Pedro Montt", -33.0470, -71.6130, "EW", "", {}),
-    ("CL", "Concepción", "Calle Barros Arana", "Barros Arana", -36.8270, -73.0500, "EW", "", {}),
-    ("CO", "Bogotá", "Carrera Séptima", "Carrera 7", 4.6010, -74.0720, "NS", "", {}),
-    ("CO", "Medellín", "Carrera Junín", "Carrera 49 Junín", 6.2480, -75.5690, "NS", "", {}),
-    ("CO", "Cali", "Avenida Sexta", "Avenida 6 Norte", 3.4570, -76.5320, "NS", "", {}),
-    ("PE", "Lima", "Jirón de la Unión", "Jr. de la Unión", -12.0480, -77.0340, "NS", "", {}),
-    ("PE", "Cusco", "Avenida El Sol", "Av. El Sol", -13.5200, -71.9760, "NS", "Cuzco", {}),
-    ("PE", "Arequipa", "Calle Mercaderes", "Calle Mercaderes", -16.3985, -71.5360, "EW", "", {}),
-    ("UY", "Montevideo", "Avenida 18 de Julio", "Av. 18 de Julio", -34.9060, -56.1900, "EW", "", {}),
-    ("UY", "Montevideo", "Calle Sarandí", "Sarandí", -34.9070, -56.2060, "EW", "", {}),
-    ("AU", "Sydney", "George Street", "George St", -33.8700, 151.2070, "NS", "", {}),
-    ("AU", "Melbourne", "Swanston Street", "Swanston St", -37.8140, 144.9660, "NS", "",
-     {"plates": ["white_blue", "graphics"]}),
-    ("AU", "Brisbane", "Queen Street", "Queen St", -27.4700, 153.0250, "EW", "",
-     {"plates": ["white_maroon", "graphics"]}),
-    ("AU", "Perth", "Hay Street", "Hay St", -31.9540, 115.8590, "EW", "", {}),
-    ("NZ", "Auckland", "Queen Street", "Queen St", -36.8480, 174.7650, "NS", "", {}),
-    ("NZ", "Wellington", "Lambton Quay", "Lambton Quay", -41.2820, 174.7760, "NS", "", {}),
-    ("NZ", "Christchurch", "Colombo Street", "Colombo St", -43.5320, 172.6365, "NS", "", {}),
-]
-CITY_ALIASES = {"Munich": ["München"], "Cologne": ["Köln"], "Vienna": ["Wien"], "Zurich": ["Zürich"],
-                "Geneva": ["Genève", "Genf"], "Seville": ["Sevilla"], "Lisbon": ["Lisboa"], "Rome": ["Roma"],
-                "Milan": ["Milano"], "Naples": ["Napoli"], "Florence": ["Firenze"], "Warsaw": ["Warszawa"],
-                "Kraków": ["Krakow", "Cracow"], "Prague": ["Praha"], "Gothenburg": ["Göteborg"],
-                "Copenhagen": ["København"], "Athens": ["Athina"], "Heraklion": ["Iraklio", "Irakleio"],
-                "Moscow": ["Moskva"], "Saint Petersburg": ["St Petersburg", "St. Petersburg", "Sankt-Peterburg"],
-                "Kyiv": ["Kiev"], "Odesa": ["Odessa"], "Lviv": ["Lvov", "Lwów"], "Bucharest": ["București"],
-                "Istanbul": ["İstanbul"], "İzmir": ["Izmir"], "Malacca": ["Melaka"],
-                "Ho Chi Minh City": ["Saigon", "Sài Gòn", "HCMC"], "Hanoi": ["Hà Nội"], "Da Nang": ["Đà Nẵng"],
-                "Marrakesh": ["Marrakech"], "Montreal": ["Montréal"], "Quebec City": ["Québec", "Quebec"],
-                "Mexico City": ["Ciudad de México", "CDMX"], "Cusco": ["Cuzco"], "Cape Town": ["Kaapstad"],
-                "Tel Aviv": ["Tel Aviv-Yafo", "Tel Aviv-Jaffa"], "New Delhi": ["Delhi"], "Mumbai": ["Bombay"],
-                "Cebu City": ["Cebu"], "Addis Ababa": ["Addis Abeba"], "Manila": ["Maynila"]}
-
+# names of countries in their own languages (accepted in answers)
+ENDONYMS = {
+    "IE": ["Éire"], "FR": [], "DE": ["Deutschland"], "AT": ["Österreich"], "CH": ["Schweiz", "Suisse", "Svizzera"],
+    "ES": ["España"], "PT": [], "IT": ["Italia"], "NL": ["Nederland"], "PL": ["Polska"], "CZ": ["Česko"],
+    "HU": ["Magyarország"], "SE": ["Sverige"], "NO": ["Norge"], "FI": ["Suomi"], "DK": ["Danmark"],
+    "GR": ["Hellas", "Ellada", "Ελλάδα"], "RU": ["Rossiya", "Россия"], "UA": ["Ukraina", "Україна"],
+    "RO": ["România"], "BG": ["Balgariya", "България"], "TR": ["Türkiye"], "GE": ["Sakartvelo"],
+    "AM": ["Hayastan"], "JP": ["Nippon", "Nihon", "日本"], "KR": ["Hanguk", "한국"], "CN": ["Zhongguo", "中国"],
+    "TW": ["臺灣", "台灣"], "TH": ["Prathet Thai", "Thai"], "IN": ["Bharat"], "ID": [], "MY": [], "SG": [],
+    "PH": ["Pilipinas"], "VN": ["Việt Nam"], "IL": ["Yisrael"], "AE": [], "ZA": ["Suid-Afrika"], "KE": [],
+    "NG": [], "GH": [], "EG": ["Misr"], "MA": ["al-Maghrib", "Maroc"], "TN": ["Tounes", "Tunisie"],
+    "SN": ["Sénégal"], "ET": ["Ityop'iya"], "US": [], "CA": [], "MX": ["México"], "CR": [], "BR": ["Brasil"],
+    "AR": [], "CL": [], "CO": [], "PE": ["Perú"], "UY": [], "AU": [], "NZ": []}
+for _c in COUNTRIES:
+    _c["endonyms"] = ENDONYMS.get(_c["code"], [])
 
 # --------------------------------------------------------------------------------------------- helpers
 def slugify(name: str) -> str:
@@ -698,48 +496,142 @@ def join_names(names: list[str]) -> str:
 OPP = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
+
+# --------------------------------------------------------------------------------------------- places
+def city_rows() -> dict[tuple[str, str], tuple[Any, ...]]:
+    """``(country code, city) -> (name, lat, lng, local, other names)`` for every city of the wiki."""
+    return {(code, row[0]): row for code, rows in CITIES.items() for row in rows}
+
+
+def is_capital(code: str, city: str) -> bool:
+    return BY_CODE[code]["capital"] == city
+
+
+def city_names(code: str, city: str) -> list[str]:
+    """Every name an answer may use for a city: the name, its local name (and transliteration), other names."""
+    name, _lat, _lng, local, other = city_rows()[(code, city)]
+    loc, tr = split_local(local)
+    out = [name, *([loc] if loc else []), *([tr] if tr else []), *other]
+    return list(dict.fromkeys(out))
+
+
+def gazetteer() -> dict[str, Any]:
+    """The places an answer may name (``data/geo/places.json``): countries with their other names and
+    continents, every city of the wiki with its centre and all its names, and the names of every city's
+    made-up cues (``[term, country code, city]``: chain, transport emblem, dish) for judging searches."""
+    countries = [{"name": c["name"], "code": c["code"], "continent": c["continent"],
+                  "aliases": sorted(set(c["aliases"]) | set(c.get("endonyms", [])))} for c in COUNTRIES]
+    cities = []
+    for (code, city), row in city_rows().items():
+        cities.append({"name": city, "country": BY_CODE[code]["name"], "country_code": code, "lat": row[1],
+                       "lng": row[2], "names": city_names(code, city), "capital": is_capital(code, city),
+                       "slug": city_slug(code, city)})
+    terms = sorted([cc["chain"]["name"], code, city] for (code, city) in city_rows() for cc in [cues_of(code, city)])
+    terms += sorted([cues_of(code, city)["transit"]["name"], code, city] for (code, city) in city_rows())
+    terms += sorted([cues_of(code, city)["speciality"]["word"], code, city] for (code, city) in city_rows())
+    return {"countries": countries, "cities": sorted(cities, key=lambda c: (c["country_code"], c["name"])),
+            "cue_terms": terms}
+
+
+def _reserved_words() -> set[str]:
+    words = {c["name"] for c in COUNTRIES} | {a for c in COUNTRIES for a in c["aliases"]}
+    words |= {n for code, city in city_rows() for n in city_names(code, city)}
+    words |= {w for c in COUNTRIES for w, _tr, _m in c["shop"] + c["street_words"]}
+    words |= {w for c in COUNTRIES for w in c["languages"]}
+    arts = data_dir() / "wiki" / "articles.json"
+    if arts.exists():
+        for a in json.loads(arts.read_text(encoding="utf-8")):
+            words |= {a["slug"], a["title"]}
+    return words
+
+
+_CUES: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def cues_of(code: str, city: str) -> dict[str, Any]:
+    """The city's generated cues (see :mod:`embodiedweb.data_gen.geo_cues`)."""
+    if not _CUES:
+        _CUES.update(geo_cues.city_cues(BY_CODE, CITIES, _reserved_words()))
+    return _CUES[(code, city)]
+
+
+def city_slug(code: str, city: str) -> str:
+    """The slug of a city's article (a country of the same name keeps the plain slug)."""
+    s = slugify(city)
+    return f"{s}-city" if s in {slugify(c["name"]) for c in COUNTRIES} else s
+
+
+def numbering_slug(country: str) -> str:
+    return f"telephone-numbers-in-{slugify(country)}"
+
+
+def cue_slugs(code: str, city: str) -> dict[str, str]:
+    cc = cues_of(code, city)
+    return {"chain": slugify(cc["chain"]["name"]), "transit": slugify(cc["transit"]["name"]),
+            "menu": slugify(cc["speciality"]["word"]), "phone": numbering_slug(BY_CODE[code]["name"])}
+
+
 # --------------------------------------------------------------------------------------------- standpoints
-def _phone_number(c: dict[str, Any], rng: random.Random) -> str:
-    groups = [str(rng.randint(10, 99)), str(rng.randint(100, 999)), str(rng.randint(1000, 9999))]
-    return f"{c['phone']} {' '.join(groups)}"
-
-
-def _sign(role: str, text: str, translit: str = "", hint: bool = False) -> dict[str, Any]:
-    say = {"shop": f'A shop sign reads "{text}".', "street": f'A street-name sign reads "{text}".',
-           "phone": f'A sign in a shop window gives the phone number "{text}".',
-           "domain": f'An advertisement shows the web address "{text}".',
-           "city": f'A hotel sign reads "{text}".'}[role]
+def _sign(role: str, text: str, translit: str = "", hint: bool = False, say: str = "") -> dict[str, Any]:
+    say = say or {"shop": f'A shop sign reads "{text}".', "street": f'A street-name sign reads "{text}".',
+                  "phone": f'A sign in a shop window gives the phone number "{text}".',
+                  "domain": f'An advertisement shows the web address "{text}".'}[role]
     d = {"kind": "sign", "role": role, "text": text, "say": say, "hint": hint}
     if translit:
         d["translit"] = translit
     return d
 
 
-def build_standpoint(idx: int, spot: tuple[Any, ...]) -> dict[str, Any]:
-    code, city, street, street_sign, lat, lng, axis, city_local, over = spot
+def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> dict[str, Any]:
+    """A sign that only the wiki ties to the city (a chain, a transport emblem, a phone number, a dish)."""
+    cc = cues_of(code, city)
+    if kind == "chain":
+        ch = cc["chain"]
+        tl = f"{ch['translit']} {ch['name']}" if ch["translit"] else ""
+        item = _sign("shop", ch["sign"], tl, hint=True)
+        item["role"] = "chain"
+        lookup = [ch["name"]]
+    elif kind == "transit":
+        t = cc["transit"]
+        item = _sign("transit", t["name"], hint=True,
+                     say=f'A bus stop sign shows line {rng.randint(1, t["lines"])} and the emblem "{t["name"]}".')
+        lookup = [t["name"]]
+    elif kind == "phone":
+        item = _sign("phone", geo_cues.phone_number(BY_CODE[code], cc["area"], rng), hint=True)
+        lookup = []
+    else:
+        w = cc["speciality"]["word"]
+        item = _sign("menu", w, hint=True, say=f"A café's menu board offers \"{w}\".")
+        lookup = [w]
+    item["distinguishing"] = True
+    item["cue"] = kind
+    return {"item": item, "cue": kind, "articles": [cue_slugs(code, city)[kind]], "lookup": lookup}
+
+
+DISTINGUISHING = ("chain", "transit", "phone", "menu")
+
+
+def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
+    code, city, street, street_sign, lat, lng, axis, over = spot
     c = BY_CODE[code]
-    sid = f"g{idx:03d}"
-    rng = random.Random(f"geo:{sid}:{city}:{street}")
+    sid = geo_cues.opaque_id("s", code, city, street)
+    rng = random.Random(f"geo:{code}:{city}:{street}")
     shop = over.get("shop", c["shop"])
-    hotel = over.get("hotel", c["hotel"])
     plates = over.get("plates", c["plates"])
     veg = over.get("veg", c["veg"])
     continent = over.get("continent", c["continent"])
     continent_alt = over.get("continent_alt", c["continent_alt"])
 
-    # graph: a chain along the street; the start has 2 neighbours, sometimes one more beyond
+    # graph: viewpoints 40 m apart along the street, two or three on each side of the start
     along = ("N", "S") if axis == "NS" else ("E", "W")
-    n_extra = rng.choice([0, 1, 2])
-    order = [0, 1, 2] + list(range(3, 3 + n_extra))
-    ids = [f"{sid}_{i}" for i in order]
-    pos = {ids[0]: (lat, lng), ids[1]: offset(lat, lng, along[0], 40), ids[2]: offset(lat, lng, along[1], 40)}
-    edges = [(ids[0], ids[1], along[0]), (ids[0], ids[2], along[1])]
-    if n_extra >= 1:
-        pos[ids[3]] = offset(*pos[ids[1]], along[0], 40)
-        edges.append((ids[1], ids[3], along[0]))
-    if n_extra >= 2:
-        pos[ids[4]] = offset(*pos[ids[2]], along[1], 40)
-        edges.append((ids[2], ids[4], along[1]))
+    ahead, behind = rng.choice([2, 3]), rng.choice([2, 3])
+    steps = [0] + [k for d in range(1, max(ahead, behind) + 1) for k in (d, -d) if -behind <= k <= ahead]
+    ids = [geo_cues.opaque_id("v", sid, str(k)) for k in steps]
+    at = dict(zip(steps, ids, strict=True))
+    dist = {at[k]: abs(k) for k in steps}
+    pos = {at[k]: offset(lat, lng, along[0] if k >= 0 else along[1], 40 * abs(k)) for k in steps}
+    edges = [(at[k - 1], at[k], along[0]) for k in steps if k > 0] + \
+            [(at[k + 1], at[k], along[1]) for k in steps if k < 0]
     neighbors: dict[str, dict[str, str]] = {i: {} for i in ids}
     for a, b, h in edges:
         neighbors[a][h] = b
@@ -796,88 +688,93 @@ def build_standpoint(idx: int, spot: tuple[Any, ...]) -> dict[str, Any]:
     rng.shuffle(words)
     for k, (w, tr, _m) in enumerate(words[:3]):
         put(slots_side, _sign("shop", w, tr), 3 + k)
-    # hints
+    # country-level hints: a web address with the country's domain, the street's name sign
     hints: list[str] = []
     hint_slots = [s for s in slots_any if s != (ids[0], "N")]
-    r = rng.random()
-    kinds = ["phone", "domain"] if r < 0.3 else (["phone"] if r < 0.6 else (["domain"] if r < 0.88 else []))
-    if rng.random() < 0.55:
-        kinds.append("city")
-    if rng.random() < 0.7:
-        kinds.append("street")
-    if not kinds:
-        kinds = ["street"]
     rng.shuffle(hint_slots)
-    for k, kind in enumerate(kinds):
-        if kind == "phone":
-            item = _sign("phone", _phone_number(c, rng), hint=True)
-        elif kind == "domain":
-            w, tr, _m = words[0]
-            base = ascii_word(tr or w) or "info"
-            item = _sign("domain", f"www.{base}{rng.randint(2, 99)}{c['tld'] if c['tld'] != '.uk' else '.co.uk'}",
-                         hint=True)
-        elif kind == "city":
-            local, tr = split_local(city_local or city)
-            hw, htr = hotel
-            if code in ("JP", "CN", "TW"):
-                text, tl = f"{local}{hw}", f"{tr} {htr}" if tr else ""
-            else:
-                text, tl = f"{hw} {local}", (f"{htr or hw} {tr}" if tr else "")
-            item = _sign("city", text, tl, hint=True)
-        else:
-            local, tr = split_local(street_sign)
-            item = _sign("street", local, tr, hint=True)
-        hints.append(kind)
-        views[hint_slots[k][0]][hint_slots[k][1]].append(item)
+    if rng.random() < 0.6:
+        w, tr, _m = words[0]
+        base = ascii_word(tr or w) or "info"
+        views[hint_slots[0][0]][hint_slots[0][1]].append(_sign(
+            "domain", f"www.{base}{rng.randint(2, 99)}{c['tld'] if c['tld'] != '.uk' else '.co.uk'}", hint=True))
+        hints.append("domain")
+    if rng.random() < 0.7:
+        local, tr = split_local(street_sign)
+        views[hint_slots[1][0]][hint_slots[1][1]].append(_sign("street", local, tr, hint=True))
+        hints.append("street")
+    # distinguishing cues: two or three, two or more viewpoints from the start (a walk is needed to see
+    # one), each explained by a wiki article that names the city
+    kinds = list(DISTINGUISHING)
+    rng.shuffle(kinds)
+    distinguishing = []
+    far = [i for i in ids if dist[i] >= 2]
+    for kind in kinds[:rng.choice([2, 3])]:
+        d = distinguishing_item(kind, code, city, rng)
+        node, view = rng.choice(far), rng.choice("NESW")
+        views[node][view].append(d.pop("item"))
+        distinguishing.append({**d, "node": node, "view": view})
 
     nodes = {}
     for i in ids:
         nodes[i] = {"lat": pos[i][0], "lng": pos[i][1], "street": street, "neighbors": neighbors[i], "views": views[i]}
     local_street, street_tr = split_local(street_sign)
     street_aliases = sorted({street, *[p.strip() for p in local_street.split(" / ")], *([street_tr] if street_tr else [])})
+    row = city_rows()[(code, city)]
     return {"id": sid, "country": c["name"], "country_code": code, "continent": continent,
-            "continent_alt": continent_alt, "city": city,
-            "city_aliases": sorted(set(CITY_ALIASES.get(city, [])) | ({split_local(city_local)[0]} if city_local else set())),
+            "continent_alt": continent_alt, "city": city, "city_aliases": city_names(code, city)[1:],
+            "city_centre": [row[1], row[2]], "capital": is_capital(code, city),
             "street": street, "street_aliases": street_aliases, "lat": lat, "lng": lng, "start": ids[0],
-            "heading": 0, "nodes": nodes, "hints": hints}
+            "heading": 0, "nodes": nodes, "hints": hints, "distinguishing": distinguishing}
 
 
 def standpoints() -> list[dict[str, Any]]:
-    return [build_standpoint(i + 1, s) for i, s in enumerate(SPOTS)]
+    """Every standpoint, ordered by its opaque id (so that neither ids nor order follow countries)."""
+    return sorted((build_standpoint(s) for s in SPOTS), key=lambda sp: sp["id"])
 
 
 # --------------------------------------------------------------------------------------------- tasks
 INSTRUCTION = (
     "You are standing somewhere in the world. Look around (you may turn and walk to adjacent viewpoints) "
-    "and, if you like, research what you see on the wiki. Then say where you are with "
+    "and research what you see on the wiki. Then say where you are with "
     "stop [lat, lng; continent; country; city; street], for example "
     "stop [48.8606, 2.3376; Europe; France; Paris; Rue de Rivoli]. Leave out parts you do not know "
     "but keep the semicolons, e.g. stop [; Europe; France; Paris; ].")
+TEST_SHARE = 0.3
 
 
 def tasks(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One task per standpoint (``geo-NNN`` in the order of the opaque ids). The test split takes the same
+    share (30 %) of capital and of non-capital standpoints, chosen by a keyed hash."""
+    split: dict[str, str] = {}
+    for cap in (True, False):
+        group = sorted((sp for sp in sps if sp["capital"] == cap), key=lambda sp: geo_cues.opaque_id("t", sp["id"]))
+        n_test = round(TEST_SHARE * len(group))
+        split.update({sp["id"]: ("test" if k < n_test else "train") for k, sp in enumerate(group)})
     out = []
     for k, sp in enumerate(sps):
-        h = int.from_bytes(sp["id"].encode(), "big") * 2654435761 % 1000
-        split = "test" if h % 10 < 3 else "train"
         out.append({"task_id": f"geo-{k + 1:03d}", "env_id": "EWA-Geolocation-v0", "instruction": INSTRUCTION,
                     "embodied": {"standpoint": sp["id"]}, "web": {"start_url": "/wiki/"},
                     "goal": {"lat": sp["lat"], "lng": sp["lng"], "continent": sp["continent"],
                              "continent_alt": sp["continent_alt"], "country": sp["country"],
-                             "city": sp["city"], "city_aliases": sp["city_aliases"], "street": sp["street"],
+                             "city": sp["city"], "city_aliases": sp["city_aliases"],
+                             "city_centre": sp["city_centre"], "street": sp["street"],
                              "street_aliases": sp["street_aliases"]},
-                    "split": split, "start": "embodied",
-                    "meta": {"standpoint": sp["id"], "country_code": sp["country_code"], "hints": sp["hints"]}})
+                    "split": split[sp["id"]], "start": "embodied",
+                    "meta": {"standpoint": sp["id"], "country_code": sp["country_code"], "hints": sp["hints"],
+                             "capital": sp["capital"], "distinguishing": [d["cue"] for d in sp["distinguishing"]]}})
     return out
+
 
 
 # --------------------------------------------------------------------------------------------- wiki
 def article(slug: str, title: str, summary: str, sections: list[tuple[str, list[str]]],
             infobox: list[tuple[str, str]] | None = None, links: list[str] | None = None,
             categories: list[str] | None = None) -> dict[str, Any]:
+    """A wiki article; ``links`` (its "See also") also lists every ``[[slug|label]]`` link of its text."""
+    in_text = re.findall(r"\[\[([^\]|]+)", " ".join([summary, *(p for _h, ps in sections for p in ps)]))
     return {"slug": slug, "title": title, "summary": summary,
             "sections": [{"heading": h, "paragraphs": ps} for h, ps in sections],
-            "infobox": [[k, v] for k, v in (infobox or [])], "links": links or [],
+            "infobox": [[k, v] for k, v in (infobox or [])], "links": list(dict.fromkeys([*(links or []), *in_text])),
             "categories": categories or ["Geolocation cues"]}
 
 
@@ -1048,7 +945,7 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
             word_countries.setdefault(w, set()).add(c["name"])
             word_meaning.setdefault(w, m if not tr else f"{tr}, {m}")
     for spot in SPOTS:
-        for w, tr, m in spot[8].get("shop", []):
+        for w, tr, m in spot[7].get("shop", []):
             word_countries.setdefault(w, set()).add(BY_CODE[spot[0]]["name"])
             word_meaning.setdefault(w, m if not tr else f"{tr}, {m}")
     word_entries = [_entry(w, sorted(cs), word_meaning[w]) for w, cs in sorted(word_countries.items())]
@@ -1107,47 +1004,48 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     # cities
     city_entries = []
-    cities_of: dict[str, dict[str, tuple[str, float, float]]] = {}
-    for spot in SPOTS:
-        code, city, _street, _sign, lat, lng, _axis, city_local, _o = spot
-        local, _tr = split_local(city_local)
-        cities_of.setdefault(code, {})
-        if city not in cities_of[code]:
-            cities_of[code][city] = (local, lat, lng)
     for c in COUNTRIES:
-        cs = cities_of.get(c["code"], {})
-        items = [f"{k} ({v[0]})" if v[0] and v[0] != k else k for k, v in cs.items()]
-        if c["capital"] not in cs:
-            items.insert(0, c["capital"])
-        city_entries.append(f"{', '.join(items)}: {c['name']}.")
+        items = []
+        for name, *_r in CITIES[c["code"]]:
+            loc, _tr = split_local(city_rows()[(c["code"], name)][3])
+            items.append(name + (f" ({loc})" if loc and loc != name else ""))
+        city_entries.append(f"{c['name']}: {', '.join(items)}.")
     arts.append(article(
         "major-cities-by-country", "Major cities by country",
-        "Major cities of the countries on this wiki, with their names as written locally.",
+        "Major cities of the countries on this wiki, with their names as written locally. Each city has an "
+        "article with its coordinates.",
         [("Cities", city_entries)], [("Countries", str(len(COUNTRIES)))], country_slugs, ["Geography", "Lists"]))
+    arts[-1]["links"] += [city_slug(code, r[0]) for code in CITIES for r in CITIES[code]
+                          if city_slug(code, r[0]) != slugify(BY_CODE[code]["name"])]
 
-    # one article per country
+    # one article per country, per city, per telephone numbering plan, per local chain, emblem and dish
     for c in COUNTRIES:
-        arts.append(country_article(c, sps, cities_of.get(c["code"], {})))
+        arts.append(country_article(c))
+        arts.append(numbering_article(c))
+        for name, *_r in CITIES[c["code"]]:
+            if city_slug(c["code"], name) != slugify(c["name"]):
+                arts.append(city_article(c, name))
+            arts.extend(city_cue_articles(c, name))
     return arts
 
 
-def country_article(c: dict[str, Any], sps: list[dict[str, Any]], cities: dict[str, tuple[str, float, float]]
-                    ) -> dict[str, Any]:
+def _city_link(code: str, city: str) -> str:
+    """A city named in running text (its article is linked under "See also", so the text reads whole)."""
+    return city
+
+
+def country_article(c: dict[str, Any]) -> dict[str, Any]:
     name = c["name"]
-    mine = [sp for sp in sps if sp["country"] == name]
-    plates = sorted({it["style"] for sp in mine for it in _items(sp) if it["kind"] == "plate"})
+    code = c["code"]
     cap_lat, cap_lng = c["capital_ll"]
-    city_lines = [f"The capital is {c['capital']} ({cap_lat:.3f}, {cap_lng:.3f})."]
-    for city, (local, lat, lng) in cities.items():
+    city_lines = [f"The capital is {_city_link(code, c['capital'])} ({cap_lat:.3f}, {cap_lng:.3f})."]
+    for city, lat, lng, local, _other in CITIES[code]:
         if city == c["capital"]:
             continue
-        shown = f"{city} ({local}; {lat:.3f}, {lng:.3f})" if local and local != city else f"{city} ({lat:.3f}, {lng:.3f})"
+        loc, _tr = split_local(local)
+        shown = f"{_city_link(code, city)} ({loc}; {lat:.3f}, {lng:.3f})" if loc and loc != city else \
+            f"{_city_link(code, city)} ({lat:.3f}, {lng:.3f})"
         city_lines.append(f"{shown} is a major city of {name}.")
-    streets = []
-    for sp in mine:
-        alias = [a for a in sp["street_aliases"] if a != sp["street"]]
-        also = f" (signed {join_names([f'“{a}”' for a in alias])})" if alias else ""
-        streets.append(f"{sp['street']}{also} is a street in {sp['city']}.")
     scripts = join_names([SCRIPT_NAMES[s] for s in c["scripts"]])
     shop = "; ".join(f"{w}{f' ({tr})' if tr else ''}: {m}" for w, tr, m in c["shop"])
     street_words = "; ".join(f"{w}{f' ({tr})' if tr else ''}: {m}" for w, tr, m in c["street_words"])
@@ -1156,6 +1054,7 @@ def country_article(c: dict[str, Any], sps: list[dict[str, Any]], cities: dict[s
         road.append(CENTRE[c["centre"]].format(d="").replace("  ", " "))
     if c["edge"]:
         road.append(EDGE[c["edge"]])
+    plates = list(dict.fromkeys(c["plates"] + [p for s in SPOTS if s[0] == code for p in s[7].get("plates", [])]))
     road += [PLATE[p] for p in plates]
     if c["bollard"]:
         road.append(BOLLARD[c["bollard"]])
@@ -1169,24 +1068,95 @@ def country_article(c: dict[str, Any], sps: list[dict[str, Any]], cities: dict[s
                        f"{' (also counted in ' + join_names(c['continent_alt']) + ')' if c['continent_alt'] else ''}"
                        f", in the {hemi} Hemisphere.", "Typical street scenes: " + " ".join(sights)]),
         ("Cities", city_lines),
-        ("Streets", streets),
         ("Languages and writing", [f"Languages: {join_names(c['languages'])}. Script: {scripts}."
                                    + (f" Letters seen on signs include {' '.join(c['letters'])}." if c["letters"] else ""),
                                    f"Words on shop signs: {shop}.", f"Street words: {street_words}.",
                                    f"Hotel: {hotel}."]),
         ("On the road", road),
-        ("Codes", [f"The international telephone prefix is {c['phone']}. The country code top-level domain is "
-                   f"{c['tld']}."]),
+        ("Codes", [f"The international telephone prefix is {c['phone']}; the group after it is an area code "
+                   f"(see Telephone numbers in {name}). The country code top-level domain is {c['tld']}."]),
     ]
     info = [("Continent", c["continent"]), ("Capital", c["capital"]), ("Coordinates", f"{cap_lat:.3f}, {cap_lng:.3f}"),
-            ("Largest cities", ", ".join(list(cities)[:4]) or c["capital"]), ("Languages", ", ".join(c["languages"])),
+            ("Largest cities", ", ".join(r[0] for r in CITIES[code][:4])), ("Languages", ", ".join(c["languages"])),
             ("Script", scripts), ("Drives on the", c["drive"]),
             ("Centre line", c["centre"] or "varies"), ("Phone prefix", c["phone"]), ("Web domain", c["tld"])]
     if c["aliases"]:
         info.append(("Also called", ", ".join(c["aliases"])))
+    cities = [city_slug(code, r[0]) for r in CITIES[code] if city_slug(code, r[0]) != slugify(name)]
     return article(slugify(name), name, f"{name} is {c['about']}. Its capital is {c['capital']}.", sections, info,
                    ["list-of-countries-by-continent", "driving-side-by-country", "vehicle-registration-plates-by-country",
-                    "writing-systems"], ["Countries", c["continent"]])
+                    "writing-systems", numbering_slug(name), "major-cities-by-country", *cities],
+                   ["Countries", c["continent"]])
+
+
+def numbering_article(c: dict[str, Any]) -> dict[str, Any]:
+    name, code = c["name"], c["code"]
+    areas = sorted(((cues_of(code, city)["area"], city) for city, *_r in CITIES[code]), key=lambda t: int(t[0]))
+    example = geo_cues.phone_number(c, areas[0][0], random.Random(f"geo-example:{code}"))
+    return article(
+        numbering_slug(name), f"Telephone numbers in {name}",
+        f"Telephone numbers in {name} are written with the international prefix {c['phone']}, then the area "
+        f"code, then the local number: in “{example}” the area code is {areas[0][0]}.",
+        [("Area codes", [f"{a}: {_city_link(code, city)}." for a, city in areas]),
+         ("Notes", ["Shops and businesses print their numbers on windows, awnings and adverts, so the area code "
+                    "tells which city a shop is in."])],
+        [("Country prefix", c["phone"]), ("Area codes", str(len(areas)))],
+        [slugify(name), "telephone-country-codes",
+         *[city_slug(code, city) for _a, city in areas if city_slug(code, city) != slugify(name)]],
+        ["Telephone numbering", name])
+
+
+def city_article(c: dict[str, Any], city: str) -> dict[str, Any]:
+    code = c["code"]
+    _name, lat, lng, local, _other = city_rows()[(code, city)]
+    names = city_names(code, city)
+    loc, tr = split_local(local)
+    lead = f"{city} is {'the capital and ' if is_capital(code, city) else ''}a city of {c['name']}."
+    para = [f"The centre of {city} is at {lat:.3f}, {lng:.3f}."]
+    if loc and loc != city:
+        para.append(f"Written locally: {loc}{f' ({tr})' if tr and tr != city else ''}.")
+    others = [n for n in names if n not in (city, loc, tr)]
+    if others:
+        para.append(f"Also known as {join_names(others)}.")
+    return article(city_slug(code, city), city, lead, [("Overview", para)],
+                   [("Country", c["name"]), ("Coordinates", f"{lat:.3f}, {lng:.3f}")],
+                   [slugify(c["name"]), "major-cities-by-country"], ["Cities", f"Cities of {c['name']}"])
+
+
+def city_cue_articles(c: dict[str, Any], city: str) -> list[dict[str, Any]]:
+    """The articles on a city's chain, transport emblem and speciality: each names the city."""
+    code, country = c["code"], c["name"]
+    cc = cues_of(code, city)
+    slugs = cue_slugs(code, city)
+    here = f"{_city_link(code, city)}, {country}"
+    ch = cc["chain"]
+    word = f"{ch['word']} ({ch['translit']})" if ch["translit"] else ch["word"]
+    shops = (f"All of its {ch['shops']} shops are in {_city_link(code, city)}." if not ch["also"] else
+             f"Its {ch['shops']} shops are in {_city_link(code, city)} and {_city_link(code, ch['also'])}.")
+    also = [city_slug(code, ch["also"])] if ch["also"] and city_slug(code, ch["also"]) != slugify(country) else []
+    t = cc["transit"]
+    sp = cc["speciality"]
+    return [
+        article(slugs["chain"], ch["name"],
+                f"{ch['name']} is a local chain based in {here}, founded in {ch['founded']}; its signs read "
+                f"“{ch['sign']}” ({word}: {ch['meaning']}).",
+                [("Shops", [shops, "The chain is not found elsewhere."])],
+                [("Type", "local chain"), ("Founded", str(ch["founded"])), ("Headquarters", city)],
+                [city_slug(code, city), *also, slugify(country)], ["Companies", f"Companies of {country}"]),
+        article(slugs["transit"], t["name"],
+                f"{t['name']} is the public transport operator of {here}. Its emblem, the letters {t['name']} on a "
+                f"{t['colour']} disc, marks every bus stop of the city.",
+                [("Network", [f"{t['name']} runs {t['lines']} bus and tram lines, all within {city} and its "
+                              "suburbs.", "Other cities have their own operators and emblems."])],
+                [("Type", "public transport operator"), ("Area served", city), ("Lines", str(t["lines"]))],
+                [city_slug(code, city), slugify(country)], ["Public transport", f"Transport in {country}"]),
+        article(slugs["menu"], sp["word"].capitalize(),
+                f"{sp['word'].capitalize()} is a {sp['dish']} that is a speciality of {here}.",
+                [("Where to find it", [f"Cafés and bakeries in {city} write “{sp['word']}” on their menu boards; "
+                                       f"elsewhere in {country} it is rarely found and goes by other names."])],
+                [("Type", sp["dish"]), ("Place of origin", city)],
+                [city_slug(code, city), slugify(country)], ["Local dishes", f"Cuisine of {country}"]),
+    ]
 
 
 # --------------------------------------------------------------------------------------------- main
@@ -1195,7 +1165,10 @@ def main() -> None:
     out = data_dir() / "geo"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "standpoints.json", "w", encoding="utf-8") as f:
-        json.dump({"version": 1, "standpoints": sps}, f, ensure_ascii=False, indent=1, sort_keys=True)
+        json.dump({"version": 2, "standpoints": sps}, f, ensure_ascii=False, indent=1, sort_keys=True)
+        f.write("\n")
+    with open(out / "places.json", "w", encoding="utf-8") as f:
+        json.dump(gazetteer(), f, ensure_ascii=False, indent=1, sort_keys=True)
         f.write("\n")
     with open(out / "tasks.jsonl", "w", encoding="utf-8") as f:
         for t in tasks(sps):
@@ -1207,7 +1180,9 @@ def main() -> None:
         f.write("\n")
     countries = {sp["country"] for sp in sps}
     continents = {sp["continent"] for sp in sps}
-    print(f"{len(sps)} standpoints, {len(countries)} countries, {len(continents)} continents")
+    caps = sum(sp["capital"] for sp in sps)
+    print(f"{len(sps)} standpoints ({caps} in capitals), {len(countries)} countries, {len(continents)} continents, "
+          f"{sum(len(v) for v in CITIES.values())} cities")
 
 
 if __name__ == "__main__":

@@ -5,50 +5,78 @@ Answer grammar (the argument of ``stop``)::
     stop [lat, lng; continent; country; city; street]
     e.g. stop [52.5170, 13.3889; Europe; Germany; Berlin; Friedrichstraße]
 
-Parsing is lenient:
+Parsing is lenient. The common forms all work:
 
-* parts are separated by ``;`` (when there is no ``;`` at all, by ``,`` or ``|``); surrounding spaces,
-  brackets and quotes are ignored; case and accents do not matter (``Zurich`` = ``Zürich``, ß = ss);
-* the coordinates come first as ``lat, lng`` in decimal degrees (``N``/``S``/``E``/``W`` suffixes and a
-  ``°`` are accepted); they may be left out (``stop [; Europe; Germany; Berlin; ]`` or
-  ``stop [Europe; Germany; Berlin]``);
-* with fewer than four named parts, parts that name a continent or a known country are recognised as
-  such wherever they stand, and the rest are read as city then street;
-* country aliases are accepted (``USA``, ``United States of America``, ``UK``, ``Czechia``, ...), and
-  street names match when their distinctive words match (``Friedrichstrasse``, ``Nevsky Prospekt`` vs
-  ``Nevsky``, ``St`` vs ``Street``); a street may also be given as written on its sign.
+* the five parts separated by ``;`` (or ``|``); parts may be left empty (``stop [; Europe; Germany;
+  Berlin; ]``) or left out (``stop [Europe; Germany; Berlin]``);
+* free text separated by commas, in any order: ``Rue de Rivoli, Paris, France``; each part is
+  recognised by what it is (a continent, a country, a city of the wiki's gazetteer, a street by its
+  street word such as Rue, Straße, Calle, Street); a part that is none of them is read as the city, then
+  the street;
+* labelled fields in any order and with any separator: ``city: Paris, country: France``,
+  ``lat: 48.86; lng: 2.34``, ``coordinates: 48.86, 2.34``, ``address: Rue de Rivoli, Paris``;
+* coordinates first, in decimal degrees, the two numbers separated by ``,``, ``;``, ``/`` or a space,
+  with optional ``°`` and ``N/S/E/W`` (``48.86 N, 2.34 E``); degrees-minutes-seconds
+  (``48°51′38″N 2°20′15″E``) and decimal commas in separate parts (``48,86; 2,34``) also work;
+* names ignore case, accents, punctuation, ``ß``/``ss`` and ``St.``/``Saint``; cities match by any of
+  their names on the wiki: local names, exonyms and older names (Lyons, Peking, Marseilles, Bombay,
+  Saigon, ...) and a trailing "City" (``Cebu`` = ``Cebu City``); countries by their aliases and their
+  names in their own languages (``USA``, ``UK``, ``Czechia``, ``Deutschland``, ``España``, ...); streets when
+  their distinctive words match (``Friedrichstrasse``, ``Nevsky`` vs ``Nevsky Prospekt``, ``St`` vs
+  ``Street``), or as written on the street's sign.
 
-An answer that yields nothing (empty, or no part recognisable) is scored 0 everywhere and the reason is
-put in ``metrics["answer_error"]``.
+Bad input never raises. An answer that yields nothing (empty, or no part recognisable) scores 0
+everywhere with the reason in ``metrics["answer_error"]``. Coordinates that cannot be read (``48.8x,
+2.3``), are out of range, or come as more than one pair are ignored: the name levels are scored alone
+and the reason is in ``metrics["answer_error"]``.
+
+**One place per answer.** The city level judges the city part (in free text: every part that names a
+city). If it names more than one city of the gazetteer ("Paris / Lyon", "Paris, Lyon, Marseille,
+France"), the city level fails and ``metrics["answer_notes"]`` says so: listing candidates is not naming
+the place. The country level does the same with countries.
+
+**Coordinates for the city.** With the city left blank, coordinates count for the city level when the
+city's centre is within 25 km of them and no other city of the gazetteer is nearer (so one point can
+never count for two cities).
 
 Metrics: ``continent``, ``country``, ``city``, ``street`` (bools), ``distance_km`` (haversine from the
 given coordinates to the true place; ``None`` without coordinates), ``geoguessr_score``
-(``round(5000 * exp(-d / 1492.7))``, 0 without coordinates), ``completion`` (fraction of the four levels
-correct), ``overall`` (= city correct), ``web`` (the agent read at least one wiki article) and
-``embodied`` (the agent moved to another viewpoint or turned).
+(``round(5000 * exp(-d / 1492.7))``, 0 without coordinates), ``completion`` (fraction of the four
+levels correct), and, from the episode (:func:`check_geolocation`):
 
-Why ``overall`` is the city: the country can often be named from one strong cue (a plate colour, a
-script) and would make the task too easy to be the headline number, while the street depends on
-spelling and transliteration conventions and on reading one particular sign, so it would mostly
-measure luck in where the agent looked. The city is the level at which geolocation benchmarks usually
-report success (city-level accuracy, 25 km) and it needs the research the task is about: combining cues
-to a country, then a hint or the wiki to a city.
-
-Why ``embodied`` is "moved or turned": the embodied part of this task is exploring the place; every
-step to another viewpoint (turning is done by walking to the neighbour on that side) reveals views the
-start does not show. In the passive setting it is always false.
+* ``embodied``: the agent stood at a viewpoint that shows a *distinguishing cue* of this place. The
+  generator marks as distinguishing exactly the cues that only the wiki ties to the city (a local
+  chain's sign, a transport operator's emblem, a phone number's area code, a local dish on a menu
+  board: :mod:`embodiedweb.data_gen.geo_cues`); none is visible from the start, so the agent must
+  walk to see one.
+* ``web``: the agent researched a distinguishing cue of this place on the wiki: it opened an article
+  that explains one (the chain's, the emblem's, the dish's article, or the country's list of area
+  codes) or searched the wiki for one by its name (the brand, the emblem, the dish; a query that also
+  names another city's made-up cues does not count: listing many is not looking one up). Articles about
+  country-level cues (driving side, plates, scripts) or about countries and cities do not count: they
+  cannot tell this place from the rest of its country.
+* ``overall`` = **city correct, web and embodied**. The city is the headline level: the country often
+  follows from one strong cue and the street mostly measures spelling and luck in where one looked,
+  while the city needs the research the task is about and is the level geolocation benchmarks usually
+  report (city-level accuracy, 25 km). A correct city must come from that research: no sign names the
+  city, so a city named without seeing and looking up a distinguishing cue is a guess (the capital, a
+  famous street remembered), and guesses do not count.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from embodiedweb.paths import data_dir
 from embodiedweb.worlds.street.geo import haversine_km
 
+CITY_RADIUS_KM = 25.0
 CONTINENT_ALIASES = {
     "africa": "Africa", "asia": "Asia", "europe": "Europe", "north america": "North America",
     "northamerica": "North America", "n america": "North America", "central america": "Central America",
@@ -78,9 +106,28 @@ STREET_GENERIC = {
     "lu", "dajie", "jie", "donglu", "thanon", "marg", "pho", "duong", "rechov", "sderot", "shari",
     "the", "de", "del", "la", "las", "los", "di", "dei", "da", "do", "dos", "das", "du", "des", "le", "of",
     "y", "e", "na", "al", "el", "n", "s", "w", "north", "south", "east", "west", "nord", "norte",
-    "poghots", "poghota", "gamziri", "kucha", "menged", "godana", "yilu", "dong",
+    "poghots", "poghota", "gamziri", "kucha", "menged", "godana", "yilu", "dong", "mall", "vej",
 }
-_COORD = r"([-+]?\d{1,3}(?:\.\d+)?)\s*°?\s*([NSEWnsew])?"
+# words (or word endings) that make a free-text part a street rather than a city
+STREET_WORDS = {
+    "street", "st", "road", "rd", "avenue", "ave", "av", "boulevard", "blvd", "bd", "lane", "quay", "calle", "rua",
+    "rue", "via", "viale", "corso", "ulica", "ul", "ulitsa", "vulytsia", "prospekt", "prospect", "strasse", "str",
+    "gasse", "straat", "gracht", "jalan", "jl", "lebuh", "carrera", "jiron", "jr", "avenida", "paseo", "passeig",
+    "carrer", "caddesi", "sokak", "bulvari", "katu", "gatan", "gata", "gate", "gade", "vej", "utca", "strada",
+    "calea", "bulevardul", "odos", "leoforos", "dori", "daero", "thanon", "marg", "pho", "duong", "rechov",
+    "sderot", "shari", "mall", "drive", "terrace", "causeway", "corniche", "promenade", "square", "plaza",
+    "platz", "soi", "allee", "alley", "eixo", "namesti", "ulice", "aleje", "lu", "jie", "dajie", "ro", "gil",
+}
+STREET_SUFFIXES = ("strasse", "straat", "gatan", "gade", "katu", "gasse", "gracht", "platz", "vagen", "veien",
+                   "daero", "caddesi", "bulvari", "prospekt", "allee", "dori")
+_NUM = r"[-+]?\d{1,3}(?:\.\d+)?"
+_JUNK = {"", "unknown", "none", "n a", "na", "not sure", "unsure", "x"}
+LABELS = {"latitude": "lat", "lat": "lat", "longitude": "lng", "lng": "lng", "lon": "lng", "long": "lng",
+          "coordinates": "coords", "coordinate": "coords", "coords": "coords", "gps": "coords",
+          "continent": "continent", "country": "country", "city": "city", "town": "city", "street": "street",
+          "road": "street", "address": "free", "location": "free", "place": "free"}
+_LABEL_RX = re.compile(r"(?i)(?:^|(?<=[\s;,|(\[{]))(" + "|".join(sorted(LABELS, key=len, reverse=True))
+                       + r")\s*[:=]")
 
 
 def norm(s: str) -> str:
@@ -94,6 +141,71 @@ def norm(s: str) -> str:
     return " ".join(s.split())
 
 
+_ABBREV = {"st": "saint", "ste": "sainte", "mt": "mount", "ft": "fort"}
+
+
+def place_norm(s: str) -> str:
+    """:func:`norm` for place names: ``St.`` = ``Saint``, a leading "the" dropped."""
+    toks = [_ABBREV.get(t, t) for t in norm(s).split()]
+    if toks[:1] == ["the"]:
+        toks = toks[1:]
+    return " ".join(toks)
+
+
+# --------------------------------------------------------------------------------------------- gazetteer
+@dataclass(frozen=True)
+class Gazetteer:
+    """Names of the places an answer may name (``data/geo/places.json``)."""
+
+    cities: tuple[dict[str, Any], ...]
+    city_index: dict[str, tuple[int, ...]]  # place_norm(name) -> city indices
+    country_index: dict[str, str]  # norm(name or alias) -> canonical country
+    longest: int
+    cue_terms: tuple[tuple[str, str, str], ...] = ()  # (term, country code, city) of every city's cues
+
+    def find_cities(self, text: str) -> list[int]:
+        """Indices of the distinct cities named in ``text`` (longest names first, left to right)."""
+        return _scan(place_norm(text).split(), self.city_index, self.longest)
+
+    def exact_city(self, text: str) -> list[int]:
+        return list(self.city_index.get(place_norm(text)) or ())
+
+    def find_countries(self, text: str) -> list[str]:
+        toks = norm(text).split()
+        found: list[str] = []
+        i = 0
+        while i < len(toks):
+            for n in range(min(8, len(toks) - i), 0, -1):
+                c = self.country_index.get(" ".join(toks[i:i + n]))
+                if c:
+                    if c not in found:
+                        found.append(c)
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
+
+
+def _strip_city(key: str) -> str:
+    return key[:-5] if key.endswith(" city") and len(key) > 5 else key
+
+
+def _scan(toks: list[str], index: dict[str, tuple[int, ...]], longest: int) -> list[int]:
+    found: list[int] = []
+    i = 0
+    while i < len(toks):
+        for n in range(min(longest, len(toks) - i), 0, -1):
+            hit = index.get(" ".join(toks[i:i + n]))
+            if hit:
+                found += [h for h in hit if h not in found]
+                i += n
+                break
+        else:
+            i += 1
+    return found
+
+
 def _country_table(extra: dict[str, list[str]] | None = None) -> dict[str, str]:
     table: dict[str, str] = {}
     for canon, aliases in {**COUNTRY_ALIASES, **(extra or {})}.items():
@@ -104,9 +216,36 @@ def _country_table(extra: dict[str, list[str]] | None = None) -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=4)
+def load_gazetteer(path: str | None = None) -> Gazetteer:
+    p = path or str(data_dir() / "geo" / "places.json")
+    try:
+        with open(p, encoding="utf-8") as f:
+            raw = json.load(f)
+    except (OSError, ValueError):
+        raw = {"countries": [], "cities": []}
+    extra = {c["name"]: list(c.get("aliases", [])) for c in raw.get("countries", [])}
+    for canon, aliases in COUNTRY_ALIASES.items():
+        extra[canon] = sorted(set(extra.get(canon, [])) | set(aliases))
+    countries = _country_table(extra)
+    index: dict[str, list[int]] = {}
+    cities = tuple(raw.get("cities", []))
+    for k, c in enumerate(cities):
+        for name in c.get("names", [c["name"]]):
+            full = place_norm(name)
+            # "Cebu" for "Cebu City", but "Mexico" stays the country
+            for key in {full, *([_strip_city(full)] if norm(_strip_city(full)) not in countries else [])}:
+                if key and k not in index.setdefault(key, []):
+                    index[key].append(k)
+    longest = max((len(k.split()) for k in index), default=1)
+    terms = tuple((str(t[0]), str(t[1]), str(t[2])) for t in raw.get("cue_terms", []) if len(t) == 3)
+    return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms)
+
+
+# --------------------------------------------------------------------------------------------- parsing
 @dataclass
 class ParsedAnswer:
-    """What an answer says (``None`` where it says nothing) and why it could not be read."""
+    """What an answer says (``None`` where it says nothing) and why parts of it could not be read."""
 
     lat: float | None = None
     lng: float | None = None
@@ -116,83 +255,245 @@ class ParsedAnswer:
     street: str | None = None
     error: str = ""
     notes: list[str] = field(default_factory=list)
+    coord_errors: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"lat": self.lat, "lng": self.lng, "continent": self.continent, "country": self.country,
                 "city": self.city, "street": self.street}
 
 
-def _parse_coord(text: str) -> tuple[float, float] | None:
-    m = re.fullmatch(rf"\s*\(?\s*{_COORD}\s*[,/ ]\s*{_COORD}\s*\)?\s*", text)
+def _hemi(v: float, h: str, pos: str, neg: str) -> float:
+    h = (h or "").upper()
+    return -abs(v) if h == neg else abs(v) if h == pos else v
+
+
+def _parse_number(text: str) -> tuple[float, str] | None:
+    m = re.fullmatch(rf"\s*({_NUM}|[-+]?\d{{1,3}},\d+)\s*°?\s*([NSEWnsew])?\s*", text or "")
     if not m:
         return None
-    a, ha, b, hb = m.group(1), m.group(2), m.group(3), m.group(4)
-    lat, lng = float(a), float(b)
-    ha, hb = (ha or "").upper(), (hb or "").upper()
-    if ha in ("E", "W") and hb in ("N", "S", ""):  # "2.35 E, 48.85 N"
-        lat, lng, ha, hb = lng, lat, hb, ha
-    if ha == "S":
-        lat = -abs(lat)
-    if hb == "W":
-        lng = -abs(lng)
-    return lat, lng
+    return float(m.group(1).replace(",", ".")), (m.group(2) or "").upper()
 
 
-def parse_answer(answer: str | None, countries: list[str] | None = None) -> ParsedAnswer:
-    """Parse ``lat, lng; continent; country; city; street`` leniently (see module docstring)."""
+def _pair(a: tuple[float, str], b: tuple[float, str]) -> tuple[float, float]:
+    (x, hx), (y, hy) = a, b
+    if hx in ("E", "W") and hy in ("N", "S", ""):  # "2.35 E, 48.85 N"
+        (x, hx), (y, hy) = (y, hy), (x, hx)
+    return _hemi(x, hx, "N", "S"), _hemi(y, hy, "E", "W")
+
+
+def _parse_dms(text: str) -> tuple[float, float] | None:
+    rx = r"(\d{1,3})\s*°\s*(?:(\d{1,2}(?:\.\d+)?)\s*['′’]\s*)?(?:(\d{1,2}(?:\.\d+)?)\s*(?:\"|″|”|''|′′)\s*)?([NSEWnsew])"
+    ms = list(re.finditer(rx, text or ""))
+    if len(ms) != 2 or re.sub(rx, "", text).strip(" ,;/()") != "":
+        return None
+    vals = []
+    for m in ms:
+        v = float(m.group(1)) + float(m.group(2) or 0) / 60 + float(m.group(3) or 0) / 3600
+        vals.append((v, m.group(4).upper()))
+    return _pair(vals[0], vals[1])
+
+
+def parse_coord(text: str) -> tuple[float, float] | None:
+    """``lat, lng`` in one string (decimal degrees with optional ``°``/``N S E W``, or D°M′S″)."""
+    t = (text or "").strip().strip("()[]{}").strip()
+    m = re.fullmatch(rf"({_NUM}\s*°?\s*[NSEWnsew]?)\s*(?:[,/;]\s*|\s+)({_NUM}\s*°?\s*[NSEWnsew]?)", t)
+    if m:
+        a, b = _parse_number(m.group(1)), _parse_number(m.group(2))
+        if a and b:
+            return _pair(a, b)
+    m = re.fullmatch(r"([-+]?\d{1,3},\d+\s*°?\s*[NSEWnsew]?)\s+([-+]?\d{1,3},\d+\s*°?\s*[NSEWnsew]?)", t)
+    if m:  # decimal commas: "48,86 2,34"
+        a, b = _parse_number(m.group(1)), _parse_number(m.group(2))
+        if a and b:
+            return _pair(a, b)
+    return _parse_dms(t)
+
+
+def looks_like_coords(text: str) -> bool:
+    """Digits with little else: meant as coordinates (so an unreadable one is reported, not read as a name)."""
+    t = text or ""
+    if not re.search(r"\d", t):
+        return False
+    letters = re.sub(r"(?i)\b(lat|lng|lon|long|latitude|longitude|deg|degrees)\b", " ", t)
+    return not re.search(r"[^\W\d_]{2,}", re.sub(r"[NSEWnsew°]", " ", letters))
+
+
+def _junk(p: str | None) -> bool:
+    return p is None or norm(p) in _JUNK
+
+
+def _take_coords(out: ParsedAnswer, parts: list[str]) -> list[str]:
+    """Read coordinates from the front of ``parts`` (one part "lat, lng" or two parts "lat" and "lng")."""
+    if not parts:
+        return parts
+    dec = r"\s*[-+]?\d{1,3},\d+\s*°?\s*[NSEWnsew]?\s*"
+    if len(parts) >= 2 and re.fullmatch(dec, parts[0]) and re.fullmatch(dec, parts[1]):  # "48,86; 2,34"
+        a, b = _parse_number(parts[0]), _parse_number(parts[1])
+        if a and b:
+            out.lat, out.lng = _pair(a, b)
+            return parts[2:]
+    c = parse_coord(parts[0])
+    if c is not None:
+        out.lat, out.lng = c
+        return parts[1:]
+    if len(parts) >= 2:
+        a, b = _parse_number(parts[0]), _parse_number(parts[1])
+        if a and b:
+            out.lat, out.lng = _pair(a, b)
+            return parts[2:]
+    if looks_like_coords(parts[0]):
+        out.coord_errors.append(f"could not read the coordinates {parts[0][:40]!r}: give decimal degrees "
+                                "'lat, lng' (e.g. 48.8606, 2.3376)")
+        return parts[1:]
+    return parts
+
+
+def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
+    """Fill the empty fields of ``out`` from free-text parts, each recognised by what it names."""
+    cities: list[str] = []
+    streets: list[str] = []
+    unknown: list[str] = []
+    countries: list[str] = []
+    for p in parts:
+        p = p.strip().strip("\"'").strip()
+        if _junk(p):
+            continue
+        n = norm(p)
+        if n in CONTINENT_ALIASES and out.continent is None:
+            out.continent = p
+        elif n in gz.country_index and not gz.exact_city(p):
+            countries.append(p)
+        elif gz.exact_city(p):
+            cities.append(p)
+        elif is_street(p):
+            streets.append(p)
+        elif gz.find_cities(p):
+            cities.append(p)
+        elif gz.find_countries(p) and not countries:
+            countries.append(p)
+        else:
+            unknown.append(p)
+    if countries and out.country is None:
+        out.country = ", ".join(countries)
+    if cities and out.city is None:
+        out.city = ", ".join(cities)
+    elif out.city is None and unknown:
+        out.city = unknown.pop(0)
+    if out.street is None:
+        out.street = streets[0] if streets else (unknown.pop(0) if unknown else None)
+
+
+def is_street(p: str) -> bool:
+    toks = norm(p).split()
+    return any(t in STREET_WORDS for t in toks) or any(t.endswith(STREET_SUFFIXES) for t in toks)
+
+
+def _labelled(s: str) -> list[tuple[str, str]] | None:
+    ms = list(_LABEL_RX.finditer(s))
+    if not ms:
+        return None
+    out = [("", s[:ms[0].start()])]
+    for k, m in enumerate(ms):
+        end = ms[k + 1].start() if k + 1 < len(ms) else len(s)
+        out.append((LABELS[m.group(1).lower()], s[m.end():end]))
+    return [(k, v.strip().strip(";,|").strip()) for k, v in out]
+
+
+def _positional_ok(parts: list[str], gz: Gazetteer) -> bool:
+    """Whether four name parts can be read by position (no part sits in another kind's place)."""
+    kinds = []
+    for p in parts:
+        n = norm(p or "")
+        kinds.append("continent" if n in CONTINENT_ALIASES else
+                     "country" if n in gz.country_index and not gz.exact_city(p or "") else
+                     "city" if gz.exact_city(p or "") else "")
+    bad = {0: ("country", "city"), 1: ("continent", "city"), 2: ("continent", "country"), 3: ("continent", "country")}
+    return not any(kinds[i] in bad[i] for i in range(4))
+
+
+def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gazetteer | None = None) -> ParsedAnswer:
+    """Parse an answer leniently (see module docstring); never raises."""
     out = ParsedAnswer()
     if answer is None or not str(answer).strip():
         out.error = "no answer given: end with stop [lat, lng; continent; country; city; street]"
         return out
+    gz = gz or load_gazetteer()
+    if countries:
+        gz = Gazetteer(gz.cities, gz.city_index, {**_country_table({c: [] for c in countries}), **gz.country_index},
+                       gz.longest, gz.cue_terms)
     s = str(answer).strip().strip("`").strip()
-    if s.startswith("[") and s.endswith("]"):
+    if len(s) >= 2 and s[0] in "[({" and s[-1] in "])}":
         s = s[1:-1]
-    s = s.replace("\n", ";")
-    if ";" in s:
-        parts = [p.strip().strip("\"'").strip() for p in s.split(";")]
-    elif "|" in s:
-        parts = [p.strip() for p in s.split("|")]
-    else:
-        parts = [p.strip() for p in s.split(",")]
-        if len(parts) >= 2 and _parse_coord(f"{parts[0]}, {parts[1]}"):
-            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
-    if parts and (c := _parse_coord(parts[0])) is not None:
-        out.lat, out.lng = c
-        parts = parts[1:]
-        if not (-90 <= out.lat <= 90 and -180 <= out.lng <= 180):
-            out.notes.append(f"coordinates out of range ({out.lat}, {out.lng}); ignored")
-            out.lat = out.lng = None
-    elif parts and re.search(r"\d+\.\d+", parts[0]) and len(parts) >= 5:
-        out.notes.append(f"could not read coordinates {parts[0][:40]!r}; use decimal degrees 'lat, lng'")
-        parts = parts[1:]
-    elif len(parts) >= 5 and not parts[0]:
-        parts = parts[1:]
-    parts = parts[:4] if len(parts) > 4 else parts
-    table = _country_table({c: [] for c in (countries or [])})
-    named = [p for p in parts if p and norm(p) not in ("", "unknown", "none", "n a", "na")]
-    if len(parts) == 4:
-        cont, country, city, street = (p if p and norm(p) not in ("unknown", "none", "n a", "na") else None
-                                       for p in parts)
-        out.continent, out.country, out.city, out.street = cont, country, city, street
-    else:
-        rest = []
-        for p in named:
-            if out.continent is None and norm(p) in CONTINENT_ALIASES:
-                out.continent = p
-            elif out.country is None and norm(p) in table:
-                out.country = p
+    s = s.replace("\r", "").replace("\n", ";")[:2000]
+    labelled = _labelled(s)
+    if labelled is not None:
+        free: list[str] = []
+        lat = lng = None
+        for key, val in labelled:
+            if not val:
+                continue
+            if key == "lat" or key == "lng":
+                num = _parse_number(val)
+                if num is None:
+                    out.coord_errors.append(f"could not read the {key} {val[:30]!r}: give decimal degrees")
+                elif key == "lat":
+                    lat = num
+                else:
+                    lng = num
+            elif key == "coords":
+                rest = _take_coords(out, [val])
+                if rest and rest[0] and not out.coord_errors:
+                    out.coord_errors.append(f"could not read the coordinates {val[:40]!r}")
+            elif key in ("continent", "country", "city", "street"):
+                if not _junk(val) and getattr(out, key) is None:
+                    setattr(out, key, val)
             else:
-                rest.append(p)
-        if rest:
-            out.city = rest[0]
-        if len(rest) > 1:
-            out.street = rest[1]
-    if out.lat is None and not any((out.continent, out.country, out.city, out.street)):
+                free += [p for p in re.split(r"[;,|]", val)]
+        if lat is not None or lng is not None:
+            if lat is None or lng is None:
+                out.coord_errors.append("only one of lat and lng was given")
+            elif out.lat is None:
+                out.lat, out.lng = _hemi(lat[0], lat[1], "N", "S"), _hemi(lng[0], lng[1], "E", "W")
+        _classify(out, free, gz)
+    else:
+        sep = ";" if ";" in s else "|" if "|" in s else ","
+        parts = [p.strip() for p in s.split(sep)]
+        if len(re.findall(r"\d{1,3}[.,]\d+", s)) > 2:  # three or more decimal numbers: several places
+            out.coord_errors.append("more than one coordinate pair: give one place")
+            parts = [p for p in parts if not looks_like_coords(p)]
+        if sep == "," and len(parts) == 1:
+            parts = [s]
+        if sep == ";" and len(parts) >= 5 and not parts[0] and parse_coord(parts[0]) is None:
+            parts = parts[1:]  # "; Europe; France; Paris; street" (coordinates left empty)
+        parts = _take_coords(out, parts)
+        more = [p for p in parts if p and (parse_coord(p) is not None or (looks_like_coords(p) and re.search(r"\d[.,]\d", p)))]
+        if more and (out.lat is not None or out.coord_errors):
+            out.coord_errors.append(f"more than one coordinate pair ({more[0][:30]!r}): give one place")
+            parts = [p for p in parts if p not in more]
+        names = [p for p in parts]
+        while names and not names[-1].strip():
+            names.pop()
+        if sep in ";|" and len(parts) == 4 and _positional_ok(parts, gz):
+            for key, val in zip(("continent", "country", "city", "street"), parts, strict=True):
+                setattr(out, key, None if _junk(val) else val.strip().strip("\"'").strip())
+        else:
+            _classify(out, names, gz)
+    if out.coord_errors:
+        out.lat = out.lng = None
+    if out.lat is not None and out.lng is not None and not (-90 <= out.lat <= 90 and -180 <= out.lng <= 180):
+        out.coord_errors.append(f"coordinates out of range ({out.lat}, {out.lng}): latitude is -90..90, "
+                                "longitude -180..180")
+        out.lat = out.lng = None
+    named = any((out.continent, out.country, out.city, out.street))
+    if out.coord_errors:
+        out.error = "; ".join(out.coord_errors) + ("; the names were scored alone" if named else "")
+    if out.lat is None and not named and not out.coord_errors:
         out.error = (f"could not read the answer {str(answer)[:80]!r}: use "
                      "stop [lat, lng; continent; country; city; street]")
     return out
 
 
+# --------------------------------------------------------------------------------------------- scoring
 def geoguessr_score(d_km: float | None) -> int:
     return 0 if d_km is None else int(round(5000 * math.exp(-d_km / 1492.7)))
 
@@ -216,16 +517,60 @@ def same_street(answer: str | None, names: list[str]) -> bool:
     return False
 
 
-def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] | None = None) -> dict[str, Any]:
-    """Per-level correctness, distance and score of ``answer`` against a task's ``goal``."""
-    p = parse_answer(answer, countries)
-    table = _country_table({c: [] for c in (countries or [])})
+def _goal_city_names(goal: dict[str, Any], gz: Gazetteer) -> set[str]:
+    names = {place_norm(n) for n in [goal["city"], *goal.get("city_aliases", [])] if n}
+    return names | {_strip_city(n) for n in names}
+
+
+def judge_city(goal: dict[str, Any], p: ParsedAnswer, gz: Gazetteer) -> tuple[bool, str]:
+    """(city correct, note): one city named and it is this one, or coordinates nearest this city's centre."""
+    goal_names = _goal_city_names(goal, gz)
+    if p.city:
+        hits = gz.find_cities(p.city)
+        if len(hits) > 1:
+            shown = ", ".join(gz.cities[h]["name"] for h in hits[:6])
+            return False, f"the answer names {len(hits)} cities ({shown}): name one place"
+        if len(hits) == 1:
+            names = {place_norm(n) for n in gz.cities[hits[0]].get("names", [gz.cities[hits[0]]["name"]])}
+            return bool(names & goal_names), ""
+        key = place_norm(p.city)
+        return key in goal_names or _strip_city(key) in goal_names, ""
+    if p.lat is None or p.lng is None:
+        return False, ""
+    centre = goal.get("city_centre") or [goal["lat"], goal["lng"]]
+    d_goal = haversine_km(p.lat, p.lng, centre[0], centre[1])
+    if d_goal > CITY_RADIUS_KM:
+        return False, ""
+    for c in gz.cities:
+        if {place_norm(n) for n in c.get("names", [c["name"]])} & goal_names:
+            continue
+        if haversine_km(p.lat, p.lng, c["lat"], c["lng"]) < d_goal:
+            return False, f"the coordinates are nearer to {c['name']} than to the city's centre"
+    return True, "city judged by the coordinates (within 25 km of its centre)"
+
+
+def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] | None = None,
+                 gz: Gazetteer | None = None) -> dict[str, Any]:
+    """Per-level correctness, distance and score of ``answer`` against a task's ``goal``. Here ``overall``
+    is the city level alone; :func:`check_geolocation` adds what the episode must show."""
+    gz = gz or load_gazetteer()
+    p = parse_answer(answer, countries, gz)
+    notes = list(p.notes)
+    table = {**_country_table({c: [] for c in (countries or [])}), **gz.country_index}
     cont_ok = bool(p.continent) and CONTINENT_ALIASES.get(norm(p.continent or "")) in (
         [goal["continent"], *goal.get("continent_alt", [])])
-    country_ok = bool(p.country) and (table.get(norm(p.country or "")) == goal["country"]
-                                      or norm(p.country or "") == norm(goal["country"]))
-    city_names = [goal["city"], *goal.get("city_aliases", [])]
-    city_ok = bool(p.city) and norm(p.city or "") in {norm(c) for c in city_names}
+    country_ok = False
+    if p.country:
+        named = Gazetteer(gz.cities, gz.city_index, table, gz.longest).find_countries(p.country)
+        if len(named) > 1:
+            notes.append(f"the answer names {len(named)} countries ({', '.join(named[:6])}): name one")
+        elif named:
+            country_ok = named[0] == goal["country"] or table.get(norm(goal["country"])) == named[0]
+        else:
+            country_ok = norm(p.country) == norm(goal["country"])
+    city_ok, note = judge_city(goal, p, gz)
+    if note:
+        notes.append(note)
     street_ok = same_street(p.street, [goal["street"], *goal.get("street_aliases", [])])
     d = None
     if p.lat is not None and p.lng is not None:
@@ -236,17 +581,58 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
                          "completion": sum(levels) / 4, "overall": bool(city_ok), "parsed_answer": p.to_json()}
     if p.error:
         m["answer_error"] = p.error
-    if p.notes:
-        m["answer_notes"] = p.notes
+    if notes:
+        m["answer_notes"] = notes
     return m
 
 
+# --------------------------------------------------------------------------------------------- research
+def distinguishing(standpoint: dict[str, Any]) -> list[dict[str, Any]]:
+    """The standpoint's distinguishing cues: ``{"cue", "node", "view", "articles", "lookup"}`` each."""
+    return list(standpoint.get("distinguishing", []))
+
+
+def _mentions(query: str, term: str) -> bool:
+    q, t = f" {norm(query)} ", norm(term)
+    return bool(t) and f" {t} " in q
+
+
+def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, Any],
+             gz: Gazetteer | None = None) -> dict[str, Any]:
+    """What the episode shows: distinguishing cues seen, their articles read, searches for them.
+
+    A search counts when its query names a distinguishing cue of this place (the brand, the emblem, the
+    dish) and no made-up cue of any other city: one query listing many brands is not looking one up."""
+    gz = gz or load_gazetteer()
+    cues = distinguishing(standpoint)
+    nodes = {c["node"] for c in cues}
+    slugs = {a for c in cues for a in c["articles"]}
+    terms = [t for c in cues for t in c.get("lookup", [])]
+    here = (standpoint.get("country_code"), standpoint.get("city"))
+    others = [t for t, code, city in gz.cue_terms if (code, city) != here]
+    seen = sorted({n for n in world.get("visited", []) if n in nodes})
+    read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
+    searched = sorted({q for q in (wiki.get("searches") or []) if any(_mentions(q, t) for t in terms)
+                       and not any(_mentions(q, t) for t in others)})
+    return {"seen": seen, "read": read, "searched": searched}
+
+
 def check_geolocation(goal: dict[str, Any], answer: str | None, world: dict[str, Any], web: dict[str, Any],
-                      countries: list[str] | None = None) -> dict[str, Any]:
+                      countries: list[str] | None = None, standpoint: dict[str, Any] | None = None) -> dict[str, Any]:
     m = check_answer(goal, answer, countries)
     wiki = web.get("wiki", {}) if isinstance(web, dict) else {}
-    m["web"] = bool(wiki.get("views"))
-    m["embodied"] = bool(world.get("moves", 0) > 0 or world.get("turns", 0) > 0)
+    wiki = wiki if isinstance(wiki, dict) else {}
+    if standpoint is None:
+        from embodiedweb.worlds.geo.world import load_standpoints
+
+        standpoint = load_standpoints().get(str(world.get("standpoint")), {})
+    r = research(standpoint, world, wiki)
+    m["embodied"] = bool(r["seen"])
+    m["web"] = bool(r["read"] or r["searched"])
+    m["overall"] = bool(m["city"] and m["web"] and m["embodied"])
+    m["distinguishing_viewpoints_seen"] = len(r["seen"])
+    m["cue_articles_read"] = r["read"]
+    m["cue_searches"] = len(r["searched"])
     m["viewpoints_visited"] = int(world.get("n_visited", 1))
     m["wiki_articles_read"] = len(wiki.get("views", []) or [])
     return m

@@ -6,14 +6,18 @@ may walk to adjacent viewpoints and research what it sees on the wiki, and answe
     stop [lat, lng; continent; country; city; street]
 
 e.g. ``stop [52.5170, 13.3889; Europe; Germany; Berlin; Friedrichstraße]``. Parts may be left out
-(keep the semicolons: ``stop [; Europe; Germany; Berlin; ]``). The grammar, the lenient parsing and the
-metrics (per level, distance, GeoGuessr-style score, ``overall`` = city correct and why) are documented
-in :mod:`embodiedweb.domains.geolocation.checker`.
+(keep the semicolons: ``stop [; Europe; Germany; Berlin; ]``) and common free forms are read too. The
+grammar, the lenient parsing and the metrics (per level, distance, GeoGuessr-style score, ``overall`` =
+city correct with a distinguishing cue seen and researched, and why) are documented in
+:mod:`embodiedweb.domains.geolocation.checker`.
 
 Options (``gym.make("EWA-Geolocation-v0", passive=True)``):
 
 * ``passive`` - the paper's passive setting: only the start's north view, no moves, no web;
 * ``static`` - all four views of the start and the web, but no moves (isolates the value of walking).
+
+No distinguishing cue is visible from the start, so in both settings ``overall`` is always false by
+design: compare them on the ``continent``/``country``/``city`` levels.
 """
 
 from __future__ import annotations
@@ -63,8 +67,11 @@ class GeolocationDomain(Domain):
             raise TaskError(f"task {task.task_id!r}: field 'goal.lat'/'goal.lng' out of range")
 
     def check(self, episode: Episode) -> dict[str, Any]:
-        return check_geolocation(episode.task.goal, episode.answer, episode.world_state, episode.web_state,
-                                 self.countries())
+        from embodiedweb.worlds.geo.world import load_standpoints
+
+        sp = load_standpoints().get(str((episode.world_state or {}).get("standpoint")), {})
+        return check_geolocation(episode.task.goal, episode.answer, episode.world_state or {},
+                                 episode.web_state or {}, self.countries(), standpoint=sp)
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
         from embodiedweb.domains.geolocation.oracle import GeolocationOracle

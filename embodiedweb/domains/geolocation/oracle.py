@@ -1,15 +1,18 @@
 """The geolocation oracle: it knows the answer (the task's goal) and acts only through public actions.
 
-It walks to one adjacent viewpoint (when moving is allowed), opens the country's wiki article (when the
-web is available), and answers ``stop [lat, lng; continent; country; city; street]``.
+It walks (by ``move [id]``) to the nearest viewpoint that shows a distinguishing cue of the place, opens
+that cue's wiki article, and answers ``stop [lat, lng; continent; country; city; street]``. In the
+settings that forbid walking (``static``/``passive``) it answers from where it stands (and in
+``passive`` without the web), which cannot earn ``overall`` there.
 
-With ``perturb`` (a ``random.Random``) it names a wrong place: another city of the same country (with
-that city's coordinates) when the suite has one, otherwise another country's capital.
+With ``perturb`` (a ``random.Random``) it does the same research but names a wrong place: another city
+of the same country (with that city's centre) when the wiki has one, otherwise another country's capital.
 """
 
 from __future__ import annotations
 
 import random
+from collections import deque
 from typing import Any
 
 from baselines.script import Plan, ScriptAgent
@@ -20,6 +23,25 @@ WIKI_ARTICLE = "/wiki/article/{slug}"
 
 def answer_string(lat: float, lng: float, continent: str, country: str, city: str, street: str) -> str:
     return f"{lat:.4f}, {lng:.4f}; {continent}; {country}; {city}; {street}"
+
+
+def path_to(sp: dict[str, Any], start: str, targets: set[str]) -> list[str]:
+    """Viewpoints to walk through from ``start`` to the nearest of ``targets`` (breadth-first)."""
+    prev: dict[str, str | None] = {start: None}
+    q = deque([start])
+    while q:
+        n = q.popleft()
+        if n in targets:
+            out = []
+            while n != start:
+                out.append(n)
+                n = prev[n]  # type: ignore[assignment]
+            return out[::-1]
+        for _h, nb in sorted(sp["nodes"][n]["neighbors"].items()):
+            if nb not in prev:
+                prev[nb] = n
+                q.append(nb)
+    return []
 
 
 class GeolocationOracle(ScriptAgent):
@@ -35,35 +57,46 @@ class GeolocationOracle(ScriptAgent):
         self.passive = passive
         self.static = static or passive
 
+    def standpoint(self) -> dict[str, Any]:
+        from embodiedweb.worlds.geo.world import load_standpoints
+
+        return load_standpoints()[self.task.embodied["standpoint"]]
+
     def target(self) -> dict[str, Any]:
         g = dict(self.task.goal)
         if self.perturb is None:
             return g
-        from embodiedweb.data_gen.geo import BY_CODE
+        from embodiedweb.data_gen.geo import BY_CODE, CITIES
         from embodiedweb.worlds.geo.world import load_standpoints
 
-        sps = sorted(load_standpoints().values(), key=lambda s: s["id"])
-        same = sorted({(s["city"], s["lat"], s["lng"], s["street"]) for s in sps
-                       if s["country"] == g["country"] and s["city"] != g["city"]})
+        code = self.standpoint()["country_code"]
+        same = sorted((r[0], r[1], r[2]) for r in CITIES[code] if r[0] != g["city"])
         if same and self.perturb.random() < 0.5:
-            city, lat, lng, street = self.perturb.choice(same)
-            return {**g, "city": city, "lat": lat, "lng": lng, "street": street}
-        others = sorted({s["country_code"] for s in sps if s["country"] != g["country"]})
+            city, lat, lng = self.perturb.choice(same)
+            return {**g, "city": city, "lat": lat, "lng": lng, "street": ""}
+        others = sorted({s["country_code"] for s in load_standpoints().values() if s["country"] != g["country"]})
         c = BY_CODE[self.perturb.choice(others)]
         return {**g, "country": c["name"], "continent": c["continent"], "city": c["capital"],
                 "lat": c["capital_ll"][0], "lng": c["capital_ll"][1], "street": ""}
 
+    def research_plan(self) -> tuple[list[str], str]:
+        """(viewpoints to walk through, slug of the article to read) for the nearest distinguishing cue."""
+        sp = self.standpoint()
+        cues = sp["distinguishing"]
+        walk = path_to(sp, sp["start"], {c["node"] for c in cues})
+        here = walk[-1] if walk else sp["start"]
+        cue = next((c for c in cues if c["node"] == here), cues[0])
+        return walk, cue["articles"][0]
+
     def plan(self) -> Plan:
         t = self.target()
+        walk, slug = self.research_plan()
         if not self.static:
-            adm = [a for a in self.info.get("admissible_actions", []) if a.startswith("move [")]
-            if adm:
-                yield adm[0]
+            for node in walk:
+                yield f"move [{node}]"
         if not self.passive:
-            from embodiedweb.data_gen.geo import slugify
-
             if self.obs.get("active") != "web":
-                yield "switch_environment [look up the country]"
-            yield "goto [" + WIKI_ARTICLE.format(slug=slugify(t["country"])) + "]"
+                yield "switch_environment [look up the cue]"
+            yield "goto [" + WIKI_ARTICLE.format(slug=slug) + "]"
         yield "stop [" + answer_string(t["lat"], t["lng"], t["continent"], t["country"], t["city"],
                                        t["street"]) + "]"

@@ -1,8 +1,10 @@
 """GeoWorld: standing somewhere in the world, looking around and walking a few steps.
 
 Each task's world is one *standpoint* of ``data/geo/standpoints.json``: a small street graph (the start
-viewpoint and 2-4 more along the same street). A viewpoint has four views (N/E/S/W) listing what can be
-seen there (road lines, cars and their plates, signs, bollards, poles, plants, buildings, the sun).
+viewpoint and two or three more on each side along the same street, 40 m apart). A viewpoint has four
+views (N/E/S/W) listing what can be seen there (road lines, cars and their plates, signs, bollards,
+poles, plants, buildings, the sun). Viewpoint and standpoint ids are keyed hashes (``v3f9a...``): they
+carry no place, and neither do their order or grouping.
 
 Actions are the street world's (kind ``"street"``):
 
@@ -15,13 +17,14 @@ After a move the heading is the direction of the edge walked. Unknown or non-adj
 with no street in that direction, give a clear message and change nothing.
 
 ``text()`` describes the four views as a person sees them: sign text is quoted in its own characters,
-and nothing names the country, city, language or script except what the signs themselves say.
+and nothing names the country, city, language or script except what the signs themselves say; no sign
+names the city (signs name streets, shops, brands, emblems, phone numbers and dishes).
 ``image(size)`` renders the four views (2 x 2: N, E / S, W) with Pillow. ``semantic_state()`` gives the
 standpoint, node, heading, the nodes visited and the number of moves.
 
 Settings: ``passive`` (the paper's passive setting: only the start's north view, moves refused) and
 ``static`` (all four views of the start, moves refused); both come from the constructor or from the
-task's ``embodied`` config (``{"standpoint": "g012", "passive": true}``).
+task's ``embodied`` config (``{"standpoint": "s0a1b2c3d4e", "passive": true}``).
 """
 
 from __future__ import annotations
