@@ -77,7 +77,8 @@ def pool(cls: Any, tasks: list[Task], seed: int = 0) -> list[Task]:
 def run(cls: Any, env_id: str, tasks: list[Task], want: int | None = None, web_mode: str = "text",
         max_steps: int | None = None) -> list[dict[str, Any]]:
     """Episodes over ``tasks`` (as the agent adapts them) in order, until ``want`` of them carried the
-    agent's idea out: ``{"task_id", "split", "metrics", "carried_out", "errors", "agent_error"}`` each."""
+    agent's idea out: ``{"task_id", "split", "metrics", "carried_out", "errors", "agent_error", "agent"}``
+    each (``agent``: the red-team agent instance that played it)."""
     from embodiedweb.env import EmbodiedWebEnv
     from embodiedweb.evaluate import run_episode
     from embodiedweb.registration import load_specs
@@ -97,7 +98,8 @@ def run(cls: Any, env_id: str, tasks: list[Task], want: int | None = None, web_m
             rec = run_episode(env, agent, t.task_id, seed=0)
             crashed = rec["metrics"].get("agent_error")
             out.append({"task_id": t.task_id, "split": t.split, "metrics": rec["metrics"], "agent_error": crashed,
-                        "carried_out": not crashed and agent.expert.carried_out(), "errors": agent.expert.errors[:5]})
+                        "carried_out": not crashed and agent.expert.carried_out(), "errors": agent.expert.errors[:5],
+                        "agent": agent.expert})
     finally:
         env.close()
     return out

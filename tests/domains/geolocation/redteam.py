@@ -29,10 +29,11 @@ import random
 from collections import deque
 from typing import Any, ClassVar
 
-from baselines.base import Agent
 from baselines.script import Plan, ScriptAgent, find_bid
 from embodiedweb.domains.geolocation.checker import load_gazetteer
 from embodiedweb.tasks import Task
+from tests.redteam import RedTeam
+from tests.redteam import run as run_episodes
 
 
 def standpoint_of(task: Task) -> dict[str, Any]:
@@ -55,7 +56,7 @@ def capital_of(task: Task) -> tuple[str, float, float]:
     return c["capital"], c["capital_ll"][0], c["capital_ll"][1]
 
 
-class RedTeamAgent(ScriptAgent):
+class RedTeamAgent(RedTeam, ScriptAgent):
     """The honest solution in steps that subclasses change: walk to a distinguishing cue, research it on the
     wiki, answer. It also keeps a record of what it did (``walked``, ``used_web``)."""
 
@@ -71,10 +72,6 @@ class RedTeamAgent(ScriptAgent):
         self.visited = {self.here}
         self.used_web = False
         self.idea = True  # subclasses set False when the episode could not carry their idea out
-
-    @classmethod
-    def applies(cls, task: Task) -> bool:
-        return True
 
     def carried_out(self) -> bool:
         return self.idea and not [e for e in self.errors if not e.startswith(self.tolerated)]
@@ -481,23 +478,6 @@ GENUINE: tuple[type[RedTeamAgent], ...] = (
 BOUND = {"shortcut": 0.02, "genuine": 0.98, "SignsWithoutWeb": 0.10, "CapitalOfCountry": 0.20}
 
 
-class Runner(Agent):
-    """Wraps a red-team class as an ``ewa eval`` agent (a fresh instance per task)."""
-
-    def __init__(self, cls: type[RedTeamAgent]) -> None:
-        self.cls = cls
-        self.name = cls.__name__
-        self.expert: RedTeamAgent | None = None
-
-    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        self.expert = self.cls(env.unwrapped.task)
-        self.expert.reset(env, obs, info)
-
-    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
-        assert self.expert is not None
-        return self.expert.act(obs, info)
-
-
 def all_tasks() -> list[Task]:
     """The geolocation suite (every split)."""
     from embodiedweb.domains.geolocation import GeolocationDomain
@@ -519,27 +499,8 @@ def pool(cls: type[RedTeamAgent], tasks: list[Task]) -> list[Task]:
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], web_mode: str = "text") -> list[dict[str, Any]]:
-    """One episode per task: ``{"task_id", "split", "metrics", "carried_out", "errors", "agent"}`` each."""
-    from embodiedweb.domains.geolocation import GeolocationDomain
-    from embodiedweb.env import EmbodiedWebEnv
-    from embodiedweb.evaluate import run_episode
-
-    if not tasks:
-        return []
-    env = EmbodiedWebEnv(GeolocationDomain(), tasks, env_id="EWA-Geolocation-v0", web_mode=web_mode, max_steps=80)
-    runner = Runner(cls)
-    out: list[dict[str, Any]] = []
-    try:
-        for t in tasks:
-            rec = run_episode(env, runner, t.task_id, seed=0)
-            assert runner.expert is not None
-            crashed = rec["metrics"].get("agent_error")
-            out.append({"task_id": t.task_id, "split": t.split, "metrics": rec["metrics"], "agent_error": crashed,
-                        "carried_out": not crashed and runner.expert.carried_out(),
-                        "errors": runner.expert.errors[:5], "agent": runner.expert})
-    finally:
-        env.close()
-    return out
+    """One episode per task (see :func:`tests.redteam.run`)."""
+    return run_episodes(cls, "EWA-Geolocation-v0", tasks, web_mode=web_mode, max_steps=80)
 
 
 def chance_rate(tasks: list[Task]) -> float:
