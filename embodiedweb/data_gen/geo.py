@@ -1034,6 +1034,11 @@ def _city_link(code: str, city: str) -> str:
     return city
 
 
+#: Countries whose territory lies on both sides of the Equator (the capital's latitude would say one side).
+HEMISPHERE = {k: "on both sides of the Equator" for k in ("KE", "UG", "SO", "CD", "CG", "GA", "ST", "ID", "EC",
+                                                          "CO", "BR", "KI", "MV")}
+
+
 def country_article(c: dict[str, Any]) -> dict[str, Any]:
     name = c["name"]
     code = c["code"]
@@ -1060,13 +1065,14 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
         road.append(BOLLARD[c["bollard"]])
     if c["pole"]:
         road.append(POLE[c["pole"]])
-    hemi = "Northern" if cap_lat > 0 else "Southern"
+    hemi = HEMISPHERE.get(code) or ("Northern" if cap_lat > 0 else "Southern")
     hotel = f"{c['hotel'][0]} ({c['hotel'][1]})" if c["hotel"][1] else c["hotel"][0]
     sights = [VEG[v] for v in c["veg"]] + [ARCH[a] for a in c["arch"]]
     sections = [
         ("Geography", [f"{name} is {c['about']}. It lies in {c['continent']}"
                        f"{' (also counted in ' + join_names(c['continent_alt']) + ')' if c['continent_alt'] else ''}"
-                       f", in the {hemi} Hemisphere.", "Typical street scenes: " + " ".join(sights)]),
+                       + (f", in the {hemi} Hemisphere." if hemi in ("Northern", "Southern") else f", {hemi}."),
+                       "Typical street scenes: " + " ".join(sights)]),
         ("Cities", city_lines),
         ("Languages and writing", [f"Languages: {join_names(c['languages'])}. Script: {scripts}."
                                    + (f" Letters seen on signs include {' '.join(c['letters'])}." if c["letters"] else ""),

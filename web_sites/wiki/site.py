@@ -1,4 +1,5 @@
-"""``/wiki``: an encyclopedia of Manhattan places and topics with full-text search (SQLite FTS5).
+"""``/wiki``: an encyclopedia of Manhattan places and topics and of the world's countries, cities and street
+cues, with full-text search (SQLite FTS5).
 
 Pages: ``/wiki/`` (main page: search box, featured articles, categories), ``/wiki/search?q=...&page=N``
 (ranked results with snippets), ``/wiki/article/<slug>`` (title, lead, infobox table, sections,
@@ -34,7 +35,8 @@ class WikiSite(Site):
 
     name = "wiki"
     title = "Wiki"
-    description = "An encyclopedia of Manhattan: landmarks, neighborhoods, architecture, streets and transit."
+    description = ("An encyclopedia of Manhattan (landmarks, neighborhoods, architecture, streets, transit) and "
+                   "of the world's countries and cities and what their streets look like.")
     order = 40
 
     def register_routes(self) -> None:

@@ -336,3 +336,27 @@ def test_check_env():
         check_env(e.unwrapped, skip_render_check=True)
     finally:
         e.close()
+
+
+def test_country_articles_state_true_hemispheres():
+    """A country on both sides of the Equator is never said to lie in one hemisphere; others match every city."""
+    from embodiedweb.data_gen.geo import CITIES, COUNTRIES, HEMISPHERE
+    from web_sites.wiki import catalog
+
+    checked = 0
+    for c in COUNTRIES:
+        article = catalog.get(c["name"].lower().replace(" ", "-"))
+        if article is None:
+            continue
+        text = " ".join(" ".join(s["paragraphs"]) for s in article["sections"])
+        checked += 1
+        lats = [lat for _city, lat, *_ in CITIES[c["code"]]]
+        if c["code"] in HEMISPHERE:
+            assert "on both sides of the Equator" in text
+        elif all(lat > 0 for lat in lats):
+            assert "Northern Hemisphere" in text and "lies in" in text
+        elif all(lat < 0 for lat in lats):
+            assert "Southern Hemisphere" in text
+        else:
+            raise AssertionError(f"{c['name']}: cities on both sides of the Equator, not in HEMISPHERE")
+    assert checked >= 40
