@@ -1,0 +1,1 @@
+"""Embodied worlds: the kitchen simulator, the street graph and the geolocation standpoints."""
