@@ -248,7 +248,7 @@ class StreetWorld(EmbodiedWorld):
             if c["streets"]:
                 parts.append("street " + " / ".join(c["streets"]))
             if c["places"]:
-                parts.append("places: " + ", ".join(f"{n} ({int(dist)} m walk)" for dist, n in c["places"]))
+                parts.append("places: " + ", ".join(f"{n} ({dist:.0f} m walk)" for dist, n in c["places"]))
             lines.append(f"- {word}: " + ("; ".join(parts) if parts else "buildings"))
         here, _seen = sight(city, node_id)
         if here:
