@@ -139,8 +139,11 @@ def pick_neighbor(action: str, heading: float, options: Iterable[tuple[str, floa
       90 degrees left (right); else none. So at a dead end or mid-block both turn the walker around.
     """
     opts = list(options)
-    labels = neighbour_labels(heading, opts)
-    rel = {nb: angle_diff(h, heading) for nb, h in opts}
+    return pick_by_labels(action, heading, opts, neighbour_labels(heading, opts))
+
+
+def pick_by_labels(action: str, heading: float, opts: list[tuple[str, float]], labels: dict[str, str]) -> str | None:
+    """:func:`pick_neighbor` with the labels already computed (``labels`` from :func:`neighbour_labels`)."""
     if action == "forward":
         want, side, target = "ahead", frozenset({"ahead-left", "ahead-right"}), 0.0
     elif action == "left":
@@ -152,6 +155,7 @@ def pick_neighbor(action: str, heading: float, options: Iterable[tuple[str, floa
     exact = [nb for nb, w in labels.items() if w == want]
     if exact:
         return exact[0]
+    rel = {nb: angle_diff(h, heading) for nb, h in opts}
     cands = [(abs(angle_diff(rel[nb], target)), nb) for nb, w in labels.items() if w in side]
     return min(cands)[1] if cands else None
 

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..base import EmbodiedWorld
 from .city import City, Place, load_city
-from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_neighbor, relative_word
+from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_labels, relative_word
 
 __all__ = ["ACTIONS", "HERE_RADIUS_M", "SIGHT_M", "StreetWorld", "get_graph", "relative_word", "sight"]
 
@@ -142,6 +142,7 @@ class StreetWorld(EmbodiedWorld):
         self.path: list[str] = []
         self.moves = 0
         self._static: dict[str, tuple[str, str]] = {}
+        self._dyn: dict[tuple[str, float], tuple[dict[str, str], str]] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
@@ -151,6 +152,7 @@ class StreetWorld(EmbodiedWorld):
             self.city = get_graph(spec)
             self.graph_spec = spec
             self._static = {}
+            self._dyn = {}
         city = self.city
         start = config.get("start")
         if start is None:
@@ -176,14 +178,36 @@ class StreetWorld(EmbodiedWorld):
     def choose(self, action: str) -> tuple[str, float] | None:
         """The neighbour ``forward``/``left``/``right`` would walk to, with its heading (or ``None``)."""
         city = self._require()
-        headings = {nb: h for nb, h, _d, _s in city.neighbors(self.node)}
-        nb = pick_neighbor(action, self.heading, headings.items())
-        return (nb, headings[nb]) if nb is not None else None
+        opts = [(nb, h) for nb, h, _d, _s in city.neighbors(self.node)]
+        nb = pick_by_labels(action, self.heading, opts, self._dynamic()[0])
+        return (nb, dict(opts)[nb]) if nb is not None else None
 
     def labels(self) -> dict[str, str]:
         """Each neighbour's relative-direction word for the current heading (see module docstring)."""
+        return dict(self._dynamic()[0])
+
+    def _dynamic(self) -> tuple[dict[str, str], str]:
+        """(labels, the facing and neighbour lines) for the current node and heading, cached."""
+        key = (self.node, self.heading)
+        got = self._dyn.get(key)
+        if got is not None:
+            return got
         city = self._require()
-        return neighbour_labels(self.heading, ((nb, h) for nb, h, _d, _s in city.neighbors(self.node)))
+        h = self.heading
+        nbs = city.neighbors(self.node)
+        labels = neighbour_labels(h, ((nb, nh) for nb, nh, _d, _s in nbs))
+        lines = [f"Facing {self.facing()}.", "Neighbours:"]
+        for nb, nh, dist, street in nbs:
+            rel = angle_diff(nh, h)
+            lines.append(f"- {nb}: {labels[nb]} (heading {nh:.0f} deg, {int(round(rel)) + 0:+d} deg from you), "
+                         f"{dist:.0f} m along {street or 'a street'}")
+        if not nbs:
+            lines.append("- none")
+        got = (labels, "\n".join(lines))
+        if len(self._dyn) > 100000:
+            self._dyn.clear()
+        self._dyn[key] = got
+        return got
 
     def facing(self) -> str:
         """``"53 deg (northeast ...)"``: the heading and its 8-point compass word (with the map's grid word
@@ -261,20 +285,8 @@ class StreetWorld(EmbodiedWorld):
         return got
 
     def text(self) -> str:
-        city = self._require()
         header, views = self._static_text(self.node)
-        h = self.heading
-        lines = [header, f"Facing {self.facing()}.", "Neighbours:"]
-        nbs = city.neighbors(self.node)
-        labels = neighbour_labels(h, ((nb, nh) for nb, nh, _d, _s in nbs))
-        for nb, nh, dist, street in nbs:
-            rel = angle_diff(nh, h)
-            lines.append(f"- {nb}: {labels[nb]} (heading {nh:.0f} deg, {int(round(rel)) + 0:+d} deg from you), "
-                         f"{dist:.0f} m along {street or 'a street'}")
-        if len(lines) == 3:
-            lines.append("- none")
-        lines.append(views)
-        return "\n".join(lines)
+        return f"{header}\n{self._dynamic()[1]}\n{views}"
 
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
         from .render import render_views
