@@ -1,6 +1,7 @@
 """Heuristic agents for the outdoor domains. They read only observations: the instruction, the
-map's directions page (numbered steps and the end node), the shop's and the wiki's pages, and the
-street text (neighbours with headings, distances and street names)."""
+map's directions page (numbered steps, the node and direction word of each turn, the end node), the
+shop's and the wiki's pages, and the street text (neighbours with their direction words, headings,
+distances and street names)."""
 
 from __future__ import annotations
 
@@ -27,25 +28,33 @@ def neighbours(text: str) -> list[tuple[str, float, float, str]]:
     return out
 
 
-def parse_directions(web_text: str) -> tuple[list[tuple[str, float, float]], str | None, float | None]:
-    """(legs as (street, bearing, metres), end node id, total metres) from a directions page's tree."""
+def parse_directions(web_text: str) -> tuple[list[tuple[str, float, float, str, str]], str | None, float | None]:
+    """(legs, end node id, total metres) from a directions page's tree; a leg is (street, bearing, metres,
+    turn label, turn node): the label the street text gives the street to take at the node where the leg
+    starts ("" and "" on the first leg)."""
     legs = []
     for m in re.finditer(r"listitem '((?:Head|Turn|Bear|Continue)[^']*)'", web_text):
         s = m.group(1)
         mm = re.match(r"Head (\w+) on (.+) for ([\d.]+) (k?m)$", s) or \
-            re.match(r".*? onto (.+) and walk (\w+) for ([\d.]+) (k?m)$", s)
+            re.match(r".*? onto (.+?) \(([\w -]+) at (n\d+)\) and walk (\w+) for ([\d.]+) (k?m)$", s)
         if not mm:
             continue
         if s.startswith("Head"):
             word, street, num, unit = mm.groups()
+            label = node = ""
         else:
-            street, word, num, unit = mm.groups()
+            street, label, node, word, num, unit = mm.groups()
         metres = float(num) * (1000 if unit == "km" else 1)
-        legs.append((street, (WORDS.get(word, 0.0) + COMPASS_OFFSET) % 360, metres))
+        legs.append((street, (WORDS.get(word, 0.0) + COMPASS_OFFSET) % 360, metres, label, node))
     end = re.search(r"paragraph 'End: (n\d+)", web_text)
     total = re.search(r"Total distance: ([\d.]+) (k?m)", web_text)
     dist = float(total.group(1)) * (1000 if total.group(2) == "km" else 1) if total else None
     return legs, end.group(1) if end else None, dist
+
+
+def labels(text: str) -> dict[str, str]:
+    """Each neighbour's direction word from the street text ("- n12: ahead-left (heading ...")."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^- (n\d+): ([\w -]+?) \(heading ", text, re.M)}
 
 
 def here(embodied_text: str) -> str | None:
@@ -80,12 +89,21 @@ class StreetHeuristic(ScriptAgent):
         if self.obs["active"] != "embodied":
             yield f"switch_environment [walk {len(legs)} legs to {end}]"
         moves = 0
-        for street, bearing, metres in legs:
+        for k, (street, bearing, metres, label, node) in enumerate(legs):
+            nxt_node = legs[k + 1][4] if k + 1 < len(legs) else None
             walked = 0.0
             prev: str | None = None
+            if node and here(self.obs["embodied_text"]) == node:  # the turn the map names, by its label
+                pick_id = next((n for n, w in labels(self.obs["embodied_text"]).items() if w == label), None)
+                if pick_id is not None:
+                    nb = next(n for n in neighbours(self.obs["embodied_text"]) if n[0] == pick_id)
+                    prev = node
+                    yield f"move [{pick_id}]"
+                    moves += 1
+                    walked += nb[2]
             while walked < metres - 6 and moves < max_moves:
                 nbs = [n for n in neighbours(self.obs["embodied_text"]) if n[0] != prev]
-                if not nbs or here(self.obs["embodied_text"]) == end:
+                if not nbs or here(self.obs["embodied_text"]) in (end, nxt_node):
                     break
                 on_street = [n for n in nbs if n[3] == street and angle(n[1], bearing) < 60]
                 pick = min(on_street or nbs, key=lambda n: angle(n[1], bearing))

@@ -310,10 +310,16 @@ SPECS: tuple[ActionSpec, ...] = (
          "or pot on it, a closed microwave that is on cooks what is inside, a toaster that is on toasts the "
          "bread slice in it.", "ToggleObjectOn [StoveKnob]"),
     _obj("ToggleObjectOff", "Switch the object off.", "ToggleObjectOff [StoveKnob]"),
-    _bare("forward", "street", "Walk to the neighbouring viewpoint most nearly straight ahead."),
-    _bare("left", "street", "Turn towards the neighbouring viewpoint most nearly to the left."),
-    _bare("right", "street", "Turn towards the neighbouring viewpoint most nearly to the right."),
-    ActionSpec("move", "street", (Arg("node_id", "node"),), "Walk to an adjacent viewpoint by its id.",
+    _bare("forward", "street", "Walk to the neighbouring node labelled ahead (if none, to the one labelled "
+          "ahead-left or ahead-right nearest to straight ahead); refused when there is neither."),
+    _bare("left", "street", "Walk to the neighbouring node labelled left (turning and walking there is one "
+          "action); if none, to the one labelled ahead-left, behind-left or behind nearest to 90 degrees left, "
+          "so at a dead end or mid-block it walks back the way you came."),
+    _bare("right", "street", "Walk to the neighbouring node labelled right (turning and walking there is one "
+          "action); if none, to the one labelled ahead-right, behind-right or behind nearest to 90 degrees "
+          "right, so at a dead end or mid-block it walks back the way you came."),
+    ActionSpec("move", "street", (Arg("node_id", "node"),), "Walk to the neighbouring node with this id. After "
+               "any walk you face the way you walked.",
                "move [n0123]"),
     ActionSpec("switch_environment", "meta", (Arg("message", "text", True, default=""),),
                "Switch between the web and the embodied environment, carrying a note (e.g. the step you "

@@ -156,7 +156,7 @@ class MapSite(Site):
         ctxv["route"] = {
             "a": a, "b": b, "a_where": city.intersection_name(a.node_id), "b_where": city.intersection_name(b.node_id),
             "length_m": round(length), "minutes": max(1, round(length / WALK_SPEED_M_PER_MIN)), "steps": steps,
-            "nodes": len(path),
+            "nodes": len(path), "grid_north": f"{city.compass_offset:.0f}",
             "svg": route_svg(city, path, f"Map of the walking route from {a.label} to {b.label}, "
                                          f"{_fmt_km(length)}", marks=[(a.node_id, "A"), (b.node_id, "B")]),
             "reverse_url": "/map/directions?" + urlencode({"from": to, "to": frm}),

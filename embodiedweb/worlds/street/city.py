@@ -25,13 +25,25 @@ from typing import Any
 
 import numpy as np
 
-from .geo import angle_diff, bearing_deg, compass4, haversine_m, to_latlng, to_xy
+from .geo import (
+    bearing_deg,
+    compass4,
+    haversine_m,
+    neighbour_labels,
+    pick_neighbor,
+    to_latlng,
+    to_xy,
+)
 
 NODE_SPACING_M = 12.5  # target spacing; segments between junctions are split evenly (10-15 m)
 MAX_EDGE_M = 15.0
 JUNCTION_TOL_M = 2.0  # a street ending within this distance of another street joins it (T-junction)
 MERGE_TOL_M = 8.0  # crossings closer than this are one intersection (e.g. Broadway, 7th Ave, 45th St)
 WALK_SPEED_M_PER_MIN = 80.0  # 4.8 km/h
+#: The verb of a directions step for each label the street world gives the street the route takes.
+TURN_VERBS = {"ahead": "Continue ahead", "ahead-left": "Bear left", "ahead-right": "Bear right", "left": "Turn left",
+              "right": "Turn right", "behind-left": "Turn sharp left", "behind-right": "Turn sharp right",
+              "behind": "Turn around"}
 
 
 @dataclass
@@ -363,22 +375,42 @@ class City:
                 return f"{streets[0]} near {names[0]}"
         return streets[0]
 
+    def labels_at(self, node_id: str, heading: float) -> dict[str, str]:
+        """Each neighbour's relative-direction word at ``node_id`` for a walker facing ``heading``: the
+        street world's labels (:func:`~embodiedweb.worlds.street.geo.neighbour_labels`)."""
+        return neighbour_labels(heading, ((nb, h) for nb, h, _d, _s in self.neighbors(node_id)))
+
+    def turn_at(self, prev: str, node_id: str, nxt: str) -> tuple[str, bool]:
+        """For a walk ``prev -> node_id -> nxt``: the label of ``nxt`` at ``node_id`` for a walker who
+        arrived from ``prev`` (facing the direction of that edge), and whether ``forward`` goes there."""
+        e = self.edge(prev, node_id)
+        if e is None:
+            raise ValueError(f"{prev} and {node_id} are not adjacent")
+        opts = [(nb, h) for nb, h, _d, _s in self.neighbors(node_id)]
+        return neighbour_labels(e[1], opts)[nxt], pick_neighbor("forward", e[1], opts) == nxt
+
     def legs(self, path: list[str]) -> list[dict[str, Any]]:
-        """The walk split by street: ``[{"street", "heading", "length_m", "start", "end"}, ...]``."""
+        """The walk split into legs: ``[{"street", "heading", "length_m", "start", "end", "turn"}, ...]``.
+
+        A new leg starts where the street name changes or where ``forward`` would not follow the route
+        (so walking ``forward`` along a leg stays on it); ``turn`` is the label, at the leg's start node,
+        of the route's next node for a walker arriving along the route (``""`` on the first leg), and
+        ``heading`` the bearing from the leg's start to its end."""
         legs: list[dict[str, Any]] = []
-        for u, v in zip(path, path[1:], strict=False):
+        for i, (u, v) in enumerate(zip(path, path[1:], strict=False)):
             e = self.edge(u, v)
             if e is None:
                 raise ValueError(f"{u} and {v} are not adjacent")
             _, h, length, street = e
-            if legs and legs[-1]["street"] == street:
+            label, ahead = self.turn_at(path[i - 1], u, v) if i > 0 else ("", True)
+            if legs and legs[-1]["street"] == street and ahead:
                 leg = legs[-1]
                 leg["length_m"] += length
                 leg["end"] = v
                 leg["end_heading"] = h
             else:
                 legs.append({"street": street, "heading": h, "end_heading": h, "length_m": length,
-                             "start": u, "end": v})
+                             "start": u, "end": v, "turn": label})
         for leg in legs:
             s, e = self.nodes[leg["start"]], self.nodes[leg["end"]]
             leg["heading"] = round(bearing_deg(s.lat, s.lng, e.lat, e.lng), 1) if leg["start"] != leg["end"] \
@@ -387,30 +419,25 @@ class City:
         return legs
 
     def directions(self, path: list[str], destination: str = "") -> list[str]:
-        """Numbered turn-by-turn steps: "1. Head north on 5th Ave for 240 m", "2. Turn left onto ..."."""
+        """Numbered turn-by-turn steps: "1. Head north on 5th Ave for 240 m", "2. Turn left onto W 42nd St
+        (left at n1671) and walk west for 170 m", ..., "Arrive at ...".
+
+        A turn step's verb comes from :data:`TURN_VERBS` of the label the street world shows, at the node
+        named in brackets, for the street the route takes, to a walker arriving along the route; the
+        bracket repeats that label. The compass words are the map's grid directions (``compass_offset``)."""
         if not path:
             return []
         legs = self.legs(path)
         steps: list[str] = []
-        prev_h: float | None = None
-        for leg in legs:
+        for k, leg in enumerate(legs):
             dist = _fmt_m(leg["length_m"])
-            if prev_h is None:
+            if k == 0:
                 steps.append(f"Head {self.compass(leg['heading'])} on {leg['street']} for {dist}")
             else:
-                turn = angle_diff(leg["heading"], prev_h)
-                a = abs(turn)
-                side = "left" if turn < 0 else "right"
-                if a < 20:
-                    verb = "Continue onto"
-                elif a < 50:
-                    verb = f"Bear {side} onto"
-                elif a < 150:
-                    verb = f"Turn {side} onto"
-                else:
-                    verb = "Turn around onto"
-                steps.append(f"{verb} {leg['street']} and walk {self.compass(leg['heading'])} for {dist}")
-            prev_h = leg["end_heading"]
+                label = leg["turn"]
+                verb = TURN_VERBS[label.split(" ")[0]]
+                steps.append(f"{verb} onto {leg['street']} ({label} at {leg['start']}) and walk "
+                             f"{self.compass(leg['heading'])} for {dist}")
         where = destination or self.intersection_name(path[-1])
         steps.append(f"Arrive at {where} ({path[-1]})")
         return [f"{i}. {s}" for i, s in enumerate(steps, start=1)]

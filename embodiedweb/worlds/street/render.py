@@ -30,15 +30,20 @@ def _seed(*parts: str) -> int:
     return int.from_bytes(hashlib.blake2b("|".join(parts).encode(), digest_size=8).digest(), "big")
 
 
-def view_contents(city: City, node_id: str, places_radius_m: float = 60.0) -> dict[str, dict]:
-    """For each of N/E/S/W: the streets leaving that way and the places seen that way (nearest first)."""
-    out = {d: {"streets": [], "places": []} for d in DIRS}
+def view_contents(city: City, node_id: str) -> dict[str, dict]:
+    """For each of N/E/S/W (the map's grid directions, ``city.compass_offset`` is north): the streets
+    leaving that way and the places in sight that way, ``[(walking m, name)]`` nearest first: every place
+    whose street node is within :data:`~embodiedweb.worlds.street.world.SIGHT_M` walking distance, in the
+    direction of that node (:func:`~embodiedweb.worlds.street.world.sight`)."""
+    from .world import sight
+
+    out: dict[str, dict] = {d: {"streets": [], "places": []} for d in DIRS}
     base = city.compass_offset
     for _nb, h, _dist, street in city.neighbors(node_id):
         d = DIRS[int(((angle_diff(h, base) % 360) + 45) // 90) % 4]
         if street and street not in out[d]["streets"]:
             out[d]["streets"].append(street)
-    for dist, bearing, place in city.places_near(node_id, places_radius_m):
+    for dist, bearing, place in sight(city, node_id)[1]:
         d = DIRS[int(((angle_diff(bearing, base) % 360) + 45) // 90) % 4]
         out[d]["places"].append((dist, place.name))
     return out
@@ -113,7 +118,7 @@ def render_views(city: City, node_id: str, heading: float, size: tuple[int, int]
     for c in contents.values():
         c["intersection"] = crossing
     names = {"N": "north", "E": "east", "S": "south", "W": "west"}
-    facing = city.compass(heading)
+    facing = city.compass(heading)  # the grid direction the views are named by
     for k, d in enumerate(DIRS):
         bx, by = (k % 2) * (w // 2), (k // 2) * (h // 2)
         title = f"{names[d]}{' (facing)' if names[d] == facing else ''} - {node_id}"

@@ -1,18 +1,33 @@
 """StreetWorld: walking a street graph as an :class:`~embodiedweb.worlds.base.EmbodiedWorld`.
 
 State: the current node, the heading the agent faces (degrees clockwise from true north) and the path
-walked. Actions (names as parsed by the action registry):
+walked. Every action except a refused one walks to an adjacent node; none turns on the spot.
 
-* ``forward`` - walk to the neighbour most nearly straight ahead (relative heading within +-90 deg);
-  an error when no street leaves ahead (e.g. at a dead end: turn with ``left``/``right``).
-* ``left`` / ``right`` - turn to face the neighbour whose relative heading is closest to -90 / +90 deg
-  and walk there (one action = one move, as in the paper's graph navigation). Neighbours within 15 deg
-  of straight ahead are left to ``forward``; a neighbour straight behind counts for both sides, so
-  ``left``/``right`` also turn the agent around at a dead end or in the middle of a block.
+Labels: each neighbour of the current node gets its own relative-direction word (``ahead``,
+``ahead-right``, ``right``, ``behind-right``, ``behind``, ``behind-left``, ``left``, ``ahead-left``) from
+:func:`~embodiedweb.worlds.street.geo.neighbour_labels`: the word of the 45-degree sector its relative
+bearing falls in, re-dealt to a free neighbouring word (keeping the neighbours' clockwise order) where
+two would share one. The map's turn words come from the same function, so "Turn left onto ..." names
+the neighbour labelled ``left`` at that node for a walker arriving along the route.
+
+Actions (names as parsed by the action registry):
+
+* ``forward`` - walk to the neighbour labelled ``ahead``; if there is none, to the one labelled
+  ``ahead-left`` or ``ahead-right`` nearest to straight ahead; an error when there is neither (e.g. at a
+  dead end).
+* ``left`` / ``right`` - walk to the neighbour labelled ``left`` / ``right`` (turning to face it and
+  walking there is one action, as in the paper's graph navigation); if there is none, to the one on that
+  side (``ahead-left``, ``behind-left`` or ``behind`` for ``left``) nearest to 90 degrees that way, so at
+  a dead end or mid-block both walk back the way the agent came; an error when there is none.
 * ``move`` with ``args={"node_id": "n123"}`` - walk to that adjacent node.
 
 After every move the heading is the direction of the edge just walked. Bad input never raises: the
 message says what went wrong and the state is unchanged.
+
+Places (one rule for every place): a place is *in sight* when its street node is within
+:data:`SIGHT_M` (60 m) walking distance; it is then listed in the view it lies in, with that distance. It
+is *here* when its node is within :data:`HERE_RADIUS_M` (20 m, the outdoor checkers' goal radius) walking
+distance, exactly where stopping counts as arriving.
 
 ``reset(config, seed)``: ``{"start": node_id, "heading": deg, "graph": "city" | "touchdown:<folder>"}``;
 without ``start`` a node is drawn from ``seed``; without ``heading`` the agent faces its first neighbour.
@@ -20,6 +35,7 @@ without ``start`` a node is drawn from ``seed``; without ``heading`` the agent f
 
 from __future__ import annotations
 
+import heapq
 import random
 from functools import lru_cache
 from typing import Any
@@ -27,8 +43,10 @@ from typing import Any
 import numpy as np
 
 from ..base import EmbodiedWorld
-from .city import City, load_city
-from .geo import angle_diff, pick_neighbor
+from .city import City, Place, load_city
+from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_labels, relative_word
+
+__all__ = ["ACTIONS", "HERE_RADIUS_M", "SIGHT_M", "StreetWorld", "get_graph", "relative_word", "sight"]
 
 ACTIONS = ("forward", "left", "right", "move")
 
@@ -49,18 +67,66 @@ def get_graph(spec: str | None) -> City:
     raise ValueError(f"unknown street graph {spec!r}: use 'city' or 'touchdown:<folder>'")
 
 
-def relative_word(rel: float) -> str:
-    a = abs(rel)
-    side = "left" if rel < 0 else "right"
-    if a <= 20:
-        return "ahead"
-    if a <= 60:
-        return f"ahead-{side}"
-    if a <= 120:
-        return side
-    if a <= 160:
-        return f"behind-{side}"
-    return "behind"
+#: A place is listed in the views when its node is this close by walking distance (every place alike).
+SIGHT_M = 60.0
+#: "Here" lists a place when its node is this close by walking distance: the outdoor checkers' goal
+#: radius (``embodiedweb.domains.outdoor.common.GOAL_RADIUS_M``; a test holds them equal).
+HERE_RADIUS_M = 20.0
+
+
+def walking_distances(city: City, src: str, limit_m: float) -> dict[str, float]:
+    """Walking distance from ``src`` to every node within ``limit_m`` (Dijkstra bounded by the limit)."""
+    dist = {src: 0.0}
+    heap = [(0.0, src)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, _h, length, _s in city.neighbors(u):
+            nd = d + length
+            if nd <= limit_m and nd < dist.get(v, float("inf")):
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return dist
+
+
+def sight(city: City, node_id: str) -> tuple[list[tuple[float, Place]], list[tuple[float, float, Place]]]:
+    """``(here, seen)`` at a node: ``here`` = ``[(walking m, place)]`` of the places whose node is within
+    :data:`HERE_RADIUS_M` walking distance (judged by ``city.shortest_length``, as the checkers judge a
+    stop); ``seen`` = ``[(walking m, bearing deg, place)]`` of those within :data:`SIGHT_M` whose node is
+    not this one (the bearing from here to the place's node). Both nearest first; cached per node."""
+    token = (id(city.places), len(city.places))
+    cache = city.__dict__.get("_sight_cache")
+    if cache is None or cache[0] != token:
+        cache = (token, {})
+        city.__dict__["_sight_cache"] = cache
+    got = cache[1].get(node_id)
+    if got is not None:
+        return got
+    here: list[tuple[float, Place]] = []
+    seen: list[tuple[float, float, Place]] = []
+    if city.places:
+        me = city.nodes[node_id]
+        for nid, d in walking_distances(city, node_id, SIGHT_M).items():
+            at = city.places_at(nid)
+            if not at:
+                continue
+            close = nid == node_id or (d <= HERE_RADIUS_M + 1.0 and city.shortest_length(node_id, nid) <= HERE_RADIUS_M)
+            if nid != node_id:
+                n = city.nodes[nid]
+                b = bearing_deg(me.lat, me.lng, n.lat, n.lng)
+            for p in at:
+                if close:
+                    here.append((round(d, 1), p))
+                if nid != node_id:
+                    seen.append((round(d, 1), round(b, 1), p))
+        here.sort(key=lambda t: (t[0], t[1].place_id))
+        seen.sort(key=lambda t: (t[0], t[2].place_id))
+    got = (here, seen)
+    if len(cache[1]) > 50000:
+        cache[1].clear()
+    cache[1][node_id] = got
+    return got
 
 
 class StreetWorld(EmbodiedWorld):
@@ -76,6 +142,7 @@ class StreetWorld(EmbodiedWorld):
         self.path: list[str] = []
         self.moves = 0
         self._static: dict[str, tuple[str, str]] = {}
+        self._dyn: dict[tuple[str, float], tuple[dict[str, str], str]] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
@@ -85,6 +152,7 @@ class StreetWorld(EmbodiedWorld):
             self.city = get_graph(spec)
             self.graph_spec = spec
             self._static = {}
+            self._dyn = {}
         city = self.city
         start = config.get("start")
         if start is None:
@@ -110,9 +178,47 @@ class StreetWorld(EmbodiedWorld):
     def choose(self, action: str) -> tuple[str, float] | None:
         """The neighbour ``forward``/``left``/``right`` would walk to, with its heading (or ``None``)."""
         city = self._require()
-        headings = {nb: h for nb, h, _d, _s in city.neighbors(self.node)}
-        nb = pick_neighbor(action, self.heading, headings.items())
-        return (nb, headings[nb]) if nb is not None else None
+        opts = [(nb, h) for nb, h, _d, _s in city.neighbors(self.node)]
+        nb = pick_by_labels(action, self.heading, opts, self._dynamic()[0])
+        return (nb, dict(opts)[nb]) if nb is not None else None
+
+    def labels(self) -> dict[str, str]:
+        """Each neighbour's relative-direction word for the current heading (see module docstring)."""
+        return dict(self._dynamic()[0])
+
+    def _dynamic(self) -> tuple[dict[str, str], str]:
+        """(labels, the facing and neighbour lines) for the current node and heading, cached."""
+        key = (self.node, self.heading)
+        got = self._dyn.get(key)
+        if got is not None:
+            return got
+        city = self._require()
+        h = self.heading
+        nbs = city.neighbors(self.node)
+        labels = neighbour_labels(h, ((nb, nh) for nb, nh, _d, _s in nbs))
+        lines = [f"Facing {self.facing()}.", "Neighbours:"]
+        for nb, nh, dist, street in nbs:
+            rel = angle_diff(nh, h)
+            lines.append(f"- {nb}: {labels[nb]} (heading {nh:.0f} deg, {int(round(rel)) + 0:+d} deg from you), "
+                         f"{dist:.0f} m along {street or 'a street'}")
+        if not nbs:
+            lines.append("- none")
+        got = (labels, "\n".join(lines))
+        if len(self._dyn) > 100000:
+            self._dyn.clear()
+        self._dyn[key] = got
+        return got
+
+    def facing(self) -> str:
+        """``"53 deg (northeast ...)"``: the heading and its 8-point compass word (with the map's grid word
+        when the city's map calls another bearing north)."""
+        city = self._require()
+        h = round(self.heading) % 360
+        out = f"{h} deg ({compass8(h)}"
+        if city.compass_offset:
+            out += (f"; on the map's grid, whose north is {city.compass_offset:.0f} deg up the avenues, "
+                    f"{city.compass(self.heading)}")
+        return out + ")"
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
         city = self._require()
@@ -133,7 +239,8 @@ class StreetWorld(EmbodiedWorld):
         pick = self.choose(name)
         if pick is None:
             where = "ahead" if name == "forward" else f"to the {name}"
-            return (f"No street {where} from {self.node} (facing {city.compass(self.heading)}). "
+            labels = ", ".join(f"{nb} {w}" for nb, w in self.labels().items()) or "none"
+            return (f"No street {where} from {self.node} (facing {self.facing()}); neighbours: {labels}. "
                     "Try another direction or move [node_id].")
         self._go(pick[0], pick[1])
         return ""
@@ -146,7 +253,7 @@ class StreetWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ observations
     def _static_text(self, node_id: str) -> tuple[str, str]:
-        """(header, views) for a node: computed once, reused for every heading."""
+        """(header, views and places) for a node: computed once, reused for every heading."""
         got = self._static.get(node_id)
         if got is not None:
             return got
@@ -157,18 +264,20 @@ class StreetWorld(EmbodiedWorld):
         from .render import view_contents
 
         contents = view_contents(city, node_id)
-        lines = ["Views:"]
+        grid = f" (the map's grid directions: north = {city.compass_offset:.0f} deg)" if city.compass_offset else ""
+        lines = [f"Views{grid}; places listed within {SIGHT_M:.0f} m walk, by the direction of their street node:"]
         for d, word in zip(("N", "E", "S", "W"), ("north", "east", "south", "west"), strict=True):
             c = contents[d]
             parts = []
             if c["streets"]:
                 parts.append("street " + " / ".join(c["streets"]))
             if c["places"]:
-                parts.append("places: " + ", ".join(f"{n} ({int(dist)} m)" for dist, n in c["places"][:5]))
+                parts.append("places: " + ", ".join(f"{n} ({dist:.0f} m walk)" for dist, n in c["places"]))
             lines.append(f"- {word}: " + ("; ".join(parts) if parts else "buildings"))
-        here = city.places_at(node_id)
+        here, _seen = sight(city, node_id)
         if here:
-            lines.append("Here: " + ", ".join(p.name for p in here))
+            lines.append(f"Here (within {HERE_RADIUS_M:.0f} m walk, where stopping counts as arriving): " + ", ".join(
+                f"{p.name} ({'at this node' if d == 0 else f'{d:.0f} m'})" for d, p in here))
         got = (header, "\n".join(lines))
         if len(self._static) > 50000:
             self._static.clear()
@@ -176,18 +285,8 @@ class StreetWorld(EmbodiedWorld):
         return got
 
     def text(self) -> str:
-        city = self._require()
         header, views = self._static_text(self.node)
-        h = self.heading
-        lines = [header, f"Facing {city.compass(h)} (heading {h:.0f} deg).", "Neighbours:"]
-        for nb, nh, dist, street in city.neighbors(self.node):
-            rel = angle_diff(nh, h)
-            lines.append(f"- {nb}: {relative_word(rel)} (heading {nh:.0f} deg, {int(round(rel)) + 0:+d} deg from you), "
-                         f"{dist:.0f} m along {street or 'a street'}")
-        if len(lines) == 3:
-            lines.append("- none")
-        lines.append(views)
-        return "\n".join(lines)
+        return f"{header}\n{self._dynamic()[1]}\n{views}"
 
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
         from .render import render_views
@@ -201,7 +300,7 @@ class StreetWorld(EmbodiedWorld):
         return {"graph": self.graph_spec, "node": self.node, "heading": round(self.heading, 2),
                 "lat": node.lat, "lng": node.lng, "intersection": city.intersection_name(self.node),
                 "path": list(self.path), "visited": len(set(self.path)), "moves": self.moves,
-                "places_here": [p.place_id for p in city.places_at(self.node)]}
+                "places_here": [p.place_id for _d, p in sight(city, self.node)[0]]}
 
     def admissible_actions(self) -> list[str]:
         city = self._require()

@@ -82,3 +82,24 @@ def test_search_places_and_intersections(driver):
         assert driver.execute("click", {"id": find_bid(text, "link", "Directions to here")}) == ""
         assert "Enter a starting point" in driver.tree().text
     assert driver.execute("goto", {"url": "/map/place/nope"}) == "" and "Place not found" in driver.tree().text
+
+
+def test_directions_page_turn_words_are_the_street_labels(driver):
+    import re
+
+    from embodiedweb.worlds.street import StreetWorld
+    from embodiedweb.worlds.street.city import TURN_VERBS
+
+    city = load_city()
+    assert driver.execute("goto", {"url": "/map/directions?from=5th+Ave+%26+W+40th+St&to=6th+Ave+%26+W+50th+St"}) == ""
+    text = driver.tree().text
+    assert "the direction word the street view shows there" in text and "(29 deg)" in text
+    path = city.route(city.intersection_node("5th Ave", "W 40th St"), city.intersection_node("6th Ave", "W 50th St"))
+    turns = re.findall(r"listitem '(.+?) onto (.+?) \(([\w -]+) at (n\d+)\) and walk", text)
+    assert turns
+    w = StreetWorld(city)
+    for verb, _street, label, node in turns:
+        i = path.index(node)
+        w.reset({"start": node, "heading": city.edge(path[i - 1], node)[1]}, 0)
+        assert verb == TURN_VERBS[label]
+        assert re.search(rf"^- {path[i + 1]}: {label} \(heading", w.text(), re.M)

@@ -168,7 +168,7 @@ def test_directions_turn_side():
     p = c.route(a, mid)[:-1] + c.route(mid, b)
     steps = c.directions(p)
     assert steps[0].startswith("1. Head north on 5th Ave for 1")  # ~170 m
-    assert steps[1].startswith("2. Turn left onto W 42nd St and walk west for ")
+    assert steps[1].startswith(f"2. Turn left onto W 42nd St (left at {mid}) and walk west for ")
 
 
 def test_parse_address(city):

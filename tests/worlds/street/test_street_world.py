@@ -22,7 +22,8 @@ def world():
 def test_interface_and_text(world):
     assert isinstance(world, EmbodiedWorld) and world.kind == "street"
     t = world.text()
-    assert "5th Ave & W 42nd St" in t and "Facing north" in t
+    assert "5th Ave & W 42nd St" in t
+    assert "Facing 29 deg (northeast; on the map's grid, whose north is 29 deg up the avenues, north)." in t
     assert len(re.findall(r"\n- n\d+: ", t)) == 4 and "ahead" in t and "left" in t and "right" in t and "behind" in t
     acts = world.admissible_actions()
     assert acts[:3] == ["forward", "left", "right"]
