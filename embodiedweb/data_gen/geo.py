@@ -734,7 +734,8 @@ def standpoints() -> list[dict[str, Any]]:
 
 # --------------------------------------------------------------------------------------------- tasks
 INSTRUCTION = (
-    "You are standing somewhere in the world. Look around (you may turn and walk to adjacent viewpoints) "
+    "You are standing somewhere in the world. Look around (the four views show all around you; forward, "
+    "left, right and move walk to adjacent viewpoints) "
     "and research what you see on the wiki. Then say where you are with "
     "stop [lat, lng; continent; country; city; street], for example "
     "stop [48.8606, 2.3376; Europe; France; Paris; Rue de Rivoli]. Leave out parts you do not know "

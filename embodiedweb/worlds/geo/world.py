@@ -145,7 +145,8 @@ class GeoWorld(EmbodiedWorld):
         if pick is None:
             where = "ahead" if name == "forward" else f"to the {name}"
             return (f"No viewpoint {where} from {self.node} (facing {WORDS[self._compass()]}). "
-                    f"Adjacent viewpoints: {adj}. Use left/right to turn, or move [node_id].")
+                    f"Adjacent viewpoints: {adj}. left/right walk to the viewpoint on that side; move [node_id] walks to "
+                    "any adjacent one.")
         self._go(*pick)
         return ""
 

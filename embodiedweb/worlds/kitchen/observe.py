@@ -1,7 +1,7 @@
 """Observations of a KitchenSim: a text scene graph and an egocentric schematic image.
 
 ``scene_text`` lists what the agent perceives (visible objects, plus fixtures within 3 m) with id,
-distance, parent receptacles and states, like the text mode of the paper. ``render`` draws a top-down
+distance from the agent's reach axis to the object's nearest point (what reach is judged by), parent receptacles and states, like the text mode of the paper. ``render`` draws a top-down
 view rotated so the agent faces up: boxes for objects (filled when visible), the field of view, the
 reachable floor, and a label per object so a vision model can ground names. Both are deterministic.
 """
@@ -15,6 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import vocab
+from .geometry import VISIBILITY_DISTANCE, box_distance
 
 if TYPE_CHECKING:
     from .objects import SimObject
@@ -93,11 +94,13 @@ def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
             seen.append(o)
         elif o.object_type in _FIXTURES and dist[o.index] <= 3.0:
             near.append(o)
-    seen.sort(key=lambda o: (float(dist[o.index]), o.object_id))
-    near.sort(key=lambda o: (float(dist[o.index]), o.object_id))
+    cam = sim.camera
+    reach = {o.object_id: 0.0 if o.object_id == sim.held else box_distance(cam, o.center, o.half) for o in seen + near}
+    seen.sort(key=lambda o: (reach[o.object_id], o.object_id))
+    near.sort(key=lambda o: (reach[o.object_id], o.object_id))
 
     def line(o: SimObject) -> str:
-        parts = [f"{o.object_id} ({o.object_type}), {float(dist[o.index]):.2f} m"]
+        parts = [f"{o.object_id} ({o.object_type}), {reach[o.object_id]:.2f} m"]
         if o.parent:
             parts.append(f"in/on {o.parent}")
         st = object_states(sim, o)
@@ -110,7 +113,7 @@ def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
     def vis_of(o: SimObject) -> bool:
         return o.object_id == sim.held or (bool(geo[o.index]) and not sim.is_hidden(o))
 
-    lines.append("Visible objects (interactable):")
+    lines.append(f"Visible objects (interactable; distance to the nearest point, reach {VISIBILITY_DISTANCE:g} m):")
     lines += [line(o) for o in seen[:max_objects]] or ["- none"]
     if near:
         lines.append("Fixtures nearby (not interactable from here):")
