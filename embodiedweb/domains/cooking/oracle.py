@@ -10,6 +10,7 @@ With ``perturb`` one necessary step is removed or replaced: a recipe step's kitc
 from __future__ import annotations
 
 import random
+from collections.abc import Generator
 from typing import Any
 
 from baselines.script import Plan, ScriptAgent, find_bid
@@ -231,6 +232,21 @@ class CookingOracle(ScriptAgent):
             return
         yield from self.heat(target, how)
 
+    def vessel_on_burner(self, vessel: str) -> Generator[str, Any, str | None]:
+        """Put ``vessel`` (a pan or pot) on a free burner unless it stands on one; the burner's id."""
+        objs = self.objects()
+        burner = next((p for p in objs[vessel]["parentReceptacles"] if p.startswith("StoveBurner|")), None)
+        if burner is not None:
+            return burner
+        free = [o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
+                if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"]]
+        if not free:
+            self.errors.append("no free burner")
+            return None
+        yield from self.fetch(vessel)
+        yield from self.put(free[0])
+        return free[0]
+
     def heat(self, target: str, how: str) -> Plan:
         """Heat the object ``target`` with a method (``pan``, ``pot``, ``microwave``, ``toaster``)."""
         if how in ("pan", "pot"):
@@ -238,17 +254,9 @@ class CookingOracle(ScriptAgent):
             if vessel is None:
                 self.errors.append(f"no {how}")
                 return
-            objs = self.objects()
-            burner = next((p for p in objs[vessel]["parentReceptacles"] if p.startswith("StoveBurner|")), None)
+            burner = yield from self.vessel_on_burner(vessel)
             if burner is None:
-                free = [o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
-                        if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"]]
-                if not free:
-                    self.errors.append("no free burner")
-                    return
-                burner = free[0]
-                yield from self.fetch(vessel)
-                yield from self.put(burner)
+                return
             yield from self.fetch(target)
             yield from self.put(vessel)
             b = self.objects()[burner]

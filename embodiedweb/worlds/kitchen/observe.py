@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import vocab
-from .geometry import VISIBILITY_DISTANCE, box_distance
+from .geometry import VISIBILITY_DISTANCE, box_distance, box_fully_in_view
 
 if TYPE_CHECKING:
     from .objects import SimObject
@@ -67,8 +67,7 @@ _SURFACE_SPACE = 0.35  # the height above a surface (counter, table, plate) wher
 def inside_out_of_view(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> bool:
     """Whether part of where ``o`` holds things is out of view: the receptacle's inside (or the space
     above a surface) is not all in the frustum and reach, or something it holds is not visible."""
-    from .geometry import box_fully_in_view
-    from .sim import _INSIDE_TYPES
+    from .sim import _INSIDE_TYPES  # sim imports this module
 
     if not o.flags.get("receptacle") or (o.flags.get("openable") and not o.state.get("isOpen")):
         return False

@@ -153,12 +153,7 @@ class HeatOff(_BelievesItCooked):
             return
         if how in ("pan", "pot"):
             vessel = self.first("Pan" if how == "pan" else "Pot")
-            objs = self.objects()
-            if not any(p.startswith("StoveBurner|") for p in objs[vessel]["parentReceptacles"]):
-                burner = next(o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
-                              if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"])
-                yield from self.fetch(vessel)
-                yield from self.put(burner)
+            yield from self.vessel_on_burner(vessel)
             yield from self.fetch(target)
             yield from self.put(vessel)
         else:
@@ -498,12 +493,7 @@ class HeatFirst(_Genuine):
         objs = self.objects()
         if how in ("pan", "pot"):
             vessel = self.first("Pan" if how == "pan" else "Pot")
-            burner = next((p for p in objs[vessel]["parentReceptacles"] if p.startswith("StoveBurner|")), None)
-            if burner is None:
-                burner = next(o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
-                              if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"])
-                yield from self.fetch(vessel)
-                yield from self.put(burner)
+            burner = yield from self.vessel_on_burner(vessel)
             knob = next((o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"])
                          if o["objectType"] == "StoveKnob" and self.env.unwrapped.world.sim.objects[
                              o["objectId"]].controls == burner), burner)
