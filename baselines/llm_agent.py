@@ -56,7 +56,9 @@ class LLMAgent(Agent):
     @property
     def client(self) -> Any:
         if self._client is None:
-            import openai
+            from embodiedweb.extras import load
+
+            openai = load("openai", "llm")
 
             self._client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key, max_retries=0,
                                          timeout=self.timeout_s)
@@ -80,7 +82,9 @@ class LLMAgent(Agent):
 
     def complete(self, messages: list[dict[str, Any]]) -> str:
         """One chat completion with retries on transport errors, rate limits and 5xx answers."""
-        import openai
+        from embodiedweb.extras import load
+
+        openai = load("openai", "llm")
 
         retryable = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
                      openai.InternalServerError)

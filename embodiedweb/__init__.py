@@ -8,8 +8,8 @@ Importing the package registers the env ids (``EWA-Cooking-v0``, ...)::
 """
 
 from embodiedweb.registration import register_all, registered_ids
+from embodiedweb.versions import __version__
 
-__version__ = "0.1.0"
 ENV_IDS = register_all()
 
 __all__ = ["ENV_IDS", "registered_ids", "__version__"]

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from embodiedweb.extras import MissingExtra, require
+
 
 def _env_ids(arg: str) -> list[str]:
     from embodiedweb import registered_ids
@@ -29,6 +31,10 @@ def cmd_eval(a: argparse.Namespace) -> int:
     if not ids:
         print("ewa eval: no env is registered yet", file=sys.stderr)
         return 2
+    if a.web_mode == "browser":
+        require("browser")
+    if a.agent == "llm":
+        require("llm")
     out = Path(a.out) if a.out else None
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -64,6 +70,7 @@ def cmd_bench(a: argparse.Namespace) -> int:
 
 
 def cmd_serve(a: argparse.Namespace) -> int:
+    require("serve")
     import uvicorn
 
     from web_sites.asgi import create_app
@@ -79,6 +86,8 @@ def cmd_play(a: argparse.Namespace) -> int:
     import webbrowser
 
     import gymnasium as gym
+
+    require("serve")
     import uvicorn
 
     import embodiedweb  # noqa: F401
@@ -127,13 +136,24 @@ def cmd_report(a: argparse.Namespace) -> int:
     missing = [r for r in a.results if not Path(r).exists()]
     if missing:
         raise SystemExit(f"ewa report: no such file: {', '.join(missing)}")
-    report = build_report(a.results, process=not a.no_process, oracle_cache=a.oracle_cache)
+    from embodiedweb.report.tables import MixedVersions
+
+    try:
+        report = build_report(a.results, process=not a.no_process, oracle_cache=a.oracle_cache,
+                              mix_versions=a.mix_versions)
+    except MixedVersions as e:
+        print(f"ewa report: {e}", file=sys.stderr)
+        return 2
     print_tables(report.tables, stderr=a.json)
     if a.html:
         from embodiedweb.report.html import write_html
+        from embodiedweb.report.plots import available
 
         out = write_html(report, a.html, [str(r) for r in a.results], viewer_limit=a.viewer_limit)
         print(f"HTML report: {out}", file=sys.stderr)
+        if not available():
+            print('The report has no plots: matplotlib is not installed (pip install "embodiedweb[plots]")',
+                  file=sys.stderr)
     if a.json:
         print(json.dumps(report.numbers, sort_keys=True, default=str))
     return 0
@@ -203,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--oracle-cache", default=None, help="folder caching the oracle's traces "
                    "(default: <first results>.steps/_oracle when that folder exists)")
     r.add_argument("--viewer-limit", type=int, default=200, help="at most N episodes in the trajectory viewer")
+    r.add_argument("--mix-versions", action="store_true", help="average records of different suite versions "
+                   "into one row (refused by default: their tasks, world or rules differ)")
     r.set_defaults(func=cmd_report)
 
     for extra in _extra_commands():
@@ -224,7 +246,11 @@ def _extra_commands() -> list[Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except MissingExtra as e:
+        print(f"ewa {args.cmd}: {e}", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

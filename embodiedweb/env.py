@@ -59,6 +59,9 @@ def make_driver(web_mode: str, viewport: tuple[int, int]) -> WebDriver:
 
         return TextDriver(get_webapp())
     if web_mode == "browser":
+        from embodiedweb.extras import require
+
+        require("browser")
         from embodiedweb.web.browser_driver import BrowserDriver
 
         return BrowserDriver(get_webapp(), viewport=viewport)
@@ -85,6 +88,8 @@ class EmbodiedWebEnv(gym.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.domain = domain
         suite = tasks if isinstance(tasks, TaskSuite) else TaskSuite(tasks)
+        self._suite = suite
+        self._suite_version: str | None = None
         self.tasks = suite.split(split) if split else suite
         if len(self.tasks) == 0:
             raise TaskError(f"{env_id or domain.name}: no tasks{f' in split {split!r}' if split else ''}")
@@ -370,6 +375,17 @@ class EmbodiedWebEnv(gym.Env):
             obs = self._observation()
             return "\n".join(f"## {k}\n{obs[k]}" for k in OBS_TEXT_KEYS)
         return None
+
+    @property
+    def suite_version(self) -> str:
+        """The version of this env's task suite: checker rules, tasks (every split), world data and
+        settings (see :mod:`embodiedweb.versions`); every result record carries it."""
+        if self._suite_version is None:
+            from embodiedweb.versions import suite_version
+
+            self._suite_version = suite_version(self._suite, self.domain.checker_version,
+                                                {"max_steps": self.max_steps, **self.domain.settings()})
+        return self._suite_version
 
     def trace_digest(self) -> str:
         """Hash of this episode's trace (timings excluded): equal for equal seeds and actions."""

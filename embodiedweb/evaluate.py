@@ -10,6 +10,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from embodiedweb.versions import __version__
+
 METRIC_KEYS = ("overall", "web", "embodied", "completion")
 
 
@@ -30,6 +32,13 @@ def load_done(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
             except (json.JSONDecodeError, KeyError):
                 continue  # a line cut by a kill: that episode runs again
     return done
+
+
+def is_done(done: dict[tuple[str, str, str], dict[str, Any]], key: tuple[str, str, str], suite: str) -> bool:
+    """An episode counts as done only when its record was measured on the same suite version: a rerun
+    after the tasks, world or rules changed measures it again (the new line wins in ``ewa report``)."""
+    rec = done.get(key)
+    return rec is not None and rec.get("suite_version") == suite
 
 
 def step_view(step: int, action: str | None, obs: dict[str, Any], trace_record: dict[str, Any] | None,
@@ -101,6 +110,7 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     if steps_path is not None:
         write_steps(steps_path, views, base.trace.records)
     return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, "seed": seed,
+            "package_version": __version__, "suite_version": base.suite_version,
             "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
             "duration_s": round(time.perf_counter() - t0, 4), **agent.episode_record()}
@@ -159,7 +169,7 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
                 job = bar.add_task(f"{env_id} · {agent_name}", total=len(ids))
                 for i, task_id in enumerate(ids):
                     key = (env_id, task_id, agent.name)
-                    if key in done:
+                    if is_done(done, key, env.unwrapped.suite_version):
                         records.append(done[key])
                     else:
                         steps_path = steps_path_for(out, env_id, agent.name, task_id) if save_steps else None
@@ -256,11 +266,12 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
         env = gym.make(env_id, web_mode="text", **{k: v for k, v in (env_kwargs or {}).items()
                                                     if k not in ("render_images",)})
         ids = select_tasks(env, limit, split)
+        suite = env.unwrapped.suite_version
         env.close()
         for i, task_id in enumerate(ids):
             key = (env_id, task_id, name)
             order[key] = len(order)
-            if key not in done:
+            if not is_done(done, key, suite):
                 steps = steps_path_for(out, env_id, name, task_id) if save_steps else None
                 jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
     new: dict[tuple[str, str, str], dict[str, Any]] = {}
@@ -311,7 +322,7 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
             fh.close()
     if out and new:
         _rewrite_sorted(out, set(new), order)
-    records = [done.get(k) or new[k] for k in sorted(order, key=order.__getitem__)]
+    records = [new.get(k) or done[k] for k in sorted(order, key=order.__getitem__)]
     return summarize(records), records
 
 

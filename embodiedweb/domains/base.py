@@ -31,6 +31,13 @@ class Domain(ABC):
     #: False for settings without the web (e.g. geolocation's passive setting): web actions and
     #: switch_environment are refused and episodes start in the embodied world.
     web_enabled: bool = True
+    #: bump whenever a rule of :meth:`check` changes which episodes pass (it is part of the suite version
+    #: results carry; see :mod:`embodiedweb.versions`)
+    checker_version: int = 1
+
+    def settings(self) -> dict[str, Any]:
+        """Options of this domain instance that change what an episode is (part of the suite version)."""
+        return {}
 
     @abstractmethod
     def make_world(self) -> EmbodiedWorld:

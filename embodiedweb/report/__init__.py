@@ -18,6 +18,7 @@ from embodiedweb.report.tables import (
     Table,
     accuracy_tables,
     agent_sort_key,
+    check_versions,
     compute,
     env_label,
     group,
@@ -25,6 +26,7 @@ from embodiedweb.report.tables import (
     metric,
     num,
     pct,
+    versions_table,
 )
 
 __all__ = ["Report", "build_report", "process_tables", "taxonomy_tables"]
@@ -39,10 +41,15 @@ class Report:
 
 
 def build_report(paths: list[str | Path], *, process: bool = True, oracle_cache: str | Path | None = None,
-                 oracles: proc.OracleTraces | None = None) -> Report:
+                 oracles: proc.OracleTraces | None = None, mix_versions: bool = False) -> Report:
     """Load the records of ``paths`` and compute every table (process metrics and taxonomy need traces:
-    ``ewa eval --save-steps``; the oracle's traces are computed on demand in text mode)."""
+    ``ewa eval --save-steps``; the oracle's traces are computed on demand in text mode).
+
+    Raises :class:`~embodiedweb.report.tables.MixedVersions` when one row would average records of
+    different suite versions, unless ``mix_versions``."""
     records = load_records(paths)
+    if not mix_versions:
+        check_versions(records)
     numbers = compute(records)
     episodes: list[dict[str, Any]] = []
     if process:
@@ -60,7 +67,7 @@ def build_report(paths: list[str | Path], *, process: bool = True, oracle_cache:
             if own:
                 oracles.close()
     numbers["process"], numbers["taxonomy"] = aggregate_details(records, episodes)
-    tabs = accuracy_tables(numbers) + process_tables(numbers["process"]) + taxonomy_tables(numbers["taxonomy"])
+    tabs = [versions_table(records)] + accuracy_tables(numbers) + process_tables(numbers["process"]) + taxonomy_tables(numbers["taxonomy"])
     return Report(records, numbers, tabs, episodes)
 
 

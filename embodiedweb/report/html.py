@@ -40,6 +40,7 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
 <tbody>{% for row in t.rows %}<tr>{% for v in row %}<td>{{ v }}</td>{% endfor %}</tr>{% endfor %}</tbody></table>
 {% endfor %}
 <h2 id="plots">Plots</h2>
+{% if no_plots %}<p>No plots: matplotlib is not installed (<code>pip install "embodiedweb[plots]"</code>).</p>{% endif %}
 {% for name, png in plots %}<figure><img class="plot" alt="{{ name }}" src="data:image/png;base64,{{ png }}">
 <figcaption>{{ name }}</figcaption></figure>{% endfor %}
 <h2 id="viewer">Trajectory viewer</h2>
@@ -100,12 +101,13 @@ def render_html(report: Report, sources: list[str], title: str = "embodiedweb re
     plots = [("Accuracy per env and agent", P.accuracy_bars(report.numbers["accuracy"])),
              ("Completion distributions", P.completion_distributions(report.records)),
              ("Steps per episode", P.steps_histogram(report.records)),
-             ("Error taxonomy: primary category shares", P.taxonomy_shares(report.numbers.get("taxonomy") or {}))]
+             ("Error taxonomy: primary category shares", P.taxonomy_shares(report.numbers.get("taxonomy") or {}))
+             ] if P.available() else []
     episodes, omitted = viewer_episodes(report, viewer_limit)
     env = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
     return env.from_string(TEMPLATE).render(title=title, sources=sources, n_records=len(report.records),
                                             tables=report.tables, plots=[(n, p) for n, p in plots if p],
-                                            episodes=episodes, omitted=omitted)
+                                            episodes=episodes, omitted=omitted, no_plots=not P.available())
 
 
 def write_html(report: Report, out: str | Path, sources: list[str], **kw: Any) -> Path:

@@ -6,8 +6,14 @@ import base64
 import io
 from typing import Any
 
+from embodiedweb.extras import missing
 from embodiedweb.report.tables import ACC_KEYS, ACC_LABELS, env_label, metric
 from embodiedweb.report.taxonomy import CATEGORIES, LABELS
+
+
+def available() -> bool:
+    """Whether the ``plots`` extra (matplotlib) is installed."""
+    return not missing("plots")
 
 
 def _plt() -> Any:

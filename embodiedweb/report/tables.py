@@ -80,6 +80,48 @@ def load_records(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
     return list(by_key.values())
 
 
+UNVERSIONED = "unversioned"
+
+
+class MixedVersions(ValueError):
+    """Records of one (env, agent) row measured on different suite versions."""
+
+
+def suite_versions(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, set[str]]]:
+    """``{env_id: {agent: {suite versions}}}`` (records written before versions existed: ``unversioned``)."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for r in records:
+        out.setdefault(str(r["env_id"]), {}).setdefault(str(r["agent"]), set()).add(
+            str(r.get("suite_version") or UNVERSIONED))
+    return out
+
+
+def check_versions(records: list[dict[str, Any]]) -> None:
+    """Raise :class:`MixedVersions` naming every row that would average different suite versions."""
+    bad = [f"{e} / {a}: {', '.join(sorted(vs))}" for e, per in sorted(suite_versions(records).items())
+           for a, vs in sorted(per.items()) if len(vs) > 1]
+    if bad:
+        raise MixedVersions("records of different suite versions would be averaged into one row ("
+                            + "; ".join(bad) + "). Rerun them on one version, or pass --mix-versions to merge "
+                            "them anyway")
+
+
+def versions_table(records: list[dict[str, Any]]) -> Table:
+    """Per env: the suite version(s) and package version(s) its records were measured with."""
+    t = Table("Versions", ["Env", "Suite version", "Package version", "Episodes"],
+              caption="suite version = checker rules + digest of tasks, world data and settings")
+    per: dict[str, dict[str, Any]] = {}
+    for r in records:
+        d = per.setdefault(str(r["env_id"]), {"suite": set(), "pkg": set(), "n": 0})
+        d["suite"].add(str(r.get("suite_version") or UNVERSIONED))
+        d["pkg"].add(str(r.get("package_version") or UNVERSIONED))
+        d["n"] += 1
+    for e in sorted(per):
+        d = per[e]
+        t.rows.append([e, ", ".join(sorted(d["suite"])), ", ".join(sorted(d["pkg"])), str(d["n"])])
+    return t
+
+
 def metric(rec: dict[str, Any], key: str) -> Any:
     m = rec.get("metrics") or {}
     return m.get(key, rec.get(key))

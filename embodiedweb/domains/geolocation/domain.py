@@ -42,6 +42,9 @@ class GeolocationDomain(Domain):
         self.static = bool(static) or self.passive
         self.web_enabled = not self.passive
 
+    def settings(self) -> dict[str, Any]:
+        return {"passive": self.passive, "static": self.static}
+
     def make_world(self) -> EmbodiedWorld:
         from embodiedweb.worlds.geo.world import GeoWorld
 

@@ -1,6 +1,6 @@
 """The real AI2-THOR as an optional backend behind the KitchenSim interface.
 
-``ThorKitchen`` wraps ``ai2thor.controller.Controller`` (imported lazily; ``pip install ai2thor``) and
+``ThorKitchen`` wraps ``ai2thor.controller.Controller`` (imported lazily; ``pip install "embodiedweb[ai2thor]"``) and
 offers what the kitchen world uses from :class:`~embodiedweb.worlds.kitchen.sim.KitchenSim`: ``step``,
 ``resolve`` (type names to the nearest interactable instance), ``spawn_on_counter`` (not supported by
 AI2-THOR: raises with an explanation), ``scene_text`` and ``render``. ``preflight()`` checks the
@@ -49,8 +49,8 @@ def preflight(local_executable_path: str | None = None, env: dict[str, str] | No
     env = dict(os.environ if env is None else env)
     problems: list[str] = []
     if find_spec("ai2thor") is None:
-        problems.append("Python package 'ai2thor' is not installed: `pip install ai2thor` "
-                        "(or `pip install embodiedweb[thor]`). The default pure-Python kitchen needs nothing.")
+        problems.append("Python package 'ai2thor' is not installed: `pip install \"embodiedweb[ai2thor]\"`. "
+                        "The default pure-Python kitchen needs nothing.")
     exe = local_executable_path or env.get("AI2THOR_LOCAL_EXECUTABLE")
     if exe:
         if not Path(exe).is_file():
@@ -87,6 +87,9 @@ class ThorKitchen:
     def __init__(self, scene: str = "FloorPlan1", controller: Any = None, **controller_kwargs: Any):
         self.scene_name = scene
         if controller is None:
+            from embodiedweb.extras import require
+
+            require("ai2thor")
             report = preflight(controller_kwargs.get("local_executable_path"))
             if not report.ok:
                 raise RuntimeError(report.message())

@@ -45,7 +45,9 @@ class StreetView:
     @property
     def session(self) -> Any:
         if self._session is None:
-            import requests
+            from embodiedweb.extras import load
+
+            requests = load("requests", "google")
 
             self._session = requests.Session()
         return self._session

@@ -48,7 +48,7 @@ def test_preflight_messages():
     rep = preflight(env={"HOME": "/nonexistent"}, find_spec=lambda name: None, which=lambda name: None)
     assert not rep.ok
     msg = rep.message()
-    assert "pip install ai2thor" in msg and "local_executable_path" in msg and "Xvfb" in msg
+    assert 'pip install "embodiedweb[ai2thor]"' in msg and "local_executable_path" in msg and "Xvfb" in msg
     assert "CloudRendering" in msg
     rep = preflight(local_executable_path="/nope/thor", env={"DISPLAY": ":0"}, find_spec=lambda n: object(),
                     which=lambda n: None)
