@@ -34,6 +34,11 @@ def load_done(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
     return done
 
 
+def versions_of(env: Any) -> dict[str, str]:
+    """The versions every result record carries: the package's and the env's suite version."""
+    return {"package_version": __version__, "suite_version": env.unwrapped.suite_version}
+
+
 def is_done(done: dict[tuple[str, str, str], dict[str, Any]], key: tuple[str, str, str], suite: str) -> bool:
     """An episode counts as done only when its record was measured on the same suite version: a rerun
     after the tasks, world or rules changed measures it again (the new line wins in ``ewa report``)."""
@@ -110,7 +115,7 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     if steps_path is not None:
         write_steps(steps_path, views, base.trace.records)
     return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, "seed": seed,
-            "package_version": __version__, "suite_version": base.suite_version,
+            **versions_of(base),
             "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
             "duration_s": round(time.perf_counter() - t0, 4), **agent.episode_record()}

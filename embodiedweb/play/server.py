@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from PIL import Image
 
-from embodiedweb.evaluate import step_view, steps_path_for, write_steps
+from embodiedweb.evaluate import step_view, steps_path_for, versions_of, write_steps
 from web_sites.dom import to_html
 from web_sites.framework import SITES_DIR
 
@@ -108,7 +108,7 @@ class PlaySession:
 
     def _record(self) -> None:
         rec = {"env_id": self.base.env_id, "task_id": self.base.task.task_id, "agent": "human", "seed": self.seed +
-               self.index, "web_mode": "text", "split": self.base.task.split, "metrics": self.metrics,
+               self.index, **versions_of(self.base), "web_mode": "text", "split": self.base.task.split, "metrics": self.metrics,
                "steps": self.steps, "trace_digest": self.base.trace_digest(),
                "duration_s": round(time.perf_counter() - self.t0, 3)}
         self.records.append(rec)
