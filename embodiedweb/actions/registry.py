@@ -149,9 +149,11 @@ class ActionRegistry:
                 continue
             out.append(f"## {titles[d]}")
             if d == "kitchen":
-                out.append("[obj] is an objectId (always that object) or a type name: the nearest visible instance "
-                           "(Teleport: the nearest anywhere); refused, listing the ids, when the visible instances "
-                           "of that type differ in state.")
+                out.append("[obj] is an objectId (always that object; as in AI2-THOR its numbers are where the "
+                           "object started, not where it is now: the scene text says where it is) or a type name: "
+                           "the nearest visible instance (Teleport: the nearest anywhere, and when a closed "
+                           "receptacle hides it the next observation names that receptacle); refused, listing "
+                           "the ids, when the visible instances of that type differ in state.")
             for s in specs:
                 line = f"- {s.signature}: {s.description}"
                 if with_examples:

@@ -772,6 +772,28 @@ def _style_slug(style: str) -> str | None:
     return STYLES[style][0] if style in STYLES else None
 
 
+#: what every place article says about itself: the real place, except what this benchmark's world adds
+PLACE_FOOTER = ("Opening hours are illustrative. The details under \"On site\" (plaques, walks, mosaics, time "
+                "capsules, exhibitions, sculptures, restorations) belong to this benchmark's world, not to the real "
+                "place; the rest describes the real place.")
+
+
+def on_grid(places: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Places whose ``cross_streets`` say where the street world has them: the corner (``"1st Ave & E 43rd
+    St"``) or the block (``"W 57th St between 7th Ave & Broadway"``) of the node the map, the street views
+    and the checkers use for the place, so the wiki never sends a walker to another corner. Places beyond
+    the street world keep their written cross streets."""
+    from embodiedweb.worlds.street.city import build_city, streets_path
+
+    city = build_city(json.loads(streets_path().read_text()))
+    city.set_places(places)
+    out = []
+    for p in places:
+        node = city.place_node(str(p.get("place_id")))
+        out.append({**p, "cross_streets": city.intersection_name(node)} if node else dict(p))
+    return out
+
+
 def place_facts(p: dict[str, Any]) -> dict[str, str]:
     """Machine-readable facts of a place article (all values are strings, as they appear in the text)."""
     out = {"name": p["name"], "category": p["category"], "address": p["address"],
@@ -837,20 +859,18 @@ def _place_article(p: dict[str, Any], places: list[dict[str, Any]], ids: set[str
         arch.append(f"Height: {h} metres (about {round(h / 0.3048):,} feet).")
     if p.get("floors"):
         arch.append(f"Floors: {p['floors']}.")
-    if not arch:
-        arch.append(f"This wiki records no architect, style or height for {name}.")
 
     stations = [q for q in places if q["category"] == "station" and q["place_id"] != p["place_id"]]
     near_st = min(stations, key=lambda q: haversine_m(p["lat"], p["lng"], q["lat"], q["lng"]))
     d_st = _round_m(haversine_m(p["lat"], p["lng"], near_st["lat"], near_st["lng"]))
     others = sorted((q for q in places if q["place_id"] != p["place_id"]),
                     key=lambda q: (haversine_m(p["lat"], p["lng"], q["lat"], q["lng"]), q["place_id"]))[:4]
-    visiting = [f"Address: {p['address']}.", f"Nearest cross streets: {p['cross_streets']}."]
+    visiting = [f"Address: {p['address']}.", f"On the street grid: {p['cross_streets']}."]
     if p.get("opening_hours"):
         visiting.append(f"Opening hours: {p['opening_hours']} (illustrative; check before visiting).")
     visiting.append(f"The nearest station listed in this wiki is [[{near_st['place_id']}|{near_st['name']}]], about "
-                    f"{d_st} metres away.")
-    visiting.append("Nearby: " + "; ".join(
+                    f"{d_st} metres away in a straight line.")
+    visiting.append("Nearby (straight-line distances): " + "; ".join(
         f"[[{q['place_id']}|{q['name']}]] ({_round_m(haversine_m(p['lat'], p['lng'], q['lat'], q['lng']))} m)"
         for q in others) + ".")
 
@@ -887,7 +907,7 @@ def _place_article(p: dict[str, Any], places: list[dict[str, Any]], ids: set[str
         cats.append(f"Built in the {int(year) // 10 * 10}s")
     return {"slug": p["place_id"], "title": name, "kind": "place", "place_id": p["place_id"], "lead": lead,
             "sections": sections, "infobox": infobox, "categories": cats, "facts": place_facts(p),
-            "coordinates": [p["lat"], p["lng"]], "footer": "Opening hours are illustrative."}
+            "coordinates": [p["lat"], p["lng"]], "footer": PLACE_FOOTER}
 
 
 def _list_section(places: list[dict[str, Any]], group_key: str) -> list[dict[str, Any]]:
@@ -914,6 +934,7 @@ def _topic(slug: str, title: str, kind: str, lead: str, paragraphs: list[str], c
 def build(places: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     if places is None:
         places = json.loads((data_dir() / "places" / "places.json").read_text(encoding="utf-8"))
+    places = on_grid(places)
     ids = {p["place_id"] for p in places}
     arts: list[dict[str, Any]] = [_place_article(p, places, ids) for p in places]
     used: set[tuple[str, str]] = set()

@@ -106,3 +106,26 @@ def test_no_unresolved_markup(articles):
     for a in articles:
         for t in [a["lead"]] + [t for s in a["sections"] for t in s["paragraphs"]]:
             assert "[[" not in wiki_gen.plain_text(t) and "]]" not in wiki_gen.plain_text(t)
+
+
+def test_wiki_puts_each_place_where_the_map_and_checkers_do(articles):
+    """One truth per location: a place article's cross streets are the corner or block of the street node
+    the map, the street views and the checkers use for that place (a walker who goes where the wiki says
+    finds the place announced "Here")."""
+    from embodiedweb.worlds.street.city import load_city
+
+    city = load_city()
+    by_slug = {a["slug"]: a for a in articles}
+    checked = 0
+    for pid, place in city.places.items():
+        a = by_slug.get(pid)
+        if a is None:
+            continue
+        where = city.intersection_name(place.node_id)
+        assert dict(a["infobox"])["Cross streets"] == where, (pid, where)
+        assert a["facts"]["cross_streets"] == where and f"({where})" in a["lead"], pid
+        assert a["footer"] == wiki_gen.PLACE_FOOTER
+        checked += 1
+    assert checked >= 140
+    # the only statements of the kind "this wiki records nothing" are gone (they contradicted the history)
+    assert not any("This wiki records no architect" in wiki_gen.article_text(a) for a in articles)

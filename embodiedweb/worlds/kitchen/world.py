@@ -43,6 +43,7 @@ class KitchenWorld(EmbodiedWorld):
         self.sim: KitchenSim | None = None
         self.kitchen_id = ""
         self.delivered: list[str] = []
+        self._note = ""  # said once, in the observation after the action that caused it
         self._state: dict[str, Any] | None = None
         self._state_key: tuple[int, int] | None = None
 
@@ -65,6 +66,7 @@ class KitchenWorld(EmbodiedWorld):
         self.sim = sim
         self.kitchen_id = kid
         self.delivered = []
+        self._note = ""
         self._state = self._state_key = None
 
     def set_clock(self, t: int) -> None:
@@ -82,6 +84,7 @@ class KitchenWorld(EmbodiedWorld):
     # ------------------------------------------------------------------ acting
     def execute(self, name: str, args: dict[str, Any]) -> str:
         sim = self._require()
+        self._note = ""
         if name not in ACTIONS:
             return f"Invalid action: {name}"
         kwargs: dict[str, Any] = {}
@@ -104,7 +107,18 @@ class KitchenWorld(EmbodiedWorld):
             else:
                 kwargs["objectId"] = oid
         event = sim.step(name, **kwargs)
+        if name == "Teleport" and event.lastActionSuccess:
+            self._note = self._hidden_note(kwargs["objectId"])
         return "" if event.lastActionSuccess else event.errorMessage
+
+    def _hidden_note(self, oid: str) -> str:
+        """After a Teleport to an object a closed receptacle hides: which one (the agent faces it)."""
+        sim = self._require()
+        for rid in sim.ancestors(sim.objects[oid]):
+            rec = sim.objects[rid]
+            if rec.flags.get("openable") and not rec.state.get("isOpen"):
+                return f"Note: {oid} is inside the closed {rid}, in front of you: open it to see it."
+        return ""
 
     def _ambiguous(self, type_name: str) -> str:
         """An error when the visible instances of a type name differ in state (else "")."""
@@ -120,7 +134,8 @@ class KitchenWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ observations
     def text(self) -> str:
-        return self._require().scene_text()
+        scene = self._require().scene_text()
+        return f"{self._note}\n{scene}" if self._note else scene
 
     def image(self, size: tuple[int, int] = (300, 300)) -> np.ndarray:
         return self._require().render(size)

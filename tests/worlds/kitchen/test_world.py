@@ -82,3 +82,31 @@ def test_cached_semantic_state_is_always_current():
         state = w.semantic_state()
         assert w.semantic_state() is state  # no step in between: the same object
         assert state == w._build_semantic_state(w.sim), f"stale after step {step}"
+
+
+def test_teleport_to_a_hidden_object_names_the_closed_receptacle_once():
+    """Every object a closed receptacle hides, in every kitchen: after Teleport the text names the
+    receptacle, the receptacle is in view, and opening it shows the object; the note is said once."""
+    from embodiedweb.worlds.kitchen.kitchens import list_kitchens
+
+    checked = 0
+    for kid in list_kitchens():
+        w = make(kid)
+        sim = w.sim
+        hidden = [o.object_id for o in sim.active_objects() if o.parent and sim.is_hidden(o)]
+        for oid in hidden[:3]:
+            w.reset({"kitchen_id": kid}, seed=0)
+            sim = w.sim
+            assert w.execute("Teleport", {"obj": oid}) == ""
+            rid = next(r for r in sim.ancestors(sim.objects[oid]) if not sim.objects[r].state.get("isOpen"))
+            text = w.text()
+            assert f"Note: {oid} is inside the closed {rid}" in text, text[:300]
+            assert sim.is_visible(sim.objects[rid])
+            assert w.execute("RotateLeft", {}) == "" and "Note:" not in w.text()
+            checked += 1
+        if hidden:
+            w.reset({"kitchen_id": kid}, seed=0)
+            visible = next(o for o in w.sim.active_objects() if not w.sim.is_hidden(o) and o.flags.get("pickupable"))
+            w.execute("Teleport", {"obj": visible.object_id})
+            assert "Note:" not in w.text()
+    assert checked >= 30
