@@ -35,7 +35,7 @@ def parse_directions(web_text: str) -> tuple[list[tuple[str, float, float, str, 
     legs = []
     for m in re.finditer(r"listitem '((?:Head|Turn|Bear|Continue)[^']*)'", web_text):
         s = m.group(1)
-        mm = re.match(r"Head (\w+) on (.+) for ([\d.]+) (k?m)$", s) or \
+        mm = re.match(r"Head (\w+) on (.+) \(towards n\d+\) for ([\d.]+) (k?m)$", s) or \
             re.match(r".*? onto (.+?) \(([\w -]+) at (n\d+)\) and walk (\w+) for ([\d.]+) (k?m)$", s)
         if not mm:
             continue

@@ -419,12 +419,13 @@ class City:
         return legs
 
     def directions(self, path: list[str], destination: str = "") -> list[str]:
-        """Numbered turn-by-turn steps: "1. Head north on 5th Ave for 240 m", "2. Turn left onto W 42nd St
+        """Numbered turn-by-turn steps: "1. Head north on 5th Ave (towards n12) for 240 m", "2. Turn left onto W 42nd St
         (left at n1671) and walk west for 170 m", ..., "Arrive at ...".
 
         A turn step's verb comes from :data:`TURN_VERBS` of the label the street world shows, at the node
         named in brackets, for the street the route takes, to a walker arriving along the route; the
-        bracket repeats that label. The compass words are the map's grid directions (``compass_offset``)."""
+        bracket repeats that label. The first step names the start's neighbour to walk to, which the
+        street view lists with its own direction word. The compass words are the map's grid directions (``compass_offset``)."""
         if not path:
             return []
         legs = self.legs(path)
@@ -432,7 +433,7 @@ class City:
         for k, leg in enumerate(legs):
             dist = _fmt_m(leg["length_m"])
             if k == 0:
-                steps.append(f"Head {self.compass(leg['heading'])} on {leg['street']} for {dist}")
+                steps.append(f"Head {self.compass(leg['heading'])} on {leg['street']} (towards {path[1]}) for {dist}")
             else:
                 label = leg["turn"]
                 verb = TURN_VERBS[label.split(" ")[0]]

@@ -150,7 +150,8 @@ def test_directions_text(city):
     b = city.intersection_node("6th Ave", "W 42nd St")
     path = city.route(a, b)
     steps = city.directions(path, "Bryant Park")
-    assert steps[0].startswith("1. Head north on 5th Ave for ") or steps[0].startswith("1. Head west on W 34th St")
+    assert steps[0].startswith(f"1. Head north on 5th Ave (towards {path[1]}) for ") or \
+        steps[0].startswith(f"1. Head west on W 34th St (towards {path[1]})")
     assert any("Turn left onto" in s or "Turn right onto" in s for s in steps)
     assert steps[-1] == f"{len(steps)}. Arrive at Bryant Park ({b})"
     total = sum(leg["length_m"] for leg in city.legs(path))
@@ -167,7 +168,7 @@ def test_directions_turn_side():
     b = c.intersection_node("6th Ave", "W 42nd St")
     p = c.route(a, mid)[:-1] + c.route(mid, b)
     steps = c.directions(p)
-    assert steps[0].startswith("1. Head north on 5th Ave for 1")  # ~170 m
+    assert steps[0].startswith("1. Head north on 5th Ave (towards n") and " for 1" in steps[0]  # ~170 m
     assert steps[1].startswith(f"2. Turn left onto W 42nd St (left at {mid}) and walk west for ")
 
 
