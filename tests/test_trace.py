@@ -112,3 +112,22 @@ def test_episode_traces_replay_to_the_final_state(env_id):
             assert canon(rep.state["web"]) == canon(u.webapp.snapshot(u.session))
     finally:
         env.close()
+
+
+def test_digest_covers_the_reset_record_seed_and_task():
+    """Mutation guard: the digest must change with the seed and with the task even when the actions are
+    the same (the reset record is part of what it hashes)."""
+    env = gym.make("EWA-Navigation-v0")
+    base = env.unwrapped
+    ids = [t.task_id for t in base.tasks][:2]
+
+    def digest(task_id: str, seed: int) -> str:
+        env.reset(seed=seed, options={"task_id": task_id})
+        env.step("scroll [down]")
+        return base.trace_digest()
+
+    a = digest(ids[0], 0)
+    assert digest(ids[0], 0) == a
+    assert digest(ids[0], 1) != a
+    assert digest(ids[1], 0) != a
+    env.close()

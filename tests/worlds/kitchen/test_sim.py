@@ -276,3 +276,12 @@ def test_render_and_text(sim):
     assert np.array_equal(img, sim.render((300, 300)))
     text = sim.scene_text()
     assert "Apple|+0.00|+1.00|+0.90" in text and "Potato|+5.00" not in text.split("Fixtures")[0]
+
+
+def test_slicing_needs_a_knife_in_hand_not_any_held_object(sim):
+    """Mutation guard: holding an apple (or anything but a Knife/ButterKnife) does not let the agent slice."""
+    assert sim.step("PickupObject", objectId="Apple|+0.00|+1.00|+0.90").lastActionSuccess
+    before = snapshot(sim)
+    ev = sim.step("SliceObject", objectId="Bread|-0.20|+1.02|+0.90")
+    assert not ev.lastActionSuccess and "Knife" in ev.errorMessage
+    assert snapshot(sim) == before
