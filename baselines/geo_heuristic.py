@@ -14,8 +14,7 @@ It works only from observations (``obs["embodied_text"]``, ``obs["web_text"]``, 
 5. researches the city: every sign text that is not a common word of the "Words on shop and street
    signs" article (a brand on a shop sign, a bus stop's emblem, a dish on a menu board) is searched on
    the wiki and the result whose title the sign contains is opened; each city of the country that the
-   article names gets a vote (split when it names several); a phone number's area code (the group
-   after the country prefix) is looked up in the country's "Telephone numbers in ..." article;
+   article names gets a vote (split when it names several);
 6. answers ``stop [lat, lng; continent; country; city; street]`` with the city with most votes (the
    capital when nothing was found), its coordinates, and the street sign it read.
 
@@ -433,18 +432,6 @@ class GeoHeuristic(ScriptAgent):
             named = [n for n in names if phrase_in(n, blob)]
             for n in named:
                 votes[n] = votes.get(n, 0.0) + 1.0 / len(named)
-        phones = [t for k, t in obs.signs if k == "phone"]
-        if phones:
-            yield from self.open_titled(f"telephone numbers in {country}", f"Telephone numbers in {country}")
-            codes = {}
-            for t in page_texts(self.obs["web_text"]):
-                m = re.match(r"^(\d+): (.+?)\.$", t)
-                if m:
-                    codes[m.group(1)] = m.group(2)
-            for ph in phones:
-                m = re.match(r"\+\d+\s+(\d+)\b", ph)
-                if m and codes.get(m.group(1)) in names:
-                    votes[codes[m.group(1)]] = votes.get(codes[m.group(1)], 0.0) + 1.0
         return votes
 
     @staticmethod

@@ -8,9 +8,9 @@ Writes, deterministically and from the facts below and in :mod:`embodiedweb.data
   the street, 40 m apart) whose four views per viewpoint (N/E/S/W) carry the cues of the place: driving
   side, road lines, licence plates, bollards, utility poles, vegetation, architecture, the sun's side of
   the sky, and signs in the local script and language. Some signs are *hints* (a street-name sign, a
-  web address with the country's domain); two or three are *distinguishing cues* (a local chain's shop
-  sign, a transport operator's emblem, a phone number with its area code, a dish on a menu board) that
-  only the wiki ties to the city, placed two or more viewpoints from the start and listed in the
+  web address with the country's domain, a phone number with the country's prefix); two or three are
+  *distinguishing cues* (a local chain's shop sign, a transport operator's emblem, a dish on a menu
+  board) that only the wiki ties to the city, placed two or more viewpoints from the start and listed in the
   standpoint's ``distinguishing`` (cue, viewpoint, view, the articles that explain it, the names a
   search may use). No sign names the city. Ids are keyed hashes (:func:`geo_cues.opaque_id`).
 - ``data/geo/tasks.jsonl``: one task per standpoint (``geo-NNN`` in the order of the opaque ids; the
@@ -19,7 +19,16 @@ Writes, deterministically and from the facts below and in :mod:`embodiedweb.data
   city with its centre and names, every city's made-up cue names).
 - ``data/wiki/cues.json``: wiki articles on the country-level cues (driving side, writing systems,
   licence plates, road markings, bollards, poles, the sun, codes, words on signs), one per country, one
-  per city, one list of area codes per country, and one per city's chain, emblem and dish.
+  per city, and one per city's chain, emblem and dish.
+
+**True facts only.** Every real-world statement written here comes from a table of real values (the
+countries below: prefixes, domains, driving side, capitals; the cities of
+:mod:`embodiedweb.data_gen.geo_places`: centres and names) or is not written: no area codes, no
+rankings the tables do not hold. What is made up (chains, emblems, dishes) is said to be local to one
+city by its own article and is found nowhere else. The scene of a standpoint is the country's by
+default and the place's where it differs: a standpoint's overrides (``pedestrian``, ``arch``, ``veg``,
+``pole``, ...) say what that street really looks like, e.g. a pedestrian street shows no cars and no road
+lines.
 
 View sentences never name a country, city, language or script; only sign texts carry names. The wiki
 articles describe each cue with the same words a person would use for what they see (e.g. "The rear
@@ -117,7 +126,32 @@ ARCH = {
     "red_earth": "Buildings of reddish earth-coloured plaster with flat roofs.",
     "temple": "A temple roof with upswept gilded eaves shows between buildings.",
     "victorian": "Victorian buildings with ornate cast-iron verandas.",
+    "stone_commercial": "Large stone commercial buildings of five or six storeys with big shop windows.",
+    "brick_commercial": "Old red-brick and terracotta commercial buildings.",
+    "sandstone": "Victorian sandstone buildings with carved details.",
+    "georgian": "Eighteenth-century terraced houses of pale stone with tall sash windows.",
+    "painted_fronts": "Narrow buildings with brightly painted plaster fronts stand wall to wall.",
+    "half_timbered": "Half-timbered houses with steep tiled roofs.",
+    "modern_block": "Modern stone-and-glass shop and office buildings of six to eight storeys.",
+    "old_town": "Old three- and four-storey town houses with plastered fronts stand wall to wall.",
+    "modernista": "Ornate modernist apartment buildings with curving stone facades.",
+    "balconies_iron": "Pale plastered buildings of four or five storeys with wrought-iron balconies.",
+    "pombaline": "Uniform pale buildings with rows of identical windows and tiled roofs.",
+    "plaster_blocks": "Four- and five-storey buildings with plain plastered fronts in pale colours.",
+    "neoclassical": "Neoclassical buildings with pediments and pale plastered fronts.",
+    "tuff": "Buildings of pink volcanic stone.",
+    "chinese_old": "Two-storey traditional wooden shopfronts with upturned tiled eaves.",
+    "colonnades": "White colonial buildings with colonnaded verandas.",
+    "art_deco": "Art deco buildings with stepped facades and geometric ornament.",
+    "bauhaus": "White modernist apartment blocks with rounded balconies.",
+    "limestone": "Buildings faced with pale cream limestone.",
+    "iron_galleries": "Brightly painted two- and three-storey houses with cast-iron balconies.",
+    "white_stone": "Colonial buildings of white volcanic stone.",
 }
+#: what the along-views of a pedestrian street say instead of the road, its lines and its traffic
+PEDESTRIAN = "The street continues in this direction: it is a pedestrian street, closed to cars."
+PEDESTRIAN_TRANSIT = {"trams": " Trams run along it on rails set in the paving.",
+                      "buses": " Only buses drive along it."}
 SUN = {"south": "The sun stands in this direction, in the southern part of the sky.",
        "north": "The sun stands in this direction, in the northern part of the sky."}
 
@@ -152,7 +186,7 @@ COUNTRIES: list[dict[str, Any]] = [
     C("United Kingdom", "GB", "Europe", "London", (51.507, -0.128), "left", ["English"], ["latin"],
       [("Chemist", "", "pharmacy"), ("Newsagent", "", "shop selling newspapers"), ("Off Licence", "", "shop selling alcohol")],
       [("Street", "", "street"), ("Road", "", "road")], ("Hotel", ""), ["front_white", "rear_yellow"], "white",
-      "+44", ".uk", ["deciduous", "plane"], ["brick_terrace", "victorian"], edge="double_yellow",
+      "+44", ".uk", ["deciduous", "plane"], ["brick_terrace", "brick_commercial"], edge="double_yellow",
       aliases=["UK", "Great Britain", "Britain", "England", "Scotland", "U.K."],
       about="a country in north-western Europe made up of England, Scotland, Wales and Northern Ireland"),
     C("Ireland", "IE", "Europe", "Dublin", (53.350, -6.260), "left", ["Irish", "English"], ["latin"],
@@ -174,7 +208,7 @@ COUNTRIES: list[dict[str, Any]] = [
     C("Austria", "AT", "Europe", "Vienna", (48.208, 16.373), "right", ["German"], ["latin"],
       [("Apotheke", "", "pharmacy"), ("Bäckerei", "", "bakery"), ("Trafik", "", "tobacconist (Austrian)")],
       [("Gasse", "", "lane"), ("Straße", "", "street")], ("Hotel", ""), EU + ["red_stripes"], "white",
-      "+43", ".at", ["deciduous"], ["baroque", "stone_old"], bollard="black_band", letters="ßäöü",
+      "+43", ".at", ["deciduous"], ["baroque", "old_town"], bollard="black_band", letters="ßäöü",
       about="a landlocked country in central Europe"),
     C("Switzerland", "CH", "Europe", "Bern", (46.948, 7.447), "right", ["German", "French", "Italian", "Romansh"],
       ["latin"],
@@ -221,17 +255,17 @@ COUNTRIES: list[dict[str, Any]] = [
     C("Sweden", "SE", "Europe", "Stockholm", (59.329, 18.069), "right", ["Swedish"], ["latin"],
       [("Apotek", "", "pharmacy"), ("Bageri", "", "bakery"), ("Apoteket", "", "the pharmacy")],
       [("gatan", "", "the street"), ("vägen", "", "the road")], ("Hotell", ""), EU, "white",
-      "+46", ".se", ["birch", "conifer"], ["stone_old", "ochre"], letters="åäö",
+      "+46", ".se", ["birch", "conifer"], ["plaster_blocks", "stone_commercial"], letters="åäö",
       about="a country in northern Europe on the Scandinavian Peninsula"),
     C("Norway", "NO", "Europe", "Oslo", (59.914, 10.752), "right", ["Norwegian"], ["latin"],
       [("Apotek", "", "pharmacy"), ("Bakeri", "", "bakery"), ("Kiosk", "", "kiosk")],
       [("gate", "", "street"), ("vei", "", "road")], ("Hotell", ""), ["white_black", "flag_left"], "yellow",
-      "+47", ".no", ["conifer", "birch"], ["wooden", "stone_old"], letters="æøå",
+      "+47", ".no", ["conifer", "birch"], ["wooden", "plaster_blocks"], letters="æøå",
       about="a country in northern Europe on the Scandinavian Peninsula"),
     C("Finland", "FI", "Europe", "Helsinki", (60.170, 24.938), "right", ["Finnish", "Swedish"], ["latin"],
       [("Apteekki", "", "pharmacy"), ("Leipomo", "", "bakery"), ("Kauppa", "", "shop")],
       [("katu", "", "street"), ("tie", "", "road")], ("Hotelli", ""), EU, "yellow",
-      "+358", ".fi", ["birch", "conifer"], ["stone_old", "plattenbau"], letters="äö",
+      "+358", ".fi", ["birch", "conifer"], ["plaster_blocks", "plattenbau"], letters="äö",
       about="a country in northern Europe"),
     C("Denmark", "DK", "Europe", "Copenhagen", (55.676, 12.568), "right", ["Danish"], ["latin"],
       [("Apotek", "", "pharmacy"), ("Bageri", "", "bakery"), ("Slagter", "", "butcher")],
@@ -278,7 +312,7 @@ COUNTRIES: list[dict[str, Any]] = [
     C("Armenia", "AM", "Asia", "Yerevan", (40.179, 44.499), "right", ["Armenian"], ["armenian"],
       [("Դեղատուն", "deghatun", "pharmacy"), ("Հաց", "hats", "bread"), ("Խանութ", "khanut", "shop")],
       [("փողոց", "poghots", "street"), ("պողոտա", "poghota", "avenue")], ("Հյուրանոց", "hyuranots"),
-      ["white_black", "flag_left"], "white", "+374", ".am", ["deciduous"], ["red_earth", "soviet"],
+      ["white_black", "flag_left"], "white", "+374", ".am", ["deciduous"], ["tuff", "soviet"],
       continent_alt=["Europe"], about="a landlocked country in the South Caucasus"),
     C("Japan", "JP", "Asia", "Tokyo", (35.682, 139.759), "left", ["Japanese"], ["kana", "hanzi"],
       [("薬局", "yakkyoku", "pharmacy"), ("コンビニ", "konbini", "convenience store"), ("パン屋", "pan-ya", "bakery")],
@@ -561,14 +595,10 @@ def city_slug(code: str, city: str) -> str:
     return f"{s}-city" if s in {slugify(c["name"]) for c in COUNTRIES} else s
 
 
-def numbering_slug(country: str) -> str:
-    return f"telephone-numbers-in-{slugify(country)}"
-
-
 def cue_slugs(code: str, city: str) -> dict[str, str]:
     cc = cues_of(code, city)
     return {"chain": slugify(cc["chain"]["name"]), "transit": slugify(cc["transit"]["name"]),
-            "menu": slugify(cc["speciality"]["word"]), "phone": numbering_slug(BY_CODE[code]["name"])}
+            "menu": slugify(cc["speciality"]["word"])}
 
 
 # --------------------------------------------------------------------------------------------- standpoints
@@ -583,7 +613,7 @@ def _sign(role: str, text: str, translit: str = "", hint: bool = False, say: str
 
 
 def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> dict[str, Any]:
-    """A sign that only the wiki ties to the city (a chain, a transport emblem, a phone number, a dish)."""
+    """A sign that only the wiki ties to the city (a chain, a transport emblem, a dish)."""
     cc = cues_of(code, city)
     if kind == "chain":
         ch = cc["chain"]
@@ -596,9 +626,6 @@ def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> 
         item = _sign("transit", t["name"], hint=True,
                      say=f'A bus stop sign shows line {rng.randint(1, t["lines"])} and the emblem "{t["name"]}".')
         lookup = [t["name"]]
-    elif kind == "phone":
-        item = _sign("phone", geo_cues.phone_number(BY_CODE[code], cc["area"], rng), hint=True)
-        lookup = []
     else:
         w = cc["speciality"]["word"]
         item = _sign("menu", w, hint=True, say=f"A café's menu board offers \"{w}\".")
@@ -608,7 +635,31 @@ def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> 
     return {"item": item, "cue": kind, "articles": [cue_slugs(code, city)[kind]], "lookup": lookup}
 
 
-DISTINGUISHING = ("chain", "transit", "phone", "menu")
+DISTINGUISHING = ("chain", "transit", "menu")
+
+
+#: the scene keys a standpoint's overrides may set (see :func:`scene_of`)
+SCENE_KEYS = ("pedestrian", "arch", "veg", "pole", "centre", "edge", "bollard")
+
+
+def scene_of(spot: tuple[Any, ...]) -> dict[str, Any]:
+    """What the street of a standpoint looks like: the country's defaults where the place's overrides say
+    nothing. ``pedestrian`` is ``None`` for a street with traffic, else what runs along the pedestrian
+    street (``""``, ``"trams"`` or ``"buses"``); a pedestrian street has no centre or edge lines, no
+    roadside posts, no cars (so no plates and no traffic side) and, unless it says otherwise, plain lamp
+    posts rather than the country's utility poles."""
+    code, _city, _street, _sign, _lat, _lng, _axis, over = spot
+    c = BY_CODE[code]
+    ped = over.get("pedestrian")
+    pedestrian = None if ped is None or ped is False else ("" if ped is True else str(ped))
+    on_road = pedestrian is None
+    return {"pedestrian": pedestrian,
+            "arch": list(over.get("arch", c["arch"])),
+            "veg": list(over.get("veg", c["veg"])),
+            "pole": over.get("pole", (c["pole"] or "plain") if on_road else "plain"),
+            "centre": over.get("centre", c["centre"]) if on_road else None,
+            "edge": over.get("edge", c["edge"]) if on_road else None,
+            "bollard": over.get("bollard", c["bollard"]) if on_road else None}
 
 
 def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
@@ -618,9 +669,10 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     rng = random.Random(f"geo:{code}:{city}:{street}")
     shop = over.get("shop", c["shop"])
     plates = over.get("plates", c["plates"])
-    veg = over.get("veg", c["veg"])
     continent = over.get("continent", c["continent"])
     continent_alt = over.get("continent_alt", c["continent_alt"])
+    scene = scene_of(spot)
+    veg = scene["veg"]
 
     # graph: viewpoints 40 m apart along the street, two or three on each side of the start
     along = ("N", "S") if axis == "NS" else ("E", "W")
@@ -639,15 +691,22 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     views: dict[str, dict[str, list[dict[str, Any]]]] = {i: {h: [] for h in "NESW"} for i in ids}
     side = [h for h in "NESW" if h not in along]
 
-    # road cues: every along-view shows the road and its centre line
+    # road cues: every along-view shows the road and its centre line (a pedestrian street: neither)
     dashed = rng.choice(["dashed", "solid"])
+    pedestrian = scene["pedestrian"]
     for i in ids:
         for h in along:
-            road = {"kind": "road", "centre": c["centre"], "dashed": dashed == "dashed", "edge": c["edge"],
+            if pedestrian is not None:
+                views[i][h].append({"kind": "road", "pedestrian": True, "transit": pedestrian, "centre": None,
+                                    "dashed": False, "edge": None,
+                                    "say": PEDESTRIAN + PEDESTRIAN_TRANSIT.get(pedestrian, "")})
+                continue
+            road = {"kind": "road", "centre": scene["centre"], "dashed": dashed == "dashed", "edge": scene["edge"],
                     "say": "The street continues in this direction."}
             views[i][h].append(road)
-            if c["centre"]:
-                views[i][h].append({"kind": "centre", "colour": c["centre"], "say": CENTRE[c["centre"]].format(d=dashed)})
+            if scene["centre"]:
+                views[i][h].append({"kind": "centre", "colour": scene["centre"],
+                                    "say": CENTRE[scene["centre"]].format(d=dashed)})
     slots_along = [(i, h) for i in ids for h in along if not (i == ids[0] and h == "N")]
     slots_side = [(i, h) for i in ids for h in side]
     slots_any = slots_along + slots_side
@@ -659,24 +718,27 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
         i, h = slots[k % len(slots)]
         views[i][h].append(item)
 
-    # traffic side: seen in two along views (never only from the start's north view)
-    for k in range(2):
-        put(slots_along, {"kind": "traffic", "side": c["drive"], "say": TRAFFIC[c["drive"]]}, k)
-    if c["edge"]:
-        put(slots_along, {"kind": "edge", "colour": c["edge"], "say": EDGE[c["edge"]]}, 2)
-    for k, p in enumerate(plates):
-        bg, fg = PLATE_COLOURS.get(p, ("white", "black"))
-        put(slots_along, {"kind": "plate", "style": p, "bg": bg, "fg": fg, "say": PLATE[p]}, 3 + k)
-    if c["bollard"]:
-        put(slots_along, {"kind": "bollard", "style": c["bollard"], "say": BOLLARD[c["bollard"]]}, 1)
-    pole = c["pole"] or "plain"
+    # traffic side, plates, edge lines and roadside posts: only where cars drive (the traffic side is seen
+    # in two along views, never only from the start's north view)
+    if pedestrian is None:
+        for k in range(2):
+            put(slots_along, {"kind": "traffic", "side": c["drive"], "say": TRAFFIC[c["drive"]]}, k)
+        if scene["edge"]:
+            put(slots_along, {"kind": "edge", "colour": scene["edge"], "say": EDGE[scene["edge"]]}, 2)
+        for k, p in enumerate(plates):
+            bg, fg = PLATE_COLOURS.get(p, ("white", "black"))
+            put(slots_along, {"kind": "plate", "style": p, "bg": bg, "fg": fg, "say": PLATE[p]}, 3 + k)
+        if scene["bollard"]:
+            put(slots_along, {"kind": "bollard", "style": scene["bollard"], "say": BOLLARD[scene["bollard"]]}, 1)
+    pole = scene["pole"]
     put(slots_side, {"kind": "pole", "style": pole, "say": POLE[pole]}, 0)
     for k, v in enumerate(veg[:2]):
         put(slots_any, {"kind": "vegetation", "style": v, "say": VEG[v]}, k)
-    for k, a in enumerate(c["arch"][:2]):
+    arch = scene["arch"]
+    for k, a in enumerate(arch[:2]):
         put(slots_side, {"kind": "building", "style": a, "say": ARCH[a]}, 1 + k)
     # the start's north view shows the road and one building-or-vegetation cue
-    views[ids[0]]["N"].append({"kind": "building", "style": c["arch"][0], "say": ARCH[c["arch"][0]]})
+    views[ids[0]]["N"].append({"kind": "building", "style": arch[0], "say": ARCH[arch[0]]})
     # the sun: in the view that faces it, at every viewpoint (outside the tropics)
     if abs(lat) > TROPIC:
         sun_dir = "S" if lat > 0 else "N"
@@ -702,6 +764,9 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
         local, tr = split_local(street_sign)
         views[hint_slots[1][0]][hint_slots[1][1]].append(_sign("street", local, tr, hint=True))
         hints.append("street")
+    if rng.random() < 0.5:  # a shop's phone number: the country's real prefix, no area code
+        views[hint_slots[2][0]][hint_slots[2][1]].append(_sign("phone", geo_cues.phone_number(c, rng), hint=True))
+        hints.append("phone")
     # distinguishing cues: two or three, two or more viewpoints from the start (a walk is needed to see
     # one), each explained by a wiki article that names the city
     kinds = list(DISTINGUISHING)
@@ -875,6 +940,7 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         "yellow, while most of Europe, Africa, Oceania and much of Asia use white.",
         [("Centre lines", centre_entries), ("Edge lines", edge_entries),
          ("Notes", ["Where no centre line is listed, city streets are often unmarked or the colours vary.",
+                    "Pedestrian streets, closed to cars, have no road markings at all.",
                     "Yellow lines in Japan mark sections where overtaking is forbidden; ordinary centre "
                     "lines are white."])],
         [("Yellow centre lines", "the Americas, South Korea, China, Taiwan, Norway, Finland")],
@@ -1019,10 +1085,9 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     arts[-1]["links"] += [city_slug(code, r[0]) for code in CITIES for r in CITIES[code]
                           if city_slug(code, r[0]) != slugify(BY_CODE[code]["name"])]
 
-    # one article per country, per city, per telephone numbering plan, per local chain, emblem and dish
+    # one article per country, per city, per local chain, emblem and dish
     for c in COUNTRIES:
         arts.append(country_article(c))
-        arts.append(numbering_article(c))
         for name, *_r in CITIES[c["code"]]:
             if city_slug(c["code"], name) != slugify(c["name"]):
                 arts.append(city_article(c, name))
@@ -1080,11 +1145,11 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
                                    f"Words on shop signs: {shop}.", f"Street words: {street_words}.",
                                    f"Hotel: {hotel}."]),
         ("On the road", road),
-        ("Codes", [f"The international telephone prefix is {c['phone']}; the group after it is an area code "
-                   f"(see Telephone numbers in {name}). The country code top-level domain is {c['tld']}."]),
+        ("Codes", [f"The international telephone prefix is {c['phone']}. The country code top-level domain is "
+                   f"{c['tld']}."]),
     ]
     info = [("Continent", c["continent"]), ("Capital", c["capital"]), ("Coordinates", f"{cap_lat:.3f}, {cap_lng:.3f}"),
-            ("Largest cities", ", ".join(r[0] for r in CITIES[code][:4])), ("Languages", ", ".join(c["languages"])),
+            ("Major cities", ", ".join(r[0] for r in CITIES[code][:4])), ("Languages", ", ".join(c["languages"])),
             ("Script", scripts), ("Drives on the", c["drive"]),
             ("Centre line", c["centre"] or "varies"), ("Phone prefix", c["phone"]), ("Web domain", c["tld"])]
     if c["aliases"]:
@@ -1092,25 +1157,8 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
     cities = [city_slug(code, r[0]) for r in CITIES[code] if city_slug(code, r[0]) != slugify(name)]
     return article(slugify(name), name, f"{name} is {c['about']}. Its capital is {c['capital']}.", sections, info,
                    ["list-of-countries-by-continent", "driving-side-by-country", "vehicle-registration-plates-by-country",
-                    "writing-systems", numbering_slug(name), "major-cities-by-country", *cities],
+                    "writing-systems", "telephone-country-codes", "major-cities-by-country", *cities],
                    ["Countries", c["continent"]])
-
-
-def numbering_article(c: dict[str, Any]) -> dict[str, Any]:
-    name, code = c["name"], c["code"]
-    areas = sorted(((cues_of(code, city)["area"], city) for city, *_r in CITIES[code]), key=lambda t: int(t[0]))
-    example = geo_cues.phone_number(c, areas[0][0], random.Random(f"geo-example:{code}"))
-    return article(
-        numbering_slug(name), f"Telephone numbers in {name}",
-        f"Telephone numbers in {name} are written with the international prefix {c['phone']}, then the area "
-        f"code, then the local number: in “{example}” the area code is {areas[0][0]}.",
-        [("Area codes", [f"{a}: {_city_link(code, city)}." for a, city in areas]),
-         ("Notes", ["Shops and businesses print their numbers on windows, awnings and adverts, so the area code "
-                    "tells which city a shop is in."])],
-        [("Country prefix", c["phone"]), ("Area codes", str(len(areas)))],
-        [slugify(name), "telephone-country-codes",
-         *[city_slug(code, city) for _a, city in areas if city_slug(code, city) != slugify(name)]],
-        ["Telephone numbering", name])
 
 
 def city_article(c: dict[str, Any], city: str) -> dict[str, Any]:

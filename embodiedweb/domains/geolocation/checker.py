@@ -46,12 +46,11 @@ levels correct), and, from the episode (:func:`check_geolocation`):
 
 * ``embodied``: the agent stood at a viewpoint that shows a *distinguishing cue* of this place. The
   generator marks as distinguishing exactly the cues that only the wiki ties to the city (a local
-  chain's sign, a transport operator's emblem, a phone number's area code, a local dish on a menu
-  board: :mod:`embodiedweb.data_gen.geo_cues`); none is visible from the start, so the agent must
+  chain's sign, a transport operator's emblem, a local dish on a menu board:
+  :mod:`embodiedweb.data_gen.geo_cues`); none is visible from the start, so the agent must
   walk to see one.
 * ``web``: the agent researched a distinguishing cue of this place on the wiki: it opened an article
-  that explains one (the chain's, the emblem's, the dish's article, or the country's list of area
-  codes) or searched the wiki for one by its name (the brand, the emblem, the dish; a query that also
+  that explains one (the chain's, the emblem's or the dish's article) or searched the wiki for one by its name (the brand, the emblem, the dish; a query that also
   names another city's made-up cues does not count: listing many is not looking one up). Articles about
   country-level cues (driving side, plates, scripts) or about countries and cities do not count: they
   cannot tell this place from the rest of its country.

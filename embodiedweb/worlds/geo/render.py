@@ -1,5 +1,6 @@
 """Render a viewpoint's views with Pillow: road and lane lines in their colours, cars on their side with
-their plates, bollards, poles, plants, buildings, the sun and signs with their real text.
+their plates (a pedestrian street: light paving, tram rails where trams run, no lines and no cars),
+bollards, poles, plants, buildings, the sun and signs with their real text.
 
 Sign text is drawn with DejaVu Sans when it is installed (Latin, Greek, Cyrillic, Arabic, Hebrew,
 Georgian, Armenian, Tifinagh); when the font lacks a glyph (Thai, Devanagari, CJK, Hangul, Ethiopic)
@@ -26,7 +27,14 @@ ARCH_COL = {"haussmann": (225, 215, 190), "brick_terrace": (150, 70, 50), "gable
             "glass_towers": (120, 160, 190), "shophouse": (220, 190, 150), "neon": (90, 90, 110),
             "wooden": (200, 90, 70), "soviet": (200, 185, 160), "orthodox": (210, 200, 180),
             "mosque": (230, 220, 200), "modern_low": (200, 200, 200), "balconies_concrete": (190, 185, 175),
-            "ochre": (205, 140, 70), "red_earth": (180, 100, 70), "temple": (200, 60, 40), "victorian": (170, 120, 90)}
+            "ochre": (205, 140, 70), "red_earth": (180, 100, 70), "temple": (200, 60, 40), "victorian": (170, 120, 90),
+            "stone_commercial": (205, 195, 175), "brick_commercial": (160, 75, 55), "sandstone": (200, 160, 120),
+            "georgian": (225, 210, 180), "painted_fronts": (90, 160, 200), "half_timbered": (235, 225, 200),
+            "modern_block": (185, 190, 195), "old_town": (230, 200, 160), "modernista": (215, 200, 170),
+            "balconies_iron": (235, 220, 195), "pombaline": (230, 215, 170), "plaster_blocks": (225, 215, 190),
+            "neoclassical": (235, 230, 215), "tuff": (200, 140, 130), "chinese_old": (140, 90, 60),
+            "colonnades": (240, 238, 228), "art_deco": (230, 220, 200), "bauhaus": (245, 245, 240),
+            "limestone": (230, 215, 180), "iron_galleries": (200, 140, 160), "white_stone": (240, 238, 230)}
 
 
 @lru_cache(maxsize=4)
@@ -155,7 +163,11 @@ def render_panel(items: list[dict[str, Any]], w: int, h: int, seed: str) -> Imag
     if "road" in kinds:
         road = next(it for it in items if it["kind"] == "road")
         vx = w // 2
-        d.polygon([(vx - 6, horizon), (vx + 6, horizon), (w - w // 10, h), (w // 10, h)], fill=(70, 70, 75))
+        paving = (175, 165, 150) if road.get("pedestrian") else (70, 70, 75)  # a pedestrian street is paved
+        d.polygon([(vx - 6, horizon), (vx + 6, horizon), (w - w // 10, h), (w // 10, h)], fill=paving)
+        if road.get("transit") == "trams":
+            for side in (-1, 1):
+                d.line([(vx + side * 2, horizon), (vx + side * (w // 12), h)], fill=(90, 90, 95), width=2)
         for side in (-1, 1):  # buildings along both sides
             xs = [0, vx - 10] if side < 0 else [vx + 10, w]
             top = horizon - int(h * 0.25)

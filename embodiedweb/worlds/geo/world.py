@@ -6,11 +6,19 @@ views (N/E/S/W) listing what can be seen there (road lines, cars and their plate
 poles, plants, buildings, the sun). Viewpoint and standpoint ids are keyed hashes (``v3f9a...``): they
 carry no place, and neither do their order or grouping.
 
-Actions are the street world's (kind ``"street"``):
+Labels: each adjacent viewpoint gets its own relative-direction word (``ahead``, ``ahead-right``,
+``right``, ``behind-right``, ``behind``, ``behind-left``, ``left``, ``ahead-left``) from the street
+world's :func:`~embodiedweb.worlds.street.geo.neighbour_labels`, so no two neighbours share a label.
 
-* ``forward`` - walk to the neighbour most nearly straight ahead (within +-90 deg);
-* ``left`` / ``right`` - turn to face the neighbour closest to -90 / +90 deg and walk there (a neighbour
-  straight behind counts for both sides, so they also turn the agent around);
+Actions are the street world's (kind ``"street"``), chosen by those labels
+(:func:`~embodiedweb.worlds.street.geo.pick_by_labels`); every one that is not refused walks to an
+adjacent viewpoint (none turns on the spot):
+
+* ``forward`` - walk to the neighbour labelled ``ahead`` (else the ``ahead-left``/``ahead-right`` one
+  nearest to straight ahead); an error when there is none (e.g. facing across the street);
+* ``left`` / ``right`` - walk to the neighbour labelled ``left`` / ``right``; if there is none, to the one
+  on that side (``ahead-left``, ``behind-left`` or ``behind`` for ``left``) nearest to 90 degrees that
+  way, so facing along the street both walk back the way the agent came;
 * ``move [node_id]`` - walk to that adjacent viewpoint.
 
 After a move the heading is the direction of the edge walked. Unknown or non-adjacent ids, or a move
@@ -37,7 +45,7 @@ import numpy as np
 
 from embodiedweb.paths import data_dir
 from embodiedweb.worlds.base import EmbodiedWorld
-from embodiedweb.worlds.street.geo import angle_diff, pick_neighbor
+from embodiedweb.worlds.street.geo import angle_diff, neighbour_labels, pick_by_labels, relative_word
 
 ACTIONS = ("forward", "left", "right", "move")
 HEADINGS = {"N": 0, "E": 90, "S": 180, "W": 270}
@@ -51,15 +59,6 @@ def load_standpoints(path: str | None = None) -> dict[str, dict[str, Any]]:
     with open(p, encoding="utf-8") as f:
         raw = json.load(f)
     return {sp["id"]: sp for sp in raw["standpoints"]}
-
-
-def relative_word(rel: float) -> str:
-    a = abs(rel)
-    if a <= 20:
-        return "ahead"
-    if a >= 160:
-        return "behind"
-    return "to your left" if rel < 0 else "to your right"
 
 
 class GeoWorld(EmbodiedWorld):
@@ -110,10 +109,20 @@ class GeoWorld(EmbodiedWorld):
         nbs = sp["nodes"][node or self.node]["neighbors"]
         return sorted(((nb, h) for h, nb in nbs.items()), key=lambda t: HEADINGS[t[1]])
 
+    def _options(self, node: str | None = None) -> list[tuple[str, float]]:
+        return [(nb, float(HEADINGS[h])) for nb, h in self.neighbors(node)]
+
+    def labels(self, node: str | None = None, heading: float | None = None) -> dict[str, str]:
+        """``{neighbour id: label}`` at ``node`` for a walker facing ``heading`` (default: here, now): the
+        street world's labels, one distinct word per neighbour."""
+        h = self.heading if heading is None else heading
+        return neighbour_labels(h, self._options(node))
+
     # ------------------------------------------------------------------ acting
     def choose(self, action: str) -> tuple[str, str] | None:
         letters = dict(self.neighbors())
-        nb = pick_neighbor(action, self.heading, ((n, HEADINGS[h]) for n, h in letters.items()))
+        opts = self._options()
+        nb = pick_by_labels(action, self.heading, opts, neighbour_labels(self.heading, opts))
         return (nb, letters[nb]) if nb is not None else None
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
@@ -127,7 +136,8 @@ class GeoWorld(EmbodiedWorld):
             return "You cannot move or turn in this setting: you can only look north from where you stand."
         if self.static:
             return "You cannot move or turn in this setting: look at the four views from where you stand."
-        adj = ", ".join(f"{nb} ({WORDS[h]})" for nb, h in self.neighbors()) or "none"
+        labels = self.labels()
+        adj = ", ".join(f"{nb} ({WORDS[h]}, {labels[nb]})" for nb, h in self.neighbors()) or "none"
         if name == "move":
             target = str((args or {}).get("node_id", "") or "").strip()
             if not target:
@@ -145,8 +155,8 @@ class GeoWorld(EmbodiedWorld):
         if pick is None:
             where = "ahead" if name == "forward" else f"to the {name}"
             return (f"No viewpoint {where} from {self.node} (facing {WORDS[self._compass()]}). "
-                    f"Adjacent viewpoints: {adj}. left/right walk to the viewpoint on that side; move [node_id] walks to "
-                    "any adjacent one.")
+                    f"Adjacent viewpoints: {adj}. left/right walk to the viewpoint labelled left/right, or else to the "
+                    "one on that side or behind; move [node_id] walks to any adjacent one.")
         self._go(*pick)
         return ""
 
@@ -181,11 +191,11 @@ class GeoWorld(EmbodiedWorld):
         elif self.static:
             lines.append("You can look around but cannot move in this setting.")
         else:
-            nbs = [f"{nb} ({WORDS[h]}, {relative_word(angle_diff(HEADINGS[h], self.heading))}, about 40 m)"
-                   for nb, h in self.neighbors()]
+            labels = self.labels()
+            nbs = [f"{nb} ({WORDS[h]}, {labels[nb]}, about 40 m)" for nb, h in self.neighbors()]
             lines.append("Adjacent viewpoints: " + (", ".join(nbs) if nbs else "none") + ".")
         for h, items in self.views().items():
-            rel = relative_word(angle_diff(HEADINGS[h], self.heading)).replace("to your ", "")
+            rel = relative_word(angle_diff(HEADINGS[h], self.heading))
             lines.append(f"Looking {WORDS[h]} ({rel}): {self.describe(items)}")
         del sp
         return "\n".join(lines)

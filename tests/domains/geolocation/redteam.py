@@ -430,7 +430,7 @@ class ReadThenLook(RedTeamAgent):
 
 class SearchBoxResearch(RedTeamAgent):
     """Researches through the wiki's search box (typing the sign's text) and the result links, never an
-    article URL: the area-code list by searching "telephone numbers" and the country."""
+    article URL."""
 
     def research(self) -> Plan:
         cue = self.nearest_cue()
@@ -438,7 +438,7 @@ class SearchBoxResearch(RedTeamAgent):
         yield from self.to_web()
         from web_sites.wiki import catalog
 
-        query = cue["lookup"][0] if cue["lookup"] else f"telephone numbers {self.sp['country']}"
+        query = cue["lookup"][0]
         title = catalog.get(cue["articles"][0])["title"]
         box = find_bid(self.obs["web_text"], "searchbox")
         if box is None:

@@ -132,17 +132,12 @@ def test_distinguishing_cues_need_a_walk_and_the_wiki_leads_to_the_city():
             text = _article_text(arts[c["articles"][0]])
             named = {city for city in country_cities if _word(city, text)}
             assert s["city"] in named, (s["id"], c)
-            if c["cue"] == "phone":  # the area code in the number leads to one line of the list
-                area = item[0]["text"].split()[1]
-                line = next(p for sec in arts[c["articles"][0]]["sections"] for p in sec["paragraphs"]
-                            if p.startswith(f"{area}: "))
-                named = {city for city in country_cities if _word(city, line)}
-            else:
-                for term in c["lookup"]:
-                    assert term in item[0]["text"], (term, item[0]["text"])
+            assert c["lookup"]
+            for term in c["lookup"]:
+                assert term in item[0]["text"], (term, item[0]["text"])
             left &= named
         assert left == {s["city"]}, (s["id"], left)
-    assert set(kinds) == {"chain", "transit", "phone", "menu"} and min(kinds.values()) >= 80, kinds
+    assert set(kinds) == {"chain", "transit", "menu"} and min(kinds.values()) >= 80, kinds
 
 
 def test_gazetteer_names_are_unique_and_standpoints_nearest_their_city():
