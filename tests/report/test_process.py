@@ -102,3 +102,23 @@ def test_bifurcation_may_skip_oracle_pages_but_not_state_changes():
     assert bifurcation(_an([("http://x/a", 0), ("http://x/c", 2)]), oracle) == 2  # skipped the n=1 change
     assert bifurcation(_an([("http://x/a", 0), ("http://x/z", 0)]), oracle) == 2  # a page the oracle never saw
     assert bifurcation(_an([("http://x/a", 0), ("http://x/a", 0)]), oracle) is None  # no event: skipped
+
+
+def test_coverage_counts_only_pages_seen_before_the_first_commit():
+    """Mutation guard: pages the agent opens after it committed (added to the cart) do not count."""
+    from embodiedweb.report.process import analyze, coverage
+
+    def rec(i, url, changes=None, name="click"):
+        return {"step": i, "action": f"{name} [1]", "parsed": {"name": name, "domain": "web", "args": {}},
+                "active": "web", "error": "", "web_url": url, "changes": changes or {}}
+
+    reset = {"event": "reset", "step": 0, "active": "web", "web_url": "http://x/", "web": {"shop": {"cart": []}},
+             "world": {}}
+    cart = {"web": {"shop": {"cart": [{"product_id": "p1", "qty": 1}]}}}
+    oracle = [reset, rec(1, "http://x/shop/a"), rec(2, "http://x/shop/b"), rec(3, "http://x/shop/b", cart)]
+    late = [reset, rec(1, "http://x/shop/a"), rec(2, "http://x/shop/a", cart), rec(3, "http://x/shop/b")]
+    full = [reset, rec(1, "http://x/shop/b"), rec(2, "http://x/shop/a"), rec(3, "http://x/shop/a", cart)]
+    o = analyze(oracle)
+    assert o.first_commit() == 3
+    assert coverage(analyze(late), o) == (0.5, 2)
+    assert coverage(analyze(full), o) == (1.0, 2)

@@ -148,3 +148,32 @@ def test_real_oracle_traces_have_no_category():
             assert classify_episode(tr, tr)["categories"] == {}
     finally:
         env.close()
+
+
+def test_stuck_tail_counts_from_exactly_the_threshold():
+    """Mutation guard: a run of exactly ``tail`` steps without progress is stuck, one fewer is not."""
+    def run(n):  # a web step, then the switch and n - 1 embodied steps: a run of n
+        return trace(web("http://x/recipes/"), switch("embodied"), *[emb("MoveAhead")] * (n - 1))
+    assert "stuck_embodied" in cats(run(10), tail=10)["categories"]
+    assert "stuck_embodied" not in cats(run(9), tail=10)["categories"]
+
+
+def _street(*moves, start=(40.0, -74.0)):
+    recs = [{"event": "reset", "step": 0, "active": "embodied", "web_url": "http://x/", "web": {},
+             "world": {"agent": {"lat": start[0], "lng": start[1]}, "node": "n0"}}]
+    for i, (lat, lng) in enumerate(moves, 1):
+        recs.append({"step": i, **step("forward", "forward", "street", "embodied",
+                                       changes={"world": {"agent": {"lat": lat, "lng": lng}}})})
+    return recs
+
+
+def test_walking_away_from_the_goal_on_the_street():
+    """The street rule: ending farther from the oracle's end point than the start is misalignment; walking
+    towards it and stopping short is not."""
+    oracle = _street((40.001, -74.0), (40.002, -74.0))
+    away = _street((39.999, -74.0), (39.998, -74.0))
+    c = classify_episode(away, oracle)["categories"]
+    assert c["instruction_action_misalignment"]["evidence"] == "walked away from the goal"
+    assert c["instruction_action_misalignment"]["step"] == 1
+    short = _street((40.001, -74.0))
+    assert "instruction_action_misalignment" not in classify_episode(short, oracle)["categories"]

@@ -360,3 +360,20 @@ def test_country_articles_state_true_hemispheres():
         else:
             raise AssertionError(f"{c['name']}: cities on both sides of the Equator, not in HEMISPHERE")
     assert checked >= 40
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("41.88 N, 87.63 W", (41.88, -87.63)),            # Chicago
+    ("41.88N 87.63W", (41.88, -87.63)),
+    ("87.63 W, 41.88 N", (41.88, -87.63)),            # longitude first, hemispheres say so
+    ("33.87 S, 151.21 E", (-33.87, 151.21)),          # Sydney
+    ("34°36'S 58°22'W", (-34.6, -58.3667)),           # Buenos Aires, degrees and minutes
+    ("-22.91, -43.17", (-22.91, -43.17)),             # signed decimals
+    ("48,86 2,34", (48.86, 2.34)),                    # decimal commas
+])
+def test_coordinates_parse_with_both_hemisphere_letters(text, want):
+    """Mutation guard: every hemisphere letter sets its sign, on both numbers (W and S make them negative)."""
+    from embodiedweb.domains.geolocation.checker import parse_coord
+
+    got = parse_coord(text)
+    assert got is not None and got == pytest.approx(want, abs=1e-3), (text, got)
