@@ -22,6 +22,9 @@ class RedTeam:
 
     #: "shortcut" (must fail) or "genuine" (must pass)
     kind: ClassVar[str] = "shortcut"
+    #: the metrics the agent's idea must break (each False on every carried-out episode), besides
+    #: ``overall``: so a rule that stops checking that part is caught even when another part still fails
+    breaks: ClassVar[tuple[str, ...]] = ()
     #: prefixes of actions (or of the agent's own notes) this agent expects to fail
     tolerated: ClassVar[tuple[str, ...]] = ()
     errors: list[str]
@@ -62,6 +65,11 @@ def suite(env_id: str) -> list[Task]:
 
     spec = next(s for s in load_specs() if s.id == env_id)
     return list(load_tasks(spec.tasks_path, spec.load_domain().validate_task))
+
+
+def broken_parts(cls: Any, carried: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Carried-out episodes in which a metric the agent's idea must break (``cls.breaks``) came out true."""
+    return [r for r in carried if any(r["metrics"].get(m) for m in getattr(cls, "breaks", ()))]
 
 
 def pool(cls: Any, tasks: list[Task], seed: int = 0) -> list[Task]:

@@ -103,6 +103,8 @@ class CookThenClickThrough(RedTeamAgent):
 class KitchenOnly(RedTeamAgent):
     """Never opens the recipe: cooks from its own knowledge (it still buys what is missing)."""
 
+    breaks = ("web",)
+
     def plan(self) -> Plan:
         if self.missing:
             yield from self.order_missing()
@@ -329,6 +331,8 @@ class HeatBothWays(RedTeamAgent):
 
 class PickupInsteadOfDelivery(RedTeamAgent):
     """Orders the missing ingredient for pickup at the store (not delivery), then follows the recipe."""
+
+    breaks = ("web",)
 
     @classmethod
     def applies(cls, task: Task) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.domains.cooking import redteam as rt
-from tests.redteam import failures, pool
+from tests.redteam import broken_parts, failures, pool
 
 WANT = 100
 
@@ -24,6 +24,7 @@ def test_shortcut_scores_zero(cls, tasks):
     assert len(carried) >= WANT, (len(carried), failures([r for r in res if not r["carried_out"]]))
     passed = [r for r in carried if r["metrics"]["overall"]]
     assert not passed, failures(passed)
+    assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
 
 
 @pytest.mark.parametrize("cls", rt.GENUINE, ids=lambda c: c.__name__)

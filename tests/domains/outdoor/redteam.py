@@ -88,6 +88,8 @@ class NavAgent(RedTeam, _Walker, NavigationOracle):
 class WalkWithoutWeb(NavAgent):
     """Walks straight to the destination (it knows where it is) and never asks the map."""
 
+    breaks = ("web",)
+
     def plan(self) -> Plan:
         yield from self.walk_route_to(self.task.goal["dest_node"])
         yield "stop"
@@ -95,6 +97,8 @@ class WalkWithoutWeb(NavAgent):
 
 class DirectionsElsewhere(NavAgent):
     """Asks the map for directions to another place, then walks to the destination anyway."""
+
+    breaks = ("web",)
 
     def plan(self) -> Plan:
         g = self.task.goal
@@ -295,6 +299,8 @@ class OrderEverywhere(ShopAgent):
 class WalkWithoutOrdering(ShopAgent):
     """Walks to the right store (it knows which) and never orders."""
 
+    breaks = ("web",)
+
     def plan(self) -> Plan:
         yield from self.walk_route_to(self.task.goal["store_node"])
         yield "stop"
@@ -302,6 +308,8 @@ class WalkWithoutOrdering(ShopAgent):
 
 class DeliveryInsteadOfPickup(ShopAgent):
     """Orders at the right store but for delivery, then walks there."""
+
+    breaks = ("web",)
 
     def plan(self) -> Plan:
         yield from self.buy_and_walk(self.task.goal["store_id"], "kitchen")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.domains.outdoor import redteam as rt
-from tests.redteam import failures, pool, run, suite
+from tests.redteam import broken_parts, failures, pool, run, suite
 
 WANT = 100
 CASES = [(env_id, cls) for env_id, classes in rt.SUITES.items() for cls in classes]
@@ -39,3 +39,4 @@ def test_red_team_agent(env_id, cls, tasks):
         assert len(passed) >= 0.98 * len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
     else:
         assert len(passed) <= 0.02 * len(carried), (len(passed), len(carried), failures(passed))
+        assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
