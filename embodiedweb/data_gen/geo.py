@@ -46,7 +46,7 @@ import unicodedata
 from typing import Any
 
 from embodiedweb.data_gen import geo_cues
-from embodiedweb.data_gen.geo_places import CITIES, SPOTS
+from embodiedweb.data_gen.geo_places import CITIES, CITY_SHOP, SPOTS
 from embodiedweb.paths import data_dir
 
 TROPIC = 23.44
@@ -585,7 +585,7 @@ _CUES: dict[tuple[str, str], dict[str, Any]] = {}
 def cues_of(code: str, city: str) -> dict[str, Any]:
     """The city's generated cues (see :mod:`embodiedweb.data_gen.geo_cues`)."""
     if not _CUES:
-        _CUES.update(geo_cues.city_cues(BY_CODE, CITIES, _reserved_words()))
+        _CUES.update(geo_cues.city_cues(BY_CODE, CITIES, _reserved_words(), city_shop_words()))
     return _CUES[(code, city)]
 
 
@@ -612,7 +612,19 @@ def _sign(role: str, text: str, translit: str = "", hint: bool = False, say: str
     return d
 
 
-def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> dict[str, Any]:
+def city_shop_words() -> dict[tuple[str, str], list[tuple[str, str, str]]]:
+    """The shop words of each city whose signs differ from the country's list: a standpoint's own words
+    (its ``shop`` override), else :data:`~embodiedweb.data_gen.geo_places.CITY_SHOP`. A local chain's sign
+    uses them too, so it reads like the street's other shops."""
+    out = dict(CITY_SHOP)
+    for code, city, *_rest, over in SPOTS:
+        if over.get("shop"):
+            out[(code, city)] = list(over["shop"])
+    return out
+
+
+def distinguishing_item(kind: str, code: str, city: str, rng: random.Random,
+                        scene: dict[str, Any] | None = None) -> dict[str, Any]:
     """A sign that only the wiki ties to the city (a chain, a transport emblem, a dish)."""
     cc = cues_of(code, city)
     if kind == "chain":
@@ -624,7 +636,7 @@ def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> 
     elif kind == "transit":
         t = cc["transit"]
         item = _sign("transit", t["name"], hint=True,
-                     say=f'A bus stop sign shows line {rng.randint(1, t["lines"])} and the emblem "{t["name"]}".')
+                     say=f'{_stop_sign(scene or {"pedestrian": None})} shows line {rng.randint(1, t["lines"])} and the emblem "{t["name"]}".')
         lookup = [t["name"]]
     else:
         w = cc["speciality"]["word"]
@@ -636,6 +648,17 @@ def distinguishing_item(kind: str, code: str, city: str, rng: random.Random) -> 
 
 
 DISTINGUISHING = ("chain", "transit", "menu")
+
+
+def _stop_sign(scene: dict[str, Any]) -> str:
+    """The transit stop a street has: a bus stop where cars (or buses) run, a tram stop on a pedestrian
+    street with trams, else a sign pointing to the nearest stop."""
+    ped = scene["pedestrian"]
+    if ped is None or ped == "buses":
+        return "A bus stop sign"
+    if ped == "trams":
+        return "A tram stop sign"
+    return "A sign pointing to the nearest stop"
 
 
 #: the scene keys a standpoint's overrides may set (see :func:`scene_of`)
@@ -667,7 +690,7 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     c = BY_CODE[code]
     sid = geo_cues.opaque_id("s", code, city, street)
     rng = random.Random(f"geo:{code}:{city}:{street}")
-    shop = over.get("shop", c["shop"])
+    shop = over.get("shop") or city_shop_words().get((code, city), c["shop"])
     plates = over.get("plates", c["plates"])
     continent = over.get("continent", c["continent"])
     continent_alt = over.get("continent_alt", c["continent_alt"])
@@ -696,13 +719,15 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     pedestrian = scene["pedestrian"]
     for i in ids:
         for h in along:
+            # the street goes on, but at the last viewpoint the walkable part ends: the view says so
+            end = "" if h in neighbors[i] else " You cannot walk further this way: the explorable area ends here."
             if pedestrian is not None:
                 views[i][h].append({"kind": "road", "pedestrian": True, "transit": pedestrian, "centre": None,
                                     "dashed": False, "edge": None,
-                                    "say": PEDESTRIAN + PEDESTRIAN_TRANSIT.get(pedestrian, "")})
+                                    "say": PEDESTRIAN + PEDESTRIAN_TRANSIT.get(pedestrian, "") + end})
                 continue
             road = {"kind": "road", "centre": scene["centre"], "dashed": dashed == "dashed", "edge": scene["edge"],
-                    "say": "The street continues in this direction."}
+                    "say": "The street continues in this direction." + end}
             views[i][h].append(road)
             if scene["centre"]:
                 views[i][h].append({"kind": "centre", "colour": scene["centre"],
@@ -774,7 +799,7 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     distinguishing = []
     far = [i for i in ids if dist[i] >= 2]
     for kind in kinds[:rng.choice([2, 3])]:
-        d = distinguishing_item(kind, code, city, rng)
+        d = distinguishing_item(kind, code, city, rng, scene)
         node, view = rng.choice(far), rng.choice("NESW")
         views[node][view].append(d.pop("item"))
         distinguishing.append({**d, "node": node, "view": view})
@@ -1201,7 +1226,7 @@ def city_cue_articles(c: dict[str, Any], city: str) -> list[dict[str, Any]]:
         article(slugs["transit"], t["name"],
                 f"{t['name']} is the public transport operator of {here}. Its emblem, the letters {t['name']} on a "
                 f"{t['colour']} disc, marks every bus stop of the city.",
-                [("Network", [f"{t['name']} runs {t['lines']} bus and tram lines, all within {city} and its "
+                [("Network", [f"{t['name']} runs {t['lines']} public transport lines, all within {city} and its "
                               "suburbs.", "Other cities have their own operators and emblems."])],
                 [("Type", "public transport operator"), ("Area served", city), ("Lines", str(t["lines"]))],
                 [city_slug(code, city), slugify(country)], ["Public transport", f"Transport in {country}"]),

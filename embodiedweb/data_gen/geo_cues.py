@@ -156,7 +156,8 @@ def trades(country: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def city_cues(countries: dict[str, dict[str, Any]], cities: dict[str, list[tuple[Any, ...]]],
-              reserved: set[str]) -> dict[tuple[str, str], dict[str, Any]]:
+              reserved: set[str], city_shop: dict[tuple[str, str], list[tuple[str, str, str]]] | None = None
+              ) -> dict[tuple[str, str], dict[str, Any]]:
     """``(country code, city) -> cues``: chain, transit and speciality of every city."""
     names = Names(reserved)
     out: dict[tuple[str, str], dict[str, Any]] = {}
@@ -166,7 +167,7 @@ def city_cues(countries: dict[str, dict[str, Any]], cities: dict[str, list[tuple
         rows = cities[code]
         for city, *_rest in rows:
             rng = random.Random(f"geo-city:{code}:{city}")
-            w, tr, meaning = rng.choice(trades(c))
+            w, tr, meaning = rng.choice(trades({**c, "shop": (city_shop or {}).get((code, city), c["shop"])}))
             brand = names.word(lang, f"chain:{code}:{city}")
             local = tr and w  # a non-Latin word keeps its script on the sign
             sign = f"{brand} {w}" if (LANG[code] in NAME_FIRST and not tr) else f"{local or w} {brand}"

@@ -254,6 +254,22 @@ CITIES: dict[str, list[City]] = {
 }
 
 # Standpoints: (country code, city, street, street as signed locally, lat, lng, street axis, overrides)
+#: shop words of cities whose signs are in another of the country's languages than the country's word list
+#: mixes (``(code, city) -> [(word, transliteration, meaning)]``): shop signs and local chains use these, so
+#: a French word never points a Zurich street towards Geneva, nor a Quebec word a Toronto one
+_DE = [("Apotheke", "", "pharmacy"), ("Bäckerei", "", "bakery")]
+_FR = [("Pharmacie", "", "pharmacy (French)"), ("Boulangerie", "", "bakery (French)")]
+_EN_CA = [("Pharmacy", "", "pharmacy"), ("Bakery", "", "bakery")]
+_EN_IN = [("Chemist", "", "pharmacy"), ("Medical Store", "", "pharmacy")]
+CITY_SHOP: dict[tuple[str, str], list[tuple[str, str, str]]] = {
+    **{("CH", c): _DE for c in ("Bern", "Zurich", "Basel")},
+    **{("CH", c): _FR for c in ("Geneva", "Lausanne")},
+    ("CH", "Lugano"): [("Farmacia", "", "pharmacy (Italian)"), ("Panetteria", "", "bakery (Italian)")],
+    **{("CA", c): [*_FR, ("Dépanneur", "", "corner shop (Quebec)")] for c in ("Montreal", "Quebec City")},
+    **{("CA", c): _EN_CA for c in ("Ottawa", "Toronto", "Vancouver", "Calgary", "Halifax", "Winnipeg")},
+    **{("IN", c): _EN_IN for c in ("Bengaluru", "Kolkata", "Chennai", "Hyderabad")},
+}
+
 SPOTS: list[tuple[Any, ...]] = [
     ("GB", "London", "Oxford Street", "Oxford Street", 51.5152, -0.1418, "EW",
      {"arch": ["stone_commercial", "brick_commercial"]}),

@@ -229,3 +229,38 @@ def test_world_docstring_says_actions_walk():
 
     doc = world.__doc__ or ""
     assert "turn to face" not in doc and "neighbour_labels" in doc and "walk to the neighbour labelled" in doc
+
+
+def test_road_views_say_where_the_walkable_street_ends():
+    """A view along the street says "you cannot walk further" exactly where there is no viewpoint that way."""
+    ends = 0
+    for sp in SPS.values():
+        for nid, node in sp["nodes"].items():
+            for h, items in node["views"].items():
+                for it in items:
+                    if it["kind"] != "road":
+                        continue
+                    says_end = "cannot walk further" in it["say"]
+                    assert says_end == (h not in node["neighbors"]), (sp["id"], nid, h, it["say"])
+                    ends += says_end
+    assert ends >= 2 * len(SPS)  # both ends of every street
+
+
+def test_transit_stops_match_the_street_and_shop_words_the_city():
+    """A bus stop only where buses can run (a tram stop on a tram-only pedestrian street); shop signs use
+    the words of the city's own language (no French pharmacy on a Zurich street, no Quebec word in Toronto)."""
+    from embodiedweb.data_gen.geo_places import CITY_SHOP
+
+    for spot in SPOTS:
+        code, city, street = spot[:3]
+        sp, scene = BY_PLACE[(code, city, street)], gen.scene_of(spot)
+        says = [it["say"] for node in sp["nodes"].values() for items in node["views"].values() for it in items
+                if it.get("say")]
+        if scene["pedestrian"] not in (None, "buses"):
+            assert not any("bus stop" in s for s in says), (city, street)
+        words = {w for w, _tr, _m in spot[7].get("shop", CITY_SHOP.get((code, city), []))}
+        if words:
+            shops = [it for node in sp["nodes"].values() for items in node["views"].values() for it in items
+                     if it["kind"] == "sign" and it.get("role") in ("shop", "chain")]
+            for it in shops:
+                assert any(w in it["text"] for w in words), (city, street, it["text"], sorted(words))
