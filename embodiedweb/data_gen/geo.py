@@ -833,6 +833,12 @@ INSTRUCTION = (
 TEST_SHARE = 0.3
 
 
+def street_signed(sp: dict[str, Any]) -> bool:
+    """Whether some view of the standpoint shows the street's name (else the street cannot be known)."""
+    return any(it.get("kind") == "sign" and it.get("role") == "street"
+               for node in sp["nodes"].values() for items in node["views"].values() for it in items)
+
+
 def tasks(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One task per standpoint (``geo-NNN`` in the order of the opaque ids). The test split takes the same
     share (30 %) of capital and of non-capital standpoints, chosen by a keyed hash."""
@@ -849,7 +855,7 @@ def tasks(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
                              "continent_alt": sp["continent_alt"], "country": sp["country"],
                              "city": sp["city"], "city_aliases": sp["city_aliases"],
                              "city_centre": sp["city_centre"], "street": sp["street"],
-                             "street_aliases": sp["street_aliases"]},
+                             "street_aliases": sp["street_aliases"], "street_signed": street_signed(sp)},
                     "split": split[sp["id"]], "start": "embodied",
                     "meta": {"standpoint": sp["id"], "country_code": sp["country_code"], "hints": sp["hints"],
                              "capital": sp["capital"], "distinguishing": [d["cue"] for d in sp["distinguishing"]]}})

@@ -570,14 +570,16 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     city_ok, note = judge_city(goal, p, gz)
     if note:
         notes.append(note)
-    street_ok = same_street(p.street, [goal["street"], *goal.get("street_aliases", [])])
+    # the street counts only where a view shows its name: no score is lost to what cannot be observed
+    signed = goal.get("street_signed", True)
+    street_ok = same_street(p.street, [goal["street"], *goal.get("street_aliases", [])]) if signed else None
     d = None
     if p.lat is not None and p.lng is not None:
         d = round(haversine_km(p.lat, p.lng, goal["lat"], goal["lng"]), 3)
-    levels = [cont_ok, country_ok, city_ok, street_ok]
+    levels = [cont_ok, country_ok, city_ok] + ([street_ok] if signed else [])
     m: dict[str, Any] = {"continent": bool(cont_ok), "country": bool(country_ok), "city": bool(city_ok),
-                         "street": bool(street_ok), "distance_km": d, "geoguessr_score": geoguessr_score(d),
-                         "completion": sum(levels) / 4, "overall": bool(city_ok), "parsed_answer": p.to_json()}
+                         "street": bool(street_ok) if signed else None, "distance_km": d,
+                         "geoguessr_score": geoguessr_score(d), "completion": sum(map(bool, levels)) / len(levels), "overall": bool(city_ok), "parsed_answer": p.to_json()}
     if p.error:
         m["answer_error"] = p.error
     if notes:

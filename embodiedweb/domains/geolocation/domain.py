@@ -35,6 +35,7 @@ class GeolocationDomain(Domain):
     """See module docstring."""
 
     name = "geolocation"
+    checker_version = 2  # 2: the street level counts only where a view shows the street's name
     world_kind = "street"
 
     def __init__(self, passive: bool = False, static: bool = False) -> None:
