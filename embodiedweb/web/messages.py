@@ -87,6 +87,9 @@ def plan_type(el: Any, bid: Any, text: str, tree: PageTree) -> tuple[TypePlan | 
         want = text.strip().lower()
         match = next((o for o in opts if text_content(o).strip().lower() == want
                       or (o.get("value") or "").lower() == want), None)
+        if match is None:  # "10 inch" names "10 inch (+$6.00)": the label without its note, when unique
+            bare = [o for o in opts if re.sub(r"\s*\([^()]*\)$", "", text_content(o).strip()).lower() == want]
+            match = bare[0] if len(bare) == 1 else None
         if match is None:
             names = ", ".join(repr(text_content(o).strip()) for o in opts)
             return None, f"No option '{text}' in select [{bid}]; options are: {names}."
