@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     tests = sorted({t for m in modules for t in m["tests"] if (ROOT / t).exists()})
     cfg = config()
     cfg.only_mutate = sorted({m["path"] for m in modules})
-    cfg.pytest_add_cli_args_test_selection = tests
+    deselect = sorted({d for m in modules for d in m.get("deselect", [])})
+    cfg.pytest_add_cli_args_test_selection = tests + [a for d in deselect for a in ("--deselect", d)]
 
     print(f"mutate: mutmut over {len(modules)} modules, tests: {' '.join(tests)}", flush=True)
     with quiet(True):
