@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 SUDO   := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 DEMO_LIMIT ?= 10
 
-.PHONY: setup chromium demo test bench lint clean
+.PHONY: setup chromium demo test bench lint clean mutate
 
 setup: $(STAMP) chromium
 
@@ -34,6 +34,10 @@ test: setup
 
 bench: setup
 	$(PY) -m embodiedweb.cli bench --json
+
+# Mutation testing of the scoring rules (not part of `make test` or CI): sampled by default, FULL=1 for all.
+mutate: setup
+	$(PY) tests/mutation/run.py $(if $(FULL),--full,)
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -131,3 +131,51 @@ def test_digest_covers_the_reset_record_seed_and_task():
     assert digest(ids[0], 1) != a
     assert digest(ids[1], 0) != a
     env.close()
+
+
+# --- mutation guards (issue 24): the exact JSONL form and the streamed file ---------------------------------
+
+def test_canonical_json_exact_form():
+    from pathlib import Path
+
+    from embodiedweb.trace import canonical_json
+    assert canonical_json({"b": 1, "a": ["é", None]}) == '{"a":["é",null],"b":1}'
+    assert canonical_json({"p": Path("x/y")}) == '{"p":"x/y"}'
+
+
+def test_trace_streams_canonical_lines_to_a_new_folder(tmp_path):
+    from embodiedweb.trace import Trace
+    p = tmp_path / "deep" / "dir" / "t.jsonl"
+    t = Trace(p)
+    t.add({"b": 2, "a": "é"})
+    assert p.read_text("utf-8") == '{"a":"é","b":2}\n'  # flushed at once
+    t.add({"c": 3})
+    t.close()
+    t.close()  # twice is fine
+    assert p.read_text("utf-8").splitlines() == ['{"a":"é","b":2}', '{"c":3}']
+    Trace(p).close()  # appends, never truncates
+    assert len(p.read_text("utf-8").splitlines()) == 2
+    assert t.records == [{"b": 2, "a": "é"}, {"c": 3}]
+
+
+def test_digest_ignores_timings_only():
+    from embodiedweb.trace import Trace
+    a, b, c = Trace(), Trace(), Trace()
+    a.add({"x": 1, "timings": {"ms": 1}})
+    b.add({"x": 1, "timings": {"ms": 2}})
+    c.add({"x": 2, "timings": {"ms": 1}})
+    assert a.digest() == b.digest() != c.digest()
+    import hashlib
+    assert a.digest() == hashlib.sha256(b'{"x":1}\n').hexdigest()
+
+
+def test_list_ids_and_id_of():
+    from embodiedweb.trace import id_of, list_ids
+    assert id_of({"id": 3, "node_id": 4}) == 3
+    assert id_of({"objectId": "a", "id": 3}) == "a"
+    assert id_of({"item_id": 5}) == 5
+    assert id_of([1]) is None and id_of({"x": 1}) is None
+    assert list_ids([{"id": 1}, {"id": 2}]) == [1, 2]
+    assert list_ids([{"id": 1}, {"id": "1"}]) is None  # same id once stringified
+    assert list_ids([{"id": 1}, {"x": 2}]) is None
+    assert list_ids([]) is None

@@ -1,0 +1,201 @@
+"""The cooking checker's rules on hand-made recipes and kitchens (fast; mutation-tested by `make mutate`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embodiedweb.domains.cooking import checker as ck
+
+# Two recipes of one name: an apple toast (bread toasted, apple sliced raw) and a pan version (apple fried).
+TOAST = {
+    "recipe_id": "r1", "name": "Apple Toast", "dish": "Plate",
+    "steps": [{"ops": [{"op": "slice", "obj": "Apple"}]},
+              {"ops": [{"op": "cook", "obj": "BreadSliced", "how": "toaster"}]}],
+    "final": [{"type": "AppleSliced", "state": {"isCooked": False}},
+              {"type": "BreadSliced", "state": {"isCooked": True}, "heated_by": "Toaster"}],
+}
+PAN = {
+    "recipe_id": "r2", "name": "Apple Toast", "dish": "Plate",
+    "steps": [{"ops": [{"op": "cook", "obj": "AppleSliced", "how": "pan"}]}],
+    "final": [{"type": "AppleSliced", "state": {"isCooked": True}, "heated_by": "StoveBurner"}],
+}
+OTHER = {"recipe_id": "r3", "name": "Soup", "dish": "Bowl", "steps": [], "final": [{"type": "Potato"}]}
+
+
+class FakeCatalog:
+    @staticmethod
+    def get(rid):
+        return {r["recipe_id"]: r for r in (TOAST, PAN, OTHER)}.get(rid)
+
+    @staticmethod
+    def recipes():
+        return [TOAST, PAN, OTHER]
+
+
+@pytest.fixture(autouse=True)
+def fake_catalog(monkeypatch):
+    monkeypatch.setattr(ck, "catalog", FakeCatalog)
+
+
+def obj(oid, typ, parent=None, cooked=False, heated=(), stamps=None):
+    return {"objectId": oid, "objectType": typ, "isCooked": cooked, "parentReceptacles": [parent] if parent else [],
+            "history": [f"heated:{h}" for h in heated], "stamps": stamps or {}}
+
+
+def good_world(extra=()):
+    return {"objects": [obj("Plate|1", "Plate"),
+                        obj("AppleSliced|1", "AppleSliced", "Plate|1", stamps={"sliced": 5}),
+                        obj("BreadSliced|1", "BreadSliced", "Plate|1", cooked=True, heated=["Toaster"],
+                            stamps={"heated:Toaster": 9}), *extra]}
+
+
+VIEWS = {"recipes": {"views": [["r1", 1, 2], ["r1", 2, 6]]}}
+
+
+def test_sliced_type_and_heat_sources():
+    assert ck.sliced_type("Egg") == "EggCracked"
+    assert ck.sliced_type("Apple") == "AppleSliced"
+    assert ck.heat_sources({"history": ["heated:Microwave", "sliced", "heated:Toaster:x"]}) == {"Microwave", "Toaster:x"}
+    assert ck.heat_sources({}) == set()
+
+
+def test_matches_type_state_and_heat_source():
+    bread = obj("B", "BreadSliced", cooked=True, heated=["Toaster"])
+    cond = TOAST["final"][1]
+    assert ck.matches(bread, cond)
+    assert not ck.matches(obj("B", "BreadSliced", cooked=True, heated=["Microwave"]), cond)
+    assert not ck.matches(obj("B", "BreadSliced", cooked=False, heated=["Toaster"]), cond)
+    assert not ck.matches(obj("B", "Bread", cooked=True, heated=["Toaster"]), cond)
+    assert ck.matches(obj("A", "AppleSliced"), {"type": "AppleSliced"})
+
+
+def test_steps_viewed_in_order():
+    assert ck.steps_viewed_in_order([["r1", 1, 3], ["r1", 2, 4]], "r1", 2) == [3, 4]
+    # out of order: step 2 before step 1 does not count, the later view does
+    assert ck.steps_viewed_in_order([["r1", 2, 1], ["r1", 1, 3], ["r1", 2, 7]], "r1", 2) == [3, 7]
+    assert ck.steps_viewed_in_order([["r9", 1, 1], ["r1", 1, 2]], "r1", 3) == [2, None, None]
+    assert ck.steps_viewed_in_order([["r1", 1]], "r1", 1) == [0]
+    assert ck.steps_viewed_in_order([["r1", 1, None]], "r1", 1) == [0]
+    assert ck.steps_viewed_in_order([["r1", 1, 1], ["r1", 2, 2], ["r1", 1, 3]], "r1", 1) == [1]
+    assert ck.steps_viewed_in_order([], "r1", 0) == []
+
+
+def test_work_steps_and_early_work():
+    assert ck.work_steps(TOAST) == {"AppleSliced": [(0, "sliced")], "BreadSliced": [(1, "heated:Toaster")]}
+    comps = ck.contents(good_world(), "Plate|1")
+    assert ck.early_work(TOAST, comps, [2, 6]) == set()
+    assert ck.early_work(TOAST, comps, [5, 9]) == set()  # done at the step it was viewed: fine
+    assert ck.early_work(TOAST, comps, [6, 6]) == {0}
+    assert ck.early_work(TOAST, comps, [2, None]) == {1}
+    assert ck.early_work(TOAST, [obj("A", "AppleSliced")], [None, None]) == set()  # never sliced: no stamp
+
+
+def test_contents_complete_exactly():
+    w = good_world([obj("Potato|1", "Potato", "Plate|1"), obj("Egg|1", "Egg", "Bowl|1")])
+    assert sorted(o["objectId"] for o in ck.contents(w, "Plate|1")) == ["AppleSliced|1", "BreadSliced|1", "Potato|1"]
+    comps = ck.contents(w, "Plate|1")
+    assert ck.complete_for(TOAST, comps)
+    assert not ck.exactly(TOAST, comps)
+    assert ck.exactly(TOAST, ck.contents(good_world(), "Plate|1"))
+    assert not ck.complete_for(TOAST, comps[:1])
+    assert not ck.exactly(TOAST, comps[:1])
+    assert ck.contents({}, "Plate|1") == []
+
+
+def test_same_name():
+    assert ck.same_name(TOAST) == [PAN]
+    assert ck.same_name(OTHER) == []
+
+
+def test_judge_dish_picks_the_most_complete_then_cleanest():
+    w = good_world([obj("Plate|0", "Plate"), obj("Plate|2", "Plate"),
+                    obj("AppleSliced|2", "AppleSliced", "Plate|2")])
+    assert ck.judge_dish(TOAST, w) == ("Plate|1", [True, True], [])
+    # a tie on completeness goes to the one with fewer extras, then the smaller id
+    w2 = {"objects": [obj("Plate|1", "Plate"), obj("Plate|2", "Plate"), obj("Potato|1", "Potato", "Plate|1"),
+                      obj("AppleSliced|1", "AppleSliced", "Plate|1"), obj("AppleSliced|2", "AppleSliced", "Plate|2")]}
+    assert ck.judge_dish(TOAST, w2)[0] == "Plate|2"
+    w3 = {"objects": [obj("Plate|2", "Plate"), obj("Plate|1", "Plate")]}
+    assert ck.judge_dish(TOAST, w3) == ("Plate|1", [False, False], [])
+    assert ck.judge_dish(TOAST, {"objects": []}) == (None, [False, False], [])
+    _, oks, extra = ck.judge_dish(TOAST, good_world([obj("Potato|1", "Potato", "Plate|1")]))
+    assert oks == [True, True] and [o["objectId"] for o in extra] == ["Potato|1"]
+
+
+def test_other_versions_served():
+    fried = obj("AppleSliced|9", "AppleSliced", "Plate|9", cooked=True, heated=["StoveBurner"])
+    w = good_world([obj("Plate|9", "Plate"), fried])
+    assert ck.other_versions_served(TOAST, w, "Plate|1") == ["r2 on Plate|9"]
+    assert ck.other_versions_served(TOAST, good_world(), "Plate|1") == []
+    # the judged dish itself is exactly the other version
+    w2 = {"objects": [obj("Plate|1", "Plate"),
+                      obj("AppleSliced|1", "AppleSliced", "Plate|1", cooked=True, heated=["StoveBurner"])]}
+    assert ck.other_versions_served(TOAST, w2, "Plate|1") == ["r2 on Plate|1"]
+    assert ck.other_versions_served(TOAST, w2, None) == ["r2 on Plate|1"]
+
+
+def test_check_cooking_success():
+    m = ck.check_cooking({"recipe_id": "r1"}, good_world(), VIEWS)
+    assert m["overall"] and m["web"] and m["embodied"]
+    assert m["completion"] == 1.0 and m["dish"] == "Plate|1"
+    assert all(m["conditions"].values())
+    assert "step 1 of r1 viewed in order, before its work" in m["conditions"]
+    assert "BreadSliced {'isCooked': True} heated by Toaster in the Plate" in m["conditions"]
+    assert "AppleSliced {'isCooked': False} in the Plate" in m["conditions"]
+
+
+def test_check_cooking_unknown_recipe():
+    with pytest.raises(KeyError, match="unknown recipe 'nope'"):
+        ck.check_cooking({"recipe_id": "nope"}, good_world(), VIEWS)
+
+
+def test_check_cooking_step_not_viewed():
+    m = ck.check_cooking({"recipe_id": "r1"}, good_world(), {"recipes": {"views": [["r1", 1, 2]]}})
+    assert not m["overall"] and not m["web"] and m["embodied"]
+    assert m["completion"] == 3 / 4
+    m = ck.check_cooking({"recipe_id": "r1"}, good_world(), {})
+    assert not m["web"] and m["completion"] == 2 / 4
+
+
+def test_check_cooking_work_before_reading():
+    m = ck.check_cooking({"recipe_id": "r1"}, good_world(), {"recipes": {"views": [["r1", 1, 7], ["r1", 2, 8]]}})
+    assert not m["web"] and m["embodied"] and not m["overall"]
+    assert m["conditions"]["step 1 of r1 viewed in order, before its work"] is False
+    assert m["conditions"]["step 2 of r1 viewed in order, before its work"] is True
+
+
+def test_check_cooking_missing_ingredient_order():
+    goal = {"recipe_id": "r1", "missing": "Apple"}
+    key = "ordered a Apple for delivery to the kitchen"
+    for orders, ok in [([], False),
+                       ([{"delivery": "pickup", "items": [{"object_type": "Apple"}]}], False),
+                       ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}]}], False),
+                       ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}, {"object_type": "Apple"}]}], True)]:
+        m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": orders}})
+        assert m["conditions"][key] is ok and m["web"] is ok and m["overall"] is ok
+        assert m["completion"] == (5 if ok else 4) / 5
+    assert ck.check_cooking(goal, good_world(), VIEWS)["conditions"][key] is False
+
+
+def test_check_cooking_extra_component_fails_and_counts_nothing_on_the_dish():
+    m = ck.check_cooking({"recipe_id": "r1"}, good_world([obj("Potato|1", "Potato", "Plate|1")]), VIEWS)
+    assert m["web"] and not m["embodied"] and not m["overall"]
+    assert m["conditions"]["nothing else in the Plate (has Potato)"] is False
+    assert m["completion"] == 2 / 4
+
+
+def test_check_cooking_other_version_served_fails():
+    w = good_world([obj("Plate|9", "Plate"),
+                    obj("AppleSliced|9", "AppleSliced", "Plate|9", cooked=True, heated=["StoveBurner"])])
+    m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
+    assert not m["embodied"] and m["conditions"]["no other version served (r2 on Plate|9)"] is False
+    assert m["conditions"]["nothing else in the Plate"] is True
+    assert m["completion"] == 2 / 4
+
+
+def test_check_cooking_wrong_heat_source():
+    w = {"objects": [obj("Plate|1", "Plate"), obj("AppleSliced|1", "AppleSliced", "Plate|1"),
+                     obj("BreadSliced|1", "BreadSliced", "Plate|1", cooked=True, heated=["Microwave"])]}
+    m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
+    assert not m["embodied"] and m["completion"] < 1
+    assert m["dish"] == "Plate|1"

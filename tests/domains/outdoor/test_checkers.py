@@ -1,0 +1,123 @@
+"""The navigation and shopping checkers on hand-made end states (fast; mutation-tested by `make mutate`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embodiedweb.domains.base import Episode
+from embodiedweb.domains.outdoor import common
+from embodiedweb.domains.outdoor.navigation import NavigationDomain
+from embodiedweb.domains.outdoor.shopping import ShoppingDomain, _item_ok
+from embodiedweb.tasks import Task, TaskError
+
+
+@pytest.fixture(scope="module")
+def nodes():
+    """A goal node, a neighbour within the goal radius, and a node far away."""
+    c = common.city()
+    goal = sorted(c.nodes)[100]
+    near_nb = next(nb for nb, *_ in c.neighbors(goal) if 0 < c.shortest_length(nb, goal) <= common.GOAL_RADIUS_M)
+    far = next(n for n in sorted(c.nodes) if c.shortest_length(n, goal) > 200)
+    return goal, near_nb, far
+
+
+def ep(goal, world=None, web=None, answer="stop"):
+    t = Task(task_id="t", env_id="EWA-Navigation-v0", instruction="i", goal=goal)
+    return Episode(task=t, world_state=world or {}, web_state=web or {}, answer=answer, steps=1, switches=0)
+
+
+def test_near(nodes):
+    goal, nb, far = nodes
+    assert common.near(goal, goal) and common.near(nb, goal)
+    assert not common.near(far, goal)
+    assert not common.near(None, goal) and not common.near("nope", goal)
+    assert not common.near(nb, goal, radius_m=0.0)
+    d = common.city().shortest_length(nb, goal)
+    assert common.near(nb, goal, radius_m=d)
+
+
+def test_navigation_check(nodes):
+    goal, nb, far = nodes
+    g = {"dest_node": goal, "checkpoints": [far, nb]}
+    dirs = {"map": {"directions": [{"to_node": far}, {"to_node": nb}]}}
+    m = NavigationDomain().check(ep(g, {"node": goal, "path": [far, goal]}, dirs))
+    assert m == {"overall": True, "web": True, "embodied": True, "completion": 3 / 4, "final_node": goal}
+    m = NavigationDomain().check(ep(g, {"node": goal, "path": [far, nb, goal]}, dirs, answer=None))
+    assert not m["overall"] and m["web"] and not m["embodied"] and m["completion"] == 3 / 4
+    m = NavigationDomain().check(ep(g, {"node": far, "path": [far]}, {"map": {"directions": [{"to_node": far}]}}))
+    assert m == {"overall": False, "web": False, "embodied": False, "completion": 1 / 4, "final_node": far}
+    m = NavigationDomain().check(ep({"dest_node": goal}, {"node": nb}, {}))
+    assert m["embodied"] and not m["web"] and not m["overall"] and m["completion"] == 1 / 2
+
+
+def test_street_validation(nodes):
+    goal, _, _ = nodes
+    d = NavigationDomain()
+    d.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": goal}, goal={"dest_node": goal}))
+    with pytest.raises(TaskError) as e:
+        d.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": "x"}, goal={"dest_node": goal}))
+    assert str(e.value) == "task 't': field 'embodied.start': unknown node 'x'"
+    with pytest.raises(TaskError) as e:
+        d.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": goal}, goal={"dest_node": "y"}))
+    assert str(e.value) == "task 't': field 'goal.dest_node': unknown node 'y'"
+
+
+def test_item_ok():
+    g = {"product_id": "p1", "options": {"size": "L"}}
+    assert _item_ok({"product_id": "p1", "options": {"size": "L", "c": 1}, "qty": 1}, g)
+    assert not _item_ok({"product_id": "p1", "options": {"size": "M"}, "qty": 1}, g)
+    assert not _item_ok({"product_id": "p1", "qty": 1}, g)
+    assert not _item_ok({"product_id": "p2", "options": {"size": "L"}, "qty": 1}, g)
+    assert not _item_ok({"product_id": "p1", "options": {"size": "L"}, "qty": 0}, g)
+    assert not _item_ok({"product_id": "p1", "options": {"size": "L"}}, g)
+    assert _item_ok({"product_id": "p1", "qty": "2"}, {"product_id": "p1", "options": None})
+    assert _item_ok({"product_id": "p1", "qty": 1}, {"product_id": "p1"})
+
+
+def test_shopping_check(nodes):
+    goal, nb, far = nodes
+    g = {"product_id": "p1", "store_id": "s1", "store_node": goal}
+    item = {"product_id": "p1", "qty": 1}
+    sd = ShoppingDomain()
+
+    def run(orders, node=goal, answer="stop"):
+        return sd.check(ep(g, {"node": node}, {"shop": {"orders": orders}}, answer))
+
+    m = run([{"store_id": "s1", "delivery": "pickup", "items": [item]}])
+    assert m == {"overall": True, "web": True, "embodied": True, "completion": 1.0, "other_stores_ordered": []}
+    assert run([{"store_id": "s1", "delivery": "pickup", "items": [item]}], node=nb)["overall"]
+    m = run([{"store_id": "s1", "delivery": "pickup", "items": [item]}], node=far)
+    assert m["web"] and not m["embodied"] and not m["overall"] and m["completion"] == 3 / 4
+    m = run([{"store_id": "s1", "delivery": "pickup", "items": [item]}], answer=None)
+    assert not m["embodied"]
+    m = run([{"store_id": "s1", "delivery": "kitchen", "items": [item]}])
+    assert not m["web"] and m["embodied"] and m["completion"] == 3 / 4
+    # ordering everywhere is no way to follow the rule (even a different option elsewhere)
+    m = run([{"store_id": "s1", "delivery": "pickup", "items": [item]},
+             {"store_id": "s2", "delivery": "pickup", "items": [{"product_id": "p1", "qty": 0}]},
+             {"store_id": "s3", "delivery": "pickup", "items": [{"product_id": "p9", "qty": 1}]}])
+    assert not m["web"] and not m["overall"] and m["other_stores_ordered"] == ["s2"] and m["completion"] == 2 / 4
+    m = run([{"store_id": "s2", "delivery": "pickup", "items": [item]}])
+    assert not m["web"] and m["completion"] == 2 / 4 and m["other_stores_ordered"] == ["s2"]
+    m = run([{"store_id": "s1", "delivery": "pickup", "items": [{"product_id": "p9", "qty": 1}]}])
+    assert not m["web"] and m["completion"] == 1 / 4
+    m = sd.check(ep(g, {"node": far}, {}))
+    assert m["completion"] == 0 and m["other_stores_ordered"] == []
+
+
+def test_shopping_validation(nodes):
+    goal, _, _ = nodes
+    from web_sites.shop import catalog
+    pid = catalog.products()[0]["product_id"] if hasattr(catalog, "products") else None
+    if pid is None:
+        pytest.skip("no product list")
+    sid = catalog.product(pid).get("store_id") or next(iter(catalog.stores()))["store_id"]
+    sd = ShoppingDomain()
+    base = {"store_node": goal, "product_id": pid, "store_id": sid}
+    sd.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": goal}, goal=base))
+    with pytest.raises(TaskError, match="field 'goal.product_id': unknown product 'zz'"):
+        sd.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": goal},
+                              goal={**base, "product_id": "zz"}))
+    with pytest.raises(TaskError, match="field 'goal.store_id': unknown store 'zz'"):
+        sd.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": goal},
+                              goal={**base, "store_id": "zz"}))
