@@ -121,3 +121,32 @@ def test_shopping_validation(nodes):
     with pytest.raises(TaskError, match="field 'goal.store_id': unknown store 'zz'"):
         sd.validate_task(Task(task_id="t", env_id="e", instruction="i", embodied={"start": goal},
                               goal={**base, "store_id": "zz"}))
+
+
+def test_shopping_validation_messages_name_task_and_field(nodes):
+    """Exact messages (a message that loses the task id or the field is a bug too), the shop config checked."""
+    from web_sites.shop import catalog
+
+    goal, _, _ = nodes
+    pid = catalog.products()[0]["product_id"]
+    sid = catalog.store_ids()[0]
+    base = {"store_node": goal, "product_id": pid, "store_id": sid}
+    sd = ShoppingDomain()
+
+    def err(goal=base, web=None, start=goal) -> str:
+        with pytest.raises(TaskError) as e:
+            sd.validate_task(Task(task_id="t7", env_id="e", instruction="i", embodied={"start": start}, goal=goal,
+                                  web=web or {}))
+        return str(e.value)
+
+    assert err({**base, "product_id": "zz"}) == "task 't7': field 'goal.product_id': unknown product 'zz'"
+    assert err({**base, "store_id": "zz"}) == "task 't7': field 'goal.store_id': unknown store 'zz'"
+    assert err({**base, "store_node": "n-1"}) == "task 't7': field 'goal.store_node': unknown node 'n-1'"
+    assert err(start="n-1") == "task 't7': field 'embodied.start': unknown node 'n-1'"
+    assert err(web={"sites": {"shop": {"budget": -1}}}) == \
+        "task 't7': field web.sites.shop.budget: must be a number >= 0, got -1"
+    assert err(web={"sites": {"shop": {"colour": 1}}}) == "task 't7': field web.sites.shop: unknown field(s) colour"
+    ok = {"sites": {"shop": {"budget": 20, "out_of_stock": [[sid, pid]]}}}
+    sd.validate_task(Task(task_id="t7", env_id="e", instruction="i", embodied={"start": goal}, goal=base, web=ok))
+    sd.validate_task(Task(task_id="t7", env_id="e", instruction="i", embodied={"start": goal}, goal=base,
+                          web={"sites": {"map": {}}}))  # no shop config: nothing to check
