@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor import common
+from embodiedweb.domains.outdoor import common, traveling
 from embodiedweb.domains.outdoor.answers import judge
 from embodiedweb.domains.outdoor.traveling import (
     TravelingDomain,
@@ -73,6 +73,15 @@ def test_landmark_names():
     assert article(SLUG)["title"] == "30 Rockefeller Plaza" and article("no-such-article") is None
 
 
+def test_landmark_names_are_the_title_and_the_infobox_name(monkeypatch):
+    arts = {"a": {"title": "Hotel Chelsea", "facts": {"name": "The Chelsea"}},
+            "b": {"title": "Flatiron Building", "facts": {"name": None}}, "c": {"title": "Plaza", "facts": None}}
+    monkeypatch.setattr(traveling, "article", arts.get)
+    assert sorted(landmark_names({"slug": "a"})) == ["Hotel Chelsea", "The Chelsea"]
+    assert landmark_names({"slug": "b"}) == ["Flatiron Building"]
+    assert landmark_names({"slug": "c"}) == ["Plaza"]
+
+
 def test_judge_answer_by_the_facts_type():
     for key, f in facts().items():
         assert judge_answer(f["value"], goal(key)).ok, key
@@ -85,7 +94,7 @@ def test_judge_answer_by_the_facts_type():
 
 def test_judge_answer_without_a_fact_says_why():
     v = judge_answer("2103", {"slug": SLUG, "fact": "colour"})
-    assert not v.ok and v.reason == "the wiki has no fact 'colour' for '30-rockefeller-plaza'"
+    assert v.ok is False and v.reason == "the wiki has no fact 'colour' for '30-rockefeller-plaza'"
     v = judge_answer("2103", {"slug": "nope", "fact": "capsule_year"})
     assert not v.ok and v.reason == "the wiki has no fact 'capsule_year' for 'nope'"
 
