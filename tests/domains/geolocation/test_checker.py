@@ -102,6 +102,7 @@ def test_hemispheres_and_numbers():
     ("48.86N 2.34W", (48.86, -2.34)), ("33.87 S, 151.21 E", (-33.87, 151.21)),
     ("2.34 E, 48.86 N", (48.86, 2.34)), ("2.34 W, 48.86 S", (-48.86, -2.34)), ("13.389 E, 52.517", (52.517, 13.389)),
     ("48.86 N, 2.34", (48.86, 2.34)), ("-48.86, -2.34", (-48.86, -2.34)),
+    ("-48.86 N, -2.34 E", (48.86, 2.34)), ("-2.34 E, -48.86 N", (48.86, 2.34)),  # the letter decides the sign
     ("Paris", None), ("48.86", None), ("48.86, 2.34, 5.1", None), (None, None),
 ])
 def test_parse_coord(text, want):
@@ -189,6 +190,11 @@ def test_positional_ok(gz):
     ("Ruritania, Strelsau, Zenda", (None, None, None, None, "Ruritania", "Strelsau")),
     ("Europe, Hauptstraße, Ruritania", (None, None, "Europe", None, "Ruritania", "Hauptstraße")),
     ("Berlin", (None, None, None, None, "Berlin", None)),
+    ("unknown, Paris, France", (None, None, None, "France", "Paris", None)),
+    ("\"Paris\", 'France', Xanadu", (None, None, None, "France", "Paris", "Xanadu")),
+    ("St. Petersburg, Russia", (None, None, None, "Russia", "St. Petersburg", None)),  # "St" is no street here
+    ("Singapore", (None, None, None, None, "Singapore", None)),  # a city first when it is both
+    ("Paris, near Lyon", (None, None, None, None, "Paris, near Lyon", None)),
     ("Paris address: Rue de Rivoli", (None, None, None, None, "Paris", "Rue de Rivoli")),
     ("city: Paris, location: Rue de Rivoli, France", (None, None, None, "France", "Paris", "Rue de Rivoli")),
     ("country: France, country: Spain, city: unknown, city: Lyon", (None, None, None, "France", "Lyon", None)),
@@ -361,6 +367,8 @@ def test_check_geolocation_flags_and_counts():
     # a search alone is research; a wrong city is never overall
     m = check_geolocation(BERLIN, ans, world, {"wiki": {"searches": ["späti max"]}}, standpoint=SP)
     assert m["web"] and m["overall"] and m["cue_articles_read"] == [] and m["wiki_articles_read"] == 0
+    m = check_geolocation({**BERLIN, "country": "Ruritania"}, "Ruritania, Berlin", world, web, ["Ruritania"], SP)
+    assert m["country"] and m["parsed_answer"]["country"] == "Ruritania"
     m = check_geolocation(BERLIN, "; Europe; Germany; Hamburg; ", world, web, standpoint=SP)
     assert m["web"] and m["embodied"] and not m["overall"]
     m = check_geolocation(BERLIN, ans, {"visited": ["n1"]}, web, standpoint=SP)
