@@ -1,0 +1,395 @@
+"""The geolocation checker's parts on hand-made answers, goals and episodes (fast; mutation-tested by
+`make mutate`): name normalisation, coordinate parsing, the lenient answer parser, the levels, and what
+the episode must show (research)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from embodiedweb.domains.geolocation import checker as ck
+from embodiedweb.domains.geolocation.checker import (
+    Gazetteer,
+    ParsedAnswer,
+    check_answer,
+    check_geolocation,
+    load_gazetteer,
+    norm,
+    parse_answer,
+    parse_coord,
+    place_norm,
+)
+
+BERLIN = {"lat": 52.517, "lng": 13.3889, "continent": "Europe", "continent_alt": [], "country": "Germany",
+          "city": "Berlin", "city_aliases": [], "city_centre": [52.520, 13.405], "street": "Friedrichstraße",
+          "street_aliases": ["Friedrichstraße"]}
+MANILA = {"lat": 14.599, "lng": 120.984, "continent": "Asia", "country": "Philippines", "city": "Manila",
+          "street": "Roxas Boulevard"}
+
+
+@pytest.fixture(scope="module")
+def gz():
+    return load_gazetteer()
+
+
+def fields(p: ParsedAnswer):
+    return (p.lat, p.lng, p.continent, p.country, p.city, p.street)
+
+
+# ------------------------------------------------------------------------------------------ names
+@pytest.mark.parametrize("raw,want", [
+    ("Friedrichstraße", "friedrichstrasse"), ("FRIEDRICHSTRAẞE", "friedrichstrasse"), ("Kırıkkale", "kirikkale"),
+    ("İstanbul", "istanbul"), ("Łódź", "lodz"), ("łódź", "lodz"), ("Đakovo", "dakovo"), ("đakovo", "dakovo"),
+    ("Ørestad", "orestad"), ("østerbro", "osterbro"), ("Æbeltoft", "aebeltoft"), ("cæsar", "caesar"),
+    ("œuvre", "oeuvre"), ("  Rue   de  l'Église—Saint! ", "rue de l eglise saint"), ("", ""), (None, ""),
+])
+def test_norm(raw, want):
+    assert norm(raw) == want
+
+
+def test_place_norm():
+    assert place_norm("St. Petersburg") == "saint petersburg"
+    assert place_norm("Ste-Foy") == "sainte foy"
+    assert place_norm("Mt Hagen") == "mount hagen" and place_norm("Ft. Worth") == "fort worth"
+    assert place_norm("The Hague") == "hague" and place_norm("Bath the") == "bath the"
+    assert place_norm("the") == ""
+
+
+def test_country_table_and_find_countries(gz):
+    t = ck._country_table({"Narnia": ["The Kingdom of Narnia", "NA-R"]})
+    assert t["narnia"] == t["the kingdom of narnia"] == t["kingdom of narnia"] == t["na r"] == "Narnia"
+    assert t["usa"] == "United States" and t["united states"] == "United States"
+    assert gz.find_countries("Germany and Austria, germany") == ["Germany", "Austria"]
+    assert gz.find_countries("United States of America") == ["United States"]
+    # the longest alias (8 words) is found whole
+    assert gz.find_countries("the United Kingdom of Great Britain and Northern Ireland") == ["United Kingdom"]
+    assert gz.find_countries("nowhere") == [] and gz.find_countries("") == []
+
+
+def test_scan_takes_the_longest_name_first():
+    idx = {"a b": (0,), "a": (1,), "b": (2,), "c": (0, 3)}
+    assert ck._scan(["a", "b", "a", "x", "c", "b"], idx, 2) == [0, 1, 3, 2]
+    assert ck._scan(["a", "b"], idx, 1) == [1, 2]
+    assert ck._scan([], idx, 2) == []
+    assert ck._strip_city("cebu city") == "cebu" and ck._strip_city(" city") == " city"
+    assert ck._strip_city("city") == "city" and ck._strip_city("cebu") == "cebu"
+
+
+def test_gazetteer_city_lookups(gz):
+    berlin, hamburg = gz.exact_city("Berlin"), gz.exact_city("Hamburg")
+    assert len(berlin) == 1 and gz.cities[berlin[0]]["name"] == "Berlin"
+    assert gz.exact_city("berlin!") == berlin and gz.exact_city("Berlin Hamburg") == []
+    assert gz.find_cities("from Berlin to Hamburg and back to berlin") == berlin + hamburg
+    assert gz.exact_city("Cebu") == gz.exact_city("Cebu City") != []
+    assert gz.exact_city("Mexico") == []  # the country, not Mexico City
+
+
+# ------------------------------------------------------------------------------------- coordinates
+def test_hemispheres_and_numbers():
+    assert ck._hemi(5.0, "s", "N", "S") == -5.0 and ck._hemi(-5.0, "N", "N", "S") == 5.0
+    assert ck._hemi(-5.0, "", "N", "S") == -5.0 and ck._hemi(5.0, None, "E", "W") == 5.0
+    assert ck._parse_number(" 48.86 ° n ") == (48.86, "N")
+    assert ck._parse_number("48,86") == (48.86, "") and ck._parse_number("-12.5°w") == (-12.5, "W")
+    assert ck._parse_number("+5") == (5.0, "")
+    for bad in ("1234", "abc", "4 8", "", None, "48.86 NE"):
+        assert ck._parse_number(bad) is None, bad
+
+
+@pytest.mark.parametrize("text,want", [
+    ("48.86, 2.34", (48.86, 2.34)), ("(48.86, 2.34)", (48.86, 2.34)), ("48.86 2.34", (48.86, 2.34)),
+    ("48.86/2.34", (48.86, 2.34)), ("48.86;2.34", (48.86, 2.34)), ("48,86 2,34", (48.86, 2.34)),
+    ("48.86N 2.34W", (48.86, -2.34)), ("33.87 S, 151.21 E", (-33.87, 151.21)),
+    ("2.34 E, 48.86 N", (48.86, 2.34)), ("2.34 W, 48.86 S", (-48.86, -2.34)), ("13.389 E, 52.517", (52.517, 13.389)),
+    ("48.86 N, 2.34", (48.86, 2.34)), ("-48.86, -2.34", (-48.86, -2.34)),
+    ("-48.86 N, -2.34 E", (48.86, 2.34)), ("-2.34 E, -48.86 N", (48.86, 2.34)),  # the letter decides the sign
+    ("Paris", None), ("48.86", None), ("48.86, 2.34, 5.1", None), (None, None),
+])
+def test_parse_coord(text, want):
+    got = parse_coord(text)
+    assert got == (pytest.approx(want) if want else None)
+
+
+def test_parse_dms():
+    lat, lng = ck._parse_dms("48°51′38″N 2°20′15″E")
+    assert lat == pytest.approx(48 + 51 / 60 + 38 / 3600) and lng == pytest.approx(2 + 20 / 60 + 15 / 3600)
+    assert ck._parse_dms("33°52'S, 151°12'E") == pytest.approx((-(33 + 52 / 60), 151 + 12 / 60))
+    assert ck._parse_dms("151°12'E 33°52'S") == pytest.approx((-(33 + 52 / 60), 151 + 12 / 60))
+    assert ck._parse_dms("48°51'38\"N 2°20'15\"W") == pytest.approx((48 + 51 / 60 + 38 / 3600, -(2 + 20 / 60 + 15 / 3600)))
+    assert ck._parse_dms("48°N") is None and ck._parse_dms("48°N 2°E 3°W") is None
+    assert ck._parse_dms("48°N 2°E near Paris") is None
+
+
+def test_looks_like_coords():
+    for t in ("48.8x, 2.3", "lat 48 lng 2", "48°N", "x1", "52.5.1, 13.4.2", "Latitude: 4"):
+        assert ck.looks_like_coords(t), t
+    for t in ("", None, "Paris", "Paris 75001", "ab1", "Route 66"):
+        assert not ck.looks_like_coords(t), t
+
+
+def test_junk():
+    for t in (None, "", "N/A", "Unknown", " x ", "not sure", "na", "unsure", "none"):
+        assert ck._junk(t), t
+    assert not ck._junk("Paris") and not ck._junk("y")
+
+
+def test_take_coords():
+    def take(parts):
+        out = ParsedAnswer()
+        rest = ck._take_coords(out, parts)
+        return rest, (out.lat, out.lng), out.coord_errors
+
+    assert take([]) == ([], (None, None), [])
+    assert take(["48,86", "2,34", "Paris"]) == (["Paris"], (48.86, 2.34), [])
+    assert take(["48,86 S", "2,34 W"]) == ([], (-48.86, -2.34), [])
+    assert take(["2,34 E", "48,86 N", "x"]) == (["x"], (48.86, 2.34), [])
+    assert take(["48.86, 2.34", "Paris", "x"]) == (["Paris", "x"], (48.86, 2.34), [])
+    assert take(["48.86", "2.34", "Paris"]) == (["Paris"], (48.86, 2.34), [])
+    assert take(["Paris", "48.86"]) == (["Paris", "48.86"], (None, None), [])
+    assert take(["48.86"]) == ([], (None, None), ["could not read the coordinates '48.86': give decimal degrees "
+                                                  "'lat, lng' (e.g. 48.8606, 2.3376)"])
+    assert take(["48.8x", "Paris"])[0] == ["Paris"]
+
+
+# --------------------------------------------------------------------------------------- the parser
+def test_is_street_and_labels():
+    for s in ("Friedrichstraße", "Main St", "Karl Johans gate", "Drottninggatan", "Rue de Rivoli", "Nevsky Prospekt"):
+        assert ck.is_street(s), s
+    for s in ("Berlin", "Stuttgart", "", "Gatestone"):
+        assert not ck.is_street(s), s
+    assert ck._labelled("no labels here") is None and ck._labelled("velocity: 3") is None
+    assert ck._labelled("city: Paris, country: France;") == [("", ""), ("city", "Paris"), ("country", "France")]
+    assert ck._labelled("near here LAT=1; Longitude = 2") == [("", "near here"), ("lat", "1"), ("lng", "2")]
+    assert ck._labelled("(town: Ulm | address: Hauptstr. 1)") == [("", "("), ("city", "Ulm"),
+                                                                    ("free", "Hauptstr. 1)")]
+
+
+def test_positional_ok(gz):
+    ok = ck._positional_ok
+    assert ok(["Europe", "Germany", "Berlin", "Friedrichstraße"], gz) and ok(["", "", "", ""], gz)
+    assert ok(["", "", "", "Berlin"], gz)  # a street may share a city's name
+    assert not ok(["Germany", "", "", ""], gz) and not ok(["Berlin", "", "", ""], gz)
+    assert not ok(["", "Europe", "", ""], gz) and not ok(["", "Berlin", "", ""], gz)
+    assert not ok(["", "", "Europe", ""], gz) and not ok(["", "", "Germany", ""], gz)
+    assert not ok(["", "", "", "Europe"], gz) and not ok(["", "", "", "Germany"], gz)
+
+
+@pytest.mark.parametrize("answer,want", [
+    ("52.517, 13.389; Europe; Germany; Berlin; Friedrichstraße",
+     (52.517, 13.389, "Europe", "Germany", "Berlin", "Friedrichstraße")),
+    ("[; Europe; Germany; Berlin; ]", (None, None, "Europe", "Germany", "Berlin", None)),
+    ("`Europe | Germany | Berlin | Unter den Linden`", (None, None, "Europe", "Germany", "Berlin", "Unter den Linden")),
+    ("Europe; Germany; Berlin; 'Unter den Linden'", (None, None, "Europe", "Germany", "Berlin", "Unter den Linden")),
+    ("Europe; N/A; Berlin; unknown", (None, None, "Europe", None, "Berlin", None)),
+    ("Rue de Rivoli, Paris, France", (None, None, None, "France", "Paris", "Rue de Rivoli")),
+    ("Berlin, somewhere in Germany", (None, None, None, "somewhere in Germany", "Berlin", None)),
+    ("Germany, Austria", (None, None, None, "Germany, Austria", None, None)),
+    ("Paris / Lyon, France", (None, None, None, "France", "Paris / Lyon", None)),
+    ("Paris, Lyon", (None, None, None, None, "Paris, Lyon", None)),
+    ("Ruritania, Strelsau", (None, None, None, None, "Ruritania", "Strelsau")),
+    ("Ruritania, Strelsau, Zenda", (None, None, None, None, "Ruritania", "Strelsau")),
+    ("Europe, Hauptstraße, Ruritania", (None, None, "Europe", None, "Ruritania", "Hauptstraße")),
+    ("Berlin", (None, None, None, None, "Berlin", None)),
+    ("unknown, Paris, France", (None, None, None, "France", "Paris", None)),
+    ("\"Paris\", 'France', Xanadu", (None, None, None, "France", "Paris", "Xanadu")),
+    ("St. Petersburg, Russia", (None, None, None, "Russia", "St. Petersburg", None)),  # "St" is no street here
+    ("Singapore", (None, None, None, None, "Singapore", None)),  # a city first when it is both
+    ("Paris, near Lyon", (None, None, None, None, "Paris, near Lyon", None)),
+    ("Paris address: Rue de Rivoli", (None, None, None, None, "Paris", "Rue de Rivoli")),
+    ("city: Paris, location: Rue de Rivoli, France", (None, None, None, "France", "Paris", "Rue de Rivoli")),
+    ("country: France, country: Spain, city: unknown, city: Lyon", (None, None, None, "France", "Lyon", None)),
+    ("lat: 48.86 S, lng: 2.34 W, street: Rue X", (-48.86, -2.34, None, None, None, "Rue X")),
+    ("coordinates: 48.86, 2.34; city: Paris", (48.86, 2.34, None, None, "Paris", None)),
+    ("gps: 48.86 2.34, lat: 10, lng: 20", (48.86, 2.34, None, None, None, None)),
+    ("48.86, 2.34", (48.86, 2.34, None, None, None, None)),
+    ("48.86 | 2.34 | Europe | France | Paris | Rue de Rivoli", (48.86, 2.34, "Europe", "France", "Paris", "Rue de Rivoli")),
+    ("Europe; France; Rue de Rivoli; Paris", (None, None, "Europe", "France", "Rue de Rivoli", "Paris")),  # by position
+])
+def test_parse_answer_fields(answer, want):
+    p = parse_answer(answer)
+    assert fields(p) == want, fields(p)
+    assert p.error == "" and p.coord_errors == []
+
+
+@pytest.mark.parametrize("answer,error", [
+    (None, "no answer given: end with stop [lat, lng; continent; country; city; street]"),
+    (" \n ", "no answer given: end with stop [lat, lng; continent; country; city; street]"),
+    ("???", "could not read the answer '???': use stop [lat, lng; continent; country; city; street]"),
+    ("lat: 1", "only one of lat and lng was given"),
+    ("lng: 1, city: Paris", "only one of lat and lng was given; the names were scored alone"),
+    ("lat: north, lng: 2, city: Paris", "could not read the lat 'north': give decimal degrees; only one of lat and "
+                                        "lng was given; the names were scored alone"),
+    ("coordinates: 48.8x, 2.3, city: Paris", "could not read the coordinates '48.8x, 2.3': give decimal degrees "
+                                              "'lat, lng' (e.g. 48.8606, 2.3376); the names were scored alone"),
+    ("coordinates: Paris 48, city: Paris", "could not read the coordinates 'Paris 48'; the names were scored alone"),
+    ("95.1, 13.4; Europe", "coordinates out of range (95.1, 13.4): latitude is -90..90, longitude -180..180; "
+                           "the names were scored alone"),
+    ("45.1, 190.4", "coordinates out of range (45.1, 190.4): latitude is -90..90, longitude -180..180"),
+    ("48.86, 2.34; 45.76, 4.84; France", "more than one coordinate pair: give one place; the names were scored alone"),
+    ("48.86 2.34 | 45 4 | France", "more than one coordinate pair ('45 4'): give one place; the names were scored "
+                                   "alone"),
+])
+def test_parse_answer_errors(answer, error):
+    p = parse_answer(answer)
+    assert p.error == error
+    assert p.lat is None and p.lng is None
+
+
+def test_parse_answer_extra_countries_and_long_input(gz):
+    assert parse_answer("Ruritania, Strelsau").country is None
+    p = parse_answer("Ruritania, Strelsau", ["Ruritania"], gz)
+    assert (p.country, p.city) == ("Ruritania", "Strelsau")
+    assert parse_answer("Germany", ["Ruritania"]).country == "Germany"
+    p = parse_answer("x" * 1995 + "; Berlin")
+    assert "Berlin" not in str(p.to_json())  # input is cut at 2000 characters
+    assert parse_answer("x" * 1980 + "; Berlin").city == "Berlin"
+    assert parse_answer("Europe\nGermany\r\nBerlin\nHauptstraße").to_json() == {
+        "lat": None, "lng": None, "continent": "Europe", "country": "Germany", "city": "Berlin",
+        "street": "Hauptstraße"}
+
+
+# ---------------------------------------------------------------------------------------- scoring
+def test_geoguessr_score():
+    assert ck.geoguessr_score(None) == 0 and ck.geoguessr_score(0) == 5000
+    assert ck.geoguessr_score(1492.7) == round(5000 / math.e) == 1839
+    assert ck.geoguessr_score(5000) == 175
+
+
+def test_same_street():
+    s = ck.same_street
+    assert s("Friedrich Strasse", ["Friedrichstraße"]) and s("friedrichstrasse", ["x", "Friedrichstraße"])
+    assert s("Rivoli", ["Rue de Rivoli"]) and s("rue de rivoli", ["", "Rue de Rivoli"])
+    assert not s("Rue", ["Rue de Rivoli"]) and not s(None, ["Rue"]) and not s("", [""])
+    assert not s("Rue de Rivoli", ["Rue de la Paix"]) and not s("Rivoli", [])
+    assert ck.street_core("Rue de la Paix") == {"paix"}
+
+
+def test_judge_city(gz):
+    j = ck.judge_city
+    assert ck._goal_city_names({"city": "Cebu City", "city_aliases": ["Sugbo"]}, gz) == {"cebu city", "cebu", "sugbo"}
+    assert j(BERLIN, parse_answer("Berlin"), gz) == (True, "")
+    assert j(BERLIN, parse_answer("Hamburg"), gz) == (False, "")
+    assert j(BERLIN, parse_answer("Berlin, Hamburg"), gz) == (False, "the answer names 2 cities (Berlin, Hamburg): "
+                                                                     "name one place")
+    assert j({**BERLIN, "city": "Atlantis"}, parse_answer("; ; ; Atlantis; "), gz) == (True, "")
+    assert j({**BERLIN, "city": "Atlantis City"}, parse_answer("; ; ; Atlantis; "), gz) == (True, "")
+    assert j({**BERLIN, "city": "Atlantis"}, parse_answer("; ; ; Atlantis City; "), gz) == (True, "")
+    assert j({**BERLIN, "city": "Atlantis"}, parse_answer("; ; ; Lemuria; "), gz) == (False, "")
+    assert j(BERLIN, parse_answer("; ; ; ; Hauptstraße"), gz) == (False, "")
+    near = (True, "city judged by the coordinates (within 25 km of its centre)")
+    assert j(BERLIN, parse_answer("52.52, 13.40"), gz) == near
+    assert j(BERLIN, parse_answer("52.40, 13.40"), gz) == near  # ~13 km
+    assert j(BERLIN, parse_answer("52.75, 13.40"), gz) == (False, "")  # ~26 km
+    # without a centre, the goal's own point is the centre
+    assert j({**MANILA, "city_centre": None}, parse_answer("14.60, 120.98"), gz) == near
+    assert j(MANILA, parse_answer("14.555, 121.024"), gz) == (False, "the coordinates are nearer to Makati than to "
+                                                                   "the city's centre")
+    p = ParsedAnswer(lat=52.52)
+    assert j(BERLIN, p, gz) == (False, "")
+
+
+def test_check_answer_metrics():
+    m = check_answer(BERLIN, "52.517, 13.3889; Europe; Germany; Berlin; Friedrichstrasse")
+    assert m == {"continent": True, "country": True, "city": True, "street": True, "distance_km": 0.0,
+                 "geoguessr_score": 5000, "completion": 1.0, "overall": True,
+                 "parsed_answer": {"lat": 52.517, "lng": 13.3889, "continent": "Europe", "country": "Germany",
+                                   "city": "Berlin", "street": "Friedrichstrasse"}}
+    m = check_answer(BERLIN, "48.8566, 2.3522; Asia; France; Paris; Rue de Rivoli")
+    assert m["distance_km"] == pytest.approx(876.332) and m["geoguessr_score"] == 2780
+    assert (m["continent"], m["country"], m["city"], m["street"], m["completion"], m["overall"]) == \
+        (False, False, False, False, 0.0, False)
+    assert "answer_error" not in m and "answer_notes" not in m
+    m = check_answer(BERLIN, "; Europe; Germany, Austria; Berlin / Hamburg; ")
+    assert m["answer_notes"] == ["the answer names 2 countries (Germany, Austria): name one",
+                                 "the answer names 2 cities (Berlin, Hamburg): name one place"]
+    assert (m["continent"], m["country"], m["city"], m["completion"]) == (True, False, False, 0.25)
+    m = check_answer(BERLIN, "52.52, 13.40")
+    assert m["answer_notes"] == ["city judged by the coordinates (within 25 km of its centre)"] and m["city"]
+    m = check_answer(BERLIN, "???")
+    assert m["answer_error"].startswith("could not read the answer") and m["completion"] == 0
+
+
+def test_check_answer_levels():
+    assert check_answer(BERLIN, "; europe; deutschland; ; ")["country"]
+    assert not check_answer(BERLIN, "; Eurasia; ; ; ")["continent"]
+    assert check_answer({**BERLIN, "continent": "Asia", "continent_alt": ["Europe"]}, "; Europe; ; ; ")["continent"]
+    assert check_answer({**BERLIN, "continent_alt": ["Eurasia"]}, "; eurasia; ; ; ")["continent"]
+    assert not check_answer(BERLIN, "Europa; ; ; ")["continent"]
+    us = {**BERLIN, "country": "USA"}  # a goal may spell the country by an alias
+    assert check_answer(us, "; ; United States; ; ")["country"] and check_answer(us, "; ; America; ; ")["country"]
+    atl = {**BERLIN, "country": "Atlantis"}  # a country outside the gazetteer: compared by name
+    assert check_answer(atl, "; Europe; ATLANTIS; Berlin; ")["country"]
+    assert not check_answer(atl, "; Europe; Lemuria; Berlin; ")["country"]
+    rur = {**BERLIN, "country": "Ruritania", "city": "Strelsau", "city_centre": None}
+    assert check_answer(rur, "Ruritania, Strelsau", ["Ruritania"])["country"]
+    # the street counts only where a view shows its name
+    m = check_answer({**BERLIN, "street_signed": False}, "; Europe; Germany; Hamburg; Friedrichstraße")
+    assert m["street"] is None and m["completion"] == 2 / 3
+    m = check_answer(BERLIN, "; ; ; ; Friedrich Strasse", None)
+    assert m["street"] and m["completion"] == 0.25
+    m = check_answer({**BERLIN, "street": "Hauptstraße", "street_aliases": ["Friedrichstraße"]}, "; ; ; ; Friedrichstrasse")
+    assert m["street"]
+
+
+# ---------------------------------------------------------------------------------------- research
+CUE = {"cue": "chain", "node": "n2", "view": 0, "articles": ["spati-max"], "lookup": ["Späti Max"]}
+SP = {"id": "sp1", "country_code": "DE", "city": "Berlin", "start": "n1",
+      "distinguishing": [CUE, {"cue": "dish", "node": "n3", "view": 1, "articles": ["currywurst-x", "dish-y"]}]}
+GZ = Gazetteer((), {}, {}, 1, (("Späti Max", "DE", "Berlin"), ("Hafen Brot", "DE", "Hamburg"),
+                               ("Boulangerie Zed", "FR", "Paris")))
+
+
+def test_research():
+    assert ck.distinguishing({}) == [] and ck.distinguishing(SP) == SP["distinguishing"]
+    assert ck._mentions("where is SPÄTI-MAX?", "Späti Max") and not ck._mentions("spätimax", "Späti Max")
+    assert not ck._mentions("anything", "") and not ck._mentions("späti maxi", "Späti Max")
+    world = {"visited": ["n1", "n3", "n2", "n3", "n9"]}
+    wiki = {"views": ["berlin", "dish-y", "spati-max", "dish-y"],
+            "searches": ["späti max", "what is Späti Max", "späti max or hafen brot", "boulangerie zed späti max",
+                         "späti", "currywurst"]}
+    assert ck.research(SP, world, wiki, GZ) == {"seen": ["n2", "n3"], "read": ["dish-y", "spati-max"],
+                                                "searched": ["späti max", "what is Späti Max"]}
+    assert ck.research(SP, {}, {"views": None, "searches": None}, GZ) == {"seen": [], "read": [], "searched": []}
+    # a term of this same place is no other city's cue, wherever it is listed
+    assert ck.research({**SP, "city": "Hamburg"}, {}, {"searches": ["späti max"]}, GZ)["searched"] == []
+
+
+def test_check_geolocation_flags_and_counts():
+    ans = "52.517, 13.3889; Europe; Germany; Berlin; Friedrichstraße"
+    world = {"standpoint": "sp1", "visited": ["n1", "n2", "n2"], "n_visited": 2}
+    web = {"wiki": {"views": ["berlin", "spati-max", "germany"], "searches": ["what is späti max"]}}
+    m = check_geolocation(BERLIN, ans, world, web, standpoint=SP)
+    assert {k: m[k] for k in ("embodied", "web", "overall", "distinguishing_viewpoints_seen", "cue_articles_read",
+                              "cue_searches", "viewpoints_visited", "wiki_articles_read")} == {
+        "embodied": True, "web": True, "overall": True, "distinguishing_viewpoints_seen": 1,
+        "cue_articles_read": ["spati-max"], "cue_searches": 1, "viewpoints_visited": 2, "wiki_articles_read": 3}
+    assert m["city"] and m["completion"] == 1.0
+    # a search alone is research; a wrong city is never overall
+    m = check_geolocation(BERLIN, ans, world, {"wiki": {"searches": ["späti max"]}}, standpoint=SP)
+    assert m["web"] and m["overall"] and m["cue_articles_read"] == [] and m["wiki_articles_read"] == 0
+    m = check_geolocation({**BERLIN, "country": "Ruritania"}, "Ruritania, Berlin", world, web, ["Ruritania"], SP)
+    assert m["country"] and m["parsed_answer"]["country"] == "Ruritania"
+    m = check_geolocation(BERLIN, "; Europe; Germany; Hamburg; ", world, web, standpoint=SP)
+    assert m["web"] and m["embodied"] and not m["overall"]
+    m = check_geolocation(BERLIN, ans, {"visited": ["n1"]}, web, standpoint=SP)
+    assert not m["embodied"] and m["web"] and not m["overall"] and m["viewpoints_visited"] == 1
+    m = check_geolocation(BERLIN, ans, world, {"wiki": {"views": ["berlin"]}}, standpoint=SP)
+    assert m["embodied"] and not m["web"] and not m["overall"]
+    for web in (None, "x", {"wiki": "x"}, {}, {"wiki": {"views": None}}):
+        m = check_geolocation(BERLIN, ans, world, web, standpoint=SP)
+        assert not m["web"] and m["wiki_articles_read"] == 0 and m["embodied"]
+
+
+def test_check_geolocation_loads_the_standpoint():
+    from embodiedweb.worlds.geo import load_standpoints
+
+    sp = next(s for s in load_standpoints().values() if s["city"] == "Berlin")
+    cue = sp["distinguishing"][0]
+    ans = "52.517, 13.3889; Europe; Germany; Berlin; Friedrichstraße"
+    m = check_geolocation(BERLIN, ans, {"standpoint": sp["id"], "visited": [cue["node"]]},
+                          {"wiki": {"views": [cue["articles"][0]]}})
+    assert m["embodied"] and m["web"] and m["overall"]
+    # an unknown standpoint has no distinguishing cue: nothing counts, nothing breaks
+    m = check_geolocation(BERLIN, ans, {"standpoint": "nope", "visited": [cue["node"]]},
+                          {"wiki": {"views": [cue["articles"][0]]}})
+    assert not m["embodied"] and not m["web"] and not m["overall"] and m["city"]
