@@ -27,9 +27,11 @@ class HeuristicAgent(Agent):
         self.inner: Agent | None = None
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        domain = env.unwrapped.domain.name
+        # the task family from the env id the info names ("EWA-Cooking-v0" -> cooking): never env internals
+        env_id = str(info.get("env_id", ""))
+        domain = env_id.split("-")[1].lower() if env_id.count("-") >= 2 else env_id
         if domain not in HEURISTICS:
-            raise ValueError(f"no heuristic agent for domain {domain!r}")
+            raise ValueError(f"no heuristic agent for env {env_id!r}")
         module, _, cls = HEURISTICS[domain].partition(":")
         self.inner = getattr(importlib.import_module(module), cls)()
         self.inner.reset(env, obs, info)

@@ -256,9 +256,9 @@ class EmbodiedWebEnv(gym.Env):
         want = "web" if p.domain == "web" else "embodied"
         if want != self.active:
             where = "the web" if self.active == "web" else "the embodied environment"
-            other = "web" if want == "web" else "embodied"
-            self.last_error = (f"'{p.name}' is a {other} action, but you are in {where}. "
-                               f"Use switch_environment to go to the {other} environment first.")
+            other = "a web" if want == "web" else "an embodied"
+            self.last_error = (f"'{p.name}' is {other} action, but you are in {where}. "
+                               f"Use switch_environment to go to the {want} environment first.")
             return "", ""
         if p.domain == "web":
             driver = self._ensure_driver()
