@@ -135,6 +135,7 @@ def test_object_actions_are_kitchen_actions_taking_one_object():
     ("click:12", "Cannot read 'click:12': put a space or '[' after 'click'. Usage: click [id]"),
     ("click", "'click' takes 1 argument(s), got 0. Usage: click [id], e.g. `click [12]`"),
     ("type [3]", "'type' takes 2 to 3 argument(s), got 1. Usage: type [id] [text] [0|1]?"),
+    ("type", "'type' takes 2 to 3 argument(s), got 0."),
     ("MoveAhead [1]", "'MoveAhead' takes 0 argument(s), got 1."),
     ("clik [3]", "Unknown action 'clik'. Did you mean 'click'? Valid actions: click [id], type [id]"),
     ("frobnicate", "Unknown action 'frobnicate'. Valid actions:"),
