@@ -71,7 +71,7 @@ def test_domain_filtering_and_describe():
 
 def test_non_string_input():
     for bad in (None, 3, b"click [1]", ["click [1]"]):
-        with pytest.raises(ActionError, match="must be a string"):
+        with pytest.raises(ActionError, match=f"must be a string, got {type(bad).__name__}. Valid actions: click"):
             REGISTRY.parse(bad)
 
 
@@ -113,6 +113,10 @@ def test_object_actions_are_kitchen_actions_taking_one_object():
     spec = _obj("PickupObject", "Pick up.", "PickupObject [Apple]")
     assert spec.domain == "kitchen" and spec.signature == "PickupObject [obj]"
     assert _obj("PutObject", "Put.", "PutObject [Pan]", "receptacle").signature == "PutObject [receptacle]"
+    assert (spec.description, spec.example) == ("Pick up.", "PickupObject [Apple]")
+    from embodiedweb.actions.registry import ActionSpec, _bare
+
+    assert _bare("MoveAhead", "kitchen", "Move.") == ActionSpec("MoveAhead", "kitchen", (), "Move.", "MoveAhead")
     reg = _registry(spec)
     assert reg.parse("PickupObject [Apple]", domains=("kitchen",)).domain == "kitchen"
     with pytest.raises(ActionError, match=r"'PickupObject' needs a obj\. Usage: PickupObject \[obj\]"):
@@ -141,6 +145,9 @@ def test_object_actions_are_kitchen_actions_taking_one_object():
     ("frobnicate", "Unknown action 'frobnicate'. Valid actions:"),
     ("?? click", "Cannot read an action name in '?? click'. Valid actions:"),
     ("   ", "Empty action. Valid actions:"),
+    ("Xclick [1]", "Unknown action 'Xclick'."),
+    ("click [" + "!" * 60 + "]", "'" + "!" * 60 + "' is not an element id"),
+    ("click [" + "!" * 61 + "]", "'" + "!" * 57 + "...' is not an element id"),
 ])
 def test_error_messages_name_the_problem(text, message):
     with pytest.raises(ActionError) as e:
@@ -193,6 +200,14 @@ def test_free_text_then_more_arguments_splits_on_brackets():
     assert reg.parse("note 3 hello world").args == {"id": "3", "text": "hello world"}
     assert reg.parse("pair [1] [2] [t]").args == {"a": "1", "b": "2", "text": "t"}
     assert reg.parse("say [a [b] c]").args == {"text": "a [b] c", "loud": False}
+    assert reg.parse("say [a] []").args == {"text": "a", "loud": False}  # an empty flag is 0
+    assert reg.parse("note [3] [a] [b]").args == {"id": "3", "text": "a] [b"}
+    assert reg.describe(("web", "meta")).startswith("## Web actions") and not reg.describe(("meta",))
+    assert REGISTRY.parse("stop [a] [b]").args == {"answer": "a] [b"}
+    assert REGISTRY.parse("stop Times Square").args == {"answer": "Times Square"}
+    assert REGISTRY.parse("type [7] [see [1] and [2]] [1]").args == {"id": "7", "text": "see [1] and [2]",
+                                                                      "enter": True}
+    assert REGISTRY.parse("click [AbC-9]").args == {"id": "AbC-9"}
     with pytest.raises(ActionError, match="'note' takes 2 argument"):
         reg.parse("note 3")
 
@@ -217,7 +232,12 @@ def test_signature_and_describe():
     assert "- stop [answer]?: End the episode, with an answer if the task asks for one. Example: `stop [Times Square]`" \
         in text
     short = REGISTRY.describe(("kitchen",), with_examples=False)
-    assert short.startswith("## Kitchen actions (only while the embodied environment is active)\n[obj] is an objectId")
+    assert short.startswith("## Kitchen actions (only while the embodied environment is active)\n[obj] is an objectId "
+                            "(always that object; as in AI2-THOR its numbers are where the object started, not "
+                            "where it is now: the scene text says where it is) or a type name: the nearest visible "
+                            "instance (Teleport: the nearest anywhere, and when a closed receptacle hides it the "
+                            "next observation names that receptacle); refused, listing the ids, when the visible "
+                            "instances of that type differ in state.\n")
     assert "- MoveAhead: Move 0.25 m forward." in short and "Example:" not in short
     assert REGISTRY.describe(("street",)).startswith("## Street actions")
     assert REGISTRY.describe(("web",)).startswith("## Web actions (only while the web is active)")
