@@ -80,6 +80,25 @@ def quiet(enabled: bool):
         yield
 
 
+def show(name: str) -> int:
+    """The diff of mutant ``name`` of the last run (``mutmut show`` alone only knows pyproject's module)."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    path = name.rpartition(".")[0].replace(".", "/") + ".py"
+    os.chdir(ROOT)
+    if not (ROOT / "mutants" / path).exists():
+        print(f"mutate: no mutants of {path}: run `make mutate` (with --module) first", file=sys.stderr)
+        return 2
+    try:
+        diff = get_diff_for_mutant(name, path=path)
+    except FileNotFoundError:
+        print(f"mutate: {name} is not among the last run's mutants: run `make mutate` over its module first",
+              file=sys.stderr)
+        return 2
+    print(f"# {name}\n{diff}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--full", action="store_true", help="test every mutant (for releases)")
@@ -87,8 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--module", action="append", default=[], help="only modules whose name contains this")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default="results/mutation")
+    ap.add_argument("--show", metavar="MUTANT", help="print a mutant's diff (from the last run's mutants/)")
     ap.add_argument("--allow-dirty", action="store_true", help=argparse.SUPPRESS)  # for the runner's own test
     args = ap.parse_args(argv)
+    if args.show:
+        return show(args.show)
 
     dirty = dirty_tree()
     if dirty and not args.allow_dirty:
@@ -195,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     for r in rows:
         for n in r["survivors"]:
-            print(f"  survived: {n} ({r['statuses'][n]})  -> mutmut show {n}")
+            print(f"  survived: {n} ({r['statuses'][n]})  -> python tests/mutation/run.py --show '{n}'")
     print(f"mutate: wrote {out.with_suffix('.json')} and {out.with_suffix('.md')}")
     return 0
 
