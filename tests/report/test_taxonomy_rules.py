@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from embodiedweb.report.taxonomy import _distance, _position, classify_episode, shares
+from embodiedweb.report.process import analyze
+from embodiedweb.report.taxonomy import _distance, _kind, _position, classify_episode, misalignment, shares
 from tests.report.test_taxonomy import EMB as EMB_KIND
 from tests.report.test_taxonomy import (
     ORACLE,
@@ -30,6 +31,7 @@ def found(t, category, oracle=ORACLE, **kw):
     return None if c is None else (c["step"], c["evidence"])
 
 
+WORLD_H = trace()[0]["world"]
 WEB_ONLY = trace(web("http://x/recipes/"), stop())  # an oracle that never acts in the world
 EMB_ONLY = trace(switch("embodied"), emb("MoveAhead"), stop("embodied"))  # an oracle that never acts on the web
 
@@ -90,8 +92,8 @@ def test_stuck_web_tail_new_pages_are_progress():
     assert found(t, "stuck_web", tail=3) == (5, "last 3 steps in the web domain without progress")
     assert found(t, "stuck_web", tail=4) is None
     # a web state change is progress, unless the step failed
-    t = trace(switch("embodied"), emb("MoveAhead"), switch("web"), web("http://x/a", changes={"web": {"cart": [1]}}),
-              web("http://x/a", "scroll [down]"))
+    t = trace(switch("embodied"), emb("MoveAhead"), switch("web"), web("http://x/a"),
+              web("http://x/a", "click [3]", changes={"web": {"cart": [1]}}), web("http://x/a", "scroll [down]"))
     assert found(t, "stuck_web", tail=2) is None
     t = trace(switch("embodied"), emb("MoveAhead"), switch("web"),
               web("http://x/a", changes={"web": {"cart": [1]}}, error="out of stock"), web("http://x/a", "scroll [down]"))
@@ -154,16 +156,43 @@ def test_misalignment_on_an_object_type_the_oracle_never_changed():
                                                      url=R1))
     assert found(t, "instruction_action_misalignment") == (3, "acted on Tomato, unrelated to the goal")
     # putting it down again (held -> null) names no object
-    t = trace(web(R1), switch("embodied", R1), emb("PutObject [Sink]", changes={"world": {"held": None}}, url=R1))
+    t = trace(web(R1), switch("embodied", R1), emb("PickupObject [Apple|1]", changes={"world": {"held": "Apple|1"}},
+                                                     url=R1), emb("PutObject [Sink]", changes={"world": {"held": None}}, url=R1))
     assert found(t, "instruction_action_misalignment") is None
+    # a world change that names no object (a light, an appended log line) is no object type
+    t = trace(web(R1), switch("embodied", R1), emb("ToggleObjectOn [LightSwitch]", changes={"world": {"lights": True}},
+                                                     url=R1), emb("Say [hi]", changes={"world": {"log": ["hi"]}}, url=R1),
+              emb("Say [ho]", changes={"world": {"log": ["hi", "ho"]}}, url=R1))
+    assert found(t, "instruction_action_misalignment") is None
+    # a held record naming the object, and types starting with X, are read whole
+    o = [dict(r) for r in ORACLE]
+    o[0] = {**o[0], "world": {**WORLD_H, "held": {"objectId": "Bowl|1"}}}
+    o[4] = {**o[4], "changes": {"world": {"held": {"objectId": "Apple|1"}}}}
+    t = [dict(r) for r in trace(web(R1), switch("embodied", R1), emb("PickupObject [Xbox|1]", url=R1,
+                                                                      changes={"world": {"held": {"objectId": "Xbox|1"}}}))]
+    t[0] = {**t[0], "world": {**WORLD_H, "held": {"objectId": "Bowl|1"}}}
+    assert found(t, "instruction_action_misalignment", o) == (3, "acted on Xbox, unrelated to the goal")
     # the first unrelated type in step order, after related actions
     t = trace(web(R1), switch("embodied", R1), emb("SliceObject [Apple|1]", changes=SLICE_APPLE, url=R1),
-              emb("PickupObject [Bread|1]", changes={"world": {"held": "Bread|1"}}, url=R1),
-              emb("SliceObject [Tomato|1]", changes=SLICE_TOMATO, url=R1))
-    assert found(t, "instruction_action_misalignment") == (4, "acted on Bread, unrelated to the goal")
+              emb("SliceObject [Tomato|1]", changes=SLICE_TOMATO, url=R1),
+              emb("PickupObject [Bread|1]", changes={"world": {"held": "Bread|1"}}, url=R1))
+    assert found(t, "instruction_action_misalignment") == (4, "acted on Tomato, unrelated to the goal")
     # an oracle that changed no object cannot tell related from unrelated
     t = trace(web(R1), switch("embodied", R1), emb("SliceObject [Tomato|1]", changes=SLICE_TOMATO, url=R1))
     assert found(t, "instruction_action_misalignment", trace(web(R1), stop())) is None
+
+
+def test_misalignment_street_rule_only_without_objects_and_with_both_traces():
+    # in a kitchen (a world with an object list) walking away from the oracle's end point is no evidence
+    t = trace(web(R1), switch("embodied", R1), emb("MoveAhead", changes={"world": {"agent": {"x": 2.0, "z": 0.0}}},
+                                                     url=R1), stop("embodied", R1))
+    assert found(t, "instruction_action_misalignment") is None
+    # called with the analyses only (no traces, or the agent's alone) the street rule cannot apply
+    oracle = _street((40.001, -74.0), (40.002, -74.0))
+    away = _street((39.999, -74.0), (39.998, -74.0))
+    assert misalignment(analyze(away), analyze(oracle)) is None
+    assert misalignment(analyze(away), analyze(oracle), away) is None
+    assert misalignment(analyze(away), analyze(oracle), away, oracle).evidence == "walked away from the goal"
 
 
 def test_misalignment_reports_the_earliest_evidence():
@@ -211,6 +240,16 @@ def test_walking_away_in_a_world_with_x_z_positions():
     assert found(walk((0, -1)), "instruction_action_misalignment", oracle) == (1, "walked away from the goal")
     assert found(walk((4, 3)), "instruction_action_misalignment", oracle) is None  # as far as the start: 5 m
     assert found(walk((3, 0)), "instruction_action_misalignment", oracle) is None
+    # a step that moves along one axis keeps the other coordinate of the start
+    one_axis = walk((3, 4))[:1] + [{"step": 1, **step("move", "move", "street", "embodied",
+                                                      changes={"world": {"x": -1}})}]
+    assert found(one_axis, "instruction_action_misalignment", oracle) == (1, "walked away from the goal")
+    # float noise: ending 1e-9 farther is not walking away
+    start = walk((0, 0))[:1]
+    start[0] = {**start[0], "world": {"x": -1.0, "z": 0}}
+    goal = start + [{"step": 1, **step("move", "move", "street", "embodied", changes={"world": {"x": 0.0}})}]
+    noise = start + [{"step": 1, **step("move", "move", "street", "embodied", changes={"world": {"x": 1.0 + 1e-9}})}]
+    assert found(noise, "instruction_action_misalignment", goal) is None
 
 
 def test_position_and_distance():
@@ -225,7 +264,17 @@ def test_position_and_distance():
     assert _distance((0.0, 0.0, True), (0.0, 1.0, True)) == pytest.approx(111.195, abs=1e-3)
     assert _distance((60.0, 0.0, True), (60.0, 1.0, True)) == pytest.approx(55.597, abs=1e-3)
     assert _distance((0.0, 0.0, True), (0.0, 180.0, True)) == pytest.approx(6371 * 3.141592653589793, abs=1e-6)
-    assert _distance((0.0, 0.0, False), (3.0, 4.0, False)) == 5.0
+    assert _distance((0.0, 10.0, True), (0.0, 11.0, True)) == pytest.approx(111.195, abs=1e-3)
+    # antipodes whose haversine term rounds above 1: half the circumference, no math domain error
+    assert _distance((-11.056008330198168, -90.24960879264873, True), (11.056008330198168, 89.75039120735127, True)) \
+        == pytest.approx(6371 * 3.141592653589793, abs=1e-6)
+    assert _distance((1.0, 2.0, False), (4.0, 6.0, False)) == 5.0
+
+
+def test_page_kind_masks_segments_with_digits():
+    assert _kind("/recipes/recipe/r001") == "/recipes/recipe/*"
+    assert _kind("/shop/product/p7/reviews") == "/shop/product/*/reviews"
+    assert _kind("/about") == "/about"
 
 
 # ------------------------------------------------------------------------------------------ web loops
@@ -238,6 +287,28 @@ def test_web_page_loops_counts_the_start_page_and_query():
     assert found(t, "web_page_loops") is None
     t = trace(web("http://x/a?q=1"), web("http://x/b"), web("http://x/a?q=1"), web("http://x/b"), web("http://x/a?q=1"))
     assert found(t, "web_page_loops") == (5, "arrived at /a?q=1 3 times without a state change")
+
+
+def _from(start, *steps):
+    t = trace(*steps)
+    t[0] = {k: v for k, v in t[0].items() if k != "web_url"}
+    if start is not None:
+        t[0]["web_url"] = start
+    return t
+
+
+def test_web_page_loops_start_page_other_than_the_root():
+    # scrolling on the start page is no new arrival there
+    t = _from("http://x/recipes/", web("http://x/recipes/", "scroll [down]"), web("http://x/a", "click [1]"),
+              web("http://x/recipes/", "click [2]"))
+    assert found(t, "web_page_loops") is None
+    t = _from("http://x/recipes/", web("http://x/a", "click [1]"), web("http://x/recipes/", "click [2]"),
+              web("http://x/a", "click [1]"), web("http://x/recipes/", "click [2]"))
+    assert found(t, "web_page_loops") == (4, "arrived at /recipes/ 3 times without a state change")
+    # a reset without a web page starts at /
+    t = _from(None, web("http://x/", "scroll [down]"), web("http://x/a", "click [1]"), web("http://x/", "click [2]"),
+              web("http://x/a", "click [1]"), web("http://x/", "click [2]"))
+    assert found(t, "web_page_loops") == (5, "arrived at / 3 times without a state change")
 
 
 def test_web_page_loops_state_change_restarts_the_count():
@@ -294,6 +365,8 @@ def test_failed_navigation_only_in_the_embodied_world_and_evidence_cut_at_160():
                  "failed_navigation_to_objects") is None
     # web errors, meta errors, and world actions attempted while the web is active do not count
     assert found(trace(web("http://x/a", error="element not visible")), "failed_navigation_to_objects") is None
+    assert found(trace(switch("embodied"), step("click [5]", "click", "web", "embodied", error="element 5 not visible")),
+                 "failed_navigation_to_objects") is None
     assert found(trace(step("stop", "stop", "meta", "embodied", error="not visible")),
                  "failed_navigation_to_objects") is None
     assert found(trace(step("PickupObject [Apple|1]", "PickupObject", EMB_KIND, "web", error="not visible")),
