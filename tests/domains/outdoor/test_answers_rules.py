@@ -96,6 +96,7 @@ CASES = [
     ("a badger", C("owl", ["owl", "fox"]), no("names none of the 2 options")),
     ("It is Georgian Revival", C("Georgian Revival", STYLES), OK),  # "Georgian" inside it is no second option
     ("Georgian Revival, yes, Georgian Revival", C("Georgian Revival", STYLES), OK),
+    ("Georgian Revival: the hall is Georgian Revival", C("Georgian Revival", STYLES), OK),
     ("Queen Anne Revival", C("Queen Anne Revival", ["Queen Anne Revival", "Gothic Revival"]), OK),
     ("Queen Anne's lace", C("Queen Anne's lace", ["Queen Anne's lace", "ivy"]), OK),
     ("Queen Anne’s lace", C("Queen Anne's lace", ["Queen Anne's lace", "ivy"]), OK),
@@ -116,6 +117,8 @@ def test_other_people_named_besides_the_right_one():
     # the same person written another way is not someone else
     assert judge("I. M. Pei", P("I. M. Pei"), others=["Ieoh Ming Pei"]) == OK
     assert judge("I. M. Pei", P("I. M. Pei"), others=["Pei"]) == OK
+    # a firm named by its partners' surnames does not also name one of those partners in full
+    assert judge("Shreve, Lamb and Harmon", P("Shreve, Lamb & Harmon"), others=["Richmond H. Shreve"]) == OK
     # another person with the same surname is
     assert judge("Ana Whitfield and Nadia Whitfield", ana, others=["Nadia Whitfield"]) == \
         no("also names Nadia Whitfield")
