@@ -1,0 +1,136 @@
+"""The answer judge's rules, answer by answer (answers.py): exact verdicts for hand-made answers and facts.
+
+Each case is an answer a player might give and the verdict (with the reason shown to them) it must get.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from embodiedweb.domains.outdoor.answers import MAX_CHARS, MAX_WORDS, Verdict, judge
+
+
+def N(value, unit, tol=0.0):  # noqa: N802 - a fact-record constructor
+    return {"kind": "number", "value": value, "unit": unit, "tol": tol}
+
+
+def T(value):  # noqa: N802
+    return {"kind": "time", "value": value}
+
+
+def P(value, **kw):  # noqa: N802
+    return {"kind": "name", "value": value, **kw}
+
+
+def C(value, choices):  # noqa: N802
+    return {"kind": "choice", "value": value, "choices": list(choices)}
+
+
+OK = Verdict(True)
+
+
+def no(reason):
+    return Verdict(False, reason)
+
+
+STYLES = ["Art Deco", "Beaux-Arts", "Gothic Revival", "Georgian", "Georgian Revival", "International Style"]
+
+CASES = [
+    # ---- every kind: the answer's length and the fact's shape
+    ("Beaux-Arts " + " ".join(["very"] * (MAX_WORDS - 1)), C("Beaux-Arts", STYLES), OK),  # exactly MAX_WORDS
+    ("Beaux-Arts " + "a" * (MAX_CHARS - 11), C("Beaux-Arts", STYLES), OK),  # exactly MAX_CHARS characters
+    ("Beaux-Arts " + "a" * (MAX_CHARS - 10), C("Beaux-Arts", STYLES),
+     no(f"answer too long (2 words, {MAX_CHARS + 1} characters; at most {MAX_WORDS} words and {MAX_CHARS} characters)")),
+    ("", C("owl", ["owl"]), no("no answer")),
+    ("   ", T("2:15 pm"), no("no answer")),
+    ("red", {"kind": "colour", "value": "red"}, no("unjudgeable fact {'kind': 'colour', 'value': 'red'}")),
+    ("2:15 pm", {"kind": "time", "value": " "}, no("unjudgeable fact {'kind': 'time', 'value': ' '}")),
+    ("12", {"kind": "number", "unit": "m"}, no("unjudgeable fact {'kind': 'number', 'unit': 'm'}")),
+    ("soon", T("soon"), no("unjudgeable fact {'kind': 'time', 'value': 'soon'}: not one clock time: 'soon'")),
+    ("Shreve", P("&"), no("unjudgeable fact {'kind': 'name', 'value': '&'}: no name in the fact")),
+    # ---- numbers: units, conversions and the reason given
+    ("3", N("3", None), OK),  # a fact without a unit: a bare number
+    ("3 m", N("3", None), no("3 is a length, not a plain")),
+    ("3 m", N("3", "kg"), no("3 is a length, not a kg")),
+    ("627", N("627", "ft", 1), OK),  # a bare number is read in the fact's unit, feet here
+    ("191 m", N("627", "ft", 1), OK),  # converted to feet
+    ("191 feet", N("627", "ft", 1), no("191 is not 627 ft (within 1)")),
+    ("200 feet", N("191", "m", 1.91), no("200 (60.96 m) is not 191 m (within 1.91)")),
+    ("200", N("191", "m", 1.91), no("200 is not 191 m (within 1.91)")),
+    ("15 m", N("14.6", "m"), no("15 is not 14.6 m")),
+    ("the 15th floor", N("14", "floor"), no("15 is not 14")),
+    ("2063", N("2064", "year", 0), no("2063 is not 2064")),
+    ("floor 14", N("14", "m"), no("14 is a floor, not a length")),  # "floor" before the number is its unit
+    ("level 14", N("14", "floor"), OK),
+    ("eleven", N("11", "floor"), no("no number in the answer")),
+    # ---- times
+    ("9:30 am", T("9:30 pm"), no("9:30 am is not 9:30 pm")),
+    ("2:20", T("2:15 pm"), no("2:20 is not 2:15 pm")),
+    ("soon", T("2:15 pm"), no("no clock time in the answer")),
+    ("Platform 4, at 2:15 pm", T("2:15 pm"), OK),  # a bare number before the time is no time
+    ("12:30", T("12:30 am"), OK),  # 12-hour clock: 12:30 is half past midnight or noon
+    ("12:30", T("12:30 pm"), OK),
+    ("13:15", T("1:15 am"), no("13:15 is not 1:15 am")),
+    ("13:15", T("1:15 pm"), OK),
+    ("13:15 pm", T("1:15 pm"), no("13:15 pm is not 1:15 pm")),  # no 13 o'clock on a 12-hour clock
+    ("2:60 pm", T("3:00 pm"), no("2:60 pm is not 3:00 pm")),  # impossible minutes match nothing
+    ("2:60", T("3:00 pm"), no("2:60 is not 3:00 pm")),
+    ("14:60", T("3:00 pm"), no("14:60 is not 3:00 pm")),
+    ("midnight", T("12:00 am"), OK),
+    ("midnight", T("12:00 pm"), no("12:00 am is not 12:00 pm")),
+    ("noon", T("12:00 am"), no("12:00 pm is not 12:00 am")),
+    # ---- names
+    ("Pei", P("I. M. Pei"), no("does not name I. M. Pei")),
+    ("de Silva", P("D. de Silva"), no("does not name D. de Silva")),  # a particle is not a given name
+    ("Ortega, a stonemason", P("A. Ortega"), no("does not name A. Ortega")),  # "a" after is not "A."
+    ("Pei, I.", P("I. M. Pei"), no("does not name I. M. Pei")),  # after the surname: all the initials
+    ("Pei, I. M. was the architect", P("I. M. Pei"), OK),
+    ("Hart, Ed", P("Ed Hart"), OK),  # a two-letter first name after the surname
+    ("Whitfield, not Ana", P("Ana K. Whitfield"), no("does not name Ana K. Whitfield")),
+    # ---- choices
+    ("owls", C("owl", ["owl", "fox"]), OK),
+    ("two foxes", C("fox", ["owl", "fox"]), OK),
+    ("ponies", C("pony", ["pony", "owl"]), OK),
+    ("two libraries", C("library", ["library", "museum"]), OK),
+    ("a swan", C("swan", ["owl", "fox"]), OK),  # the right value counts as an option even if not listed
+    ("a badger", C("owl", ["owl", "fox"]), no("names none of the 2 options")),
+    ("It is Georgian Revival", C("Georgian Revival", STYLES), OK),  # "Georgian" inside it is no second option
+    ("Georgian Revival, yes, Georgian Revival", C("Georgian Revival", STYLES), OK),
+    ("Georgian Revival: the hall is Georgian Revival", C("Georgian Revival", STYLES), OK),
+    ("Queen Anne Revival", C("Queen Anne Revival", ["Queen Anne Revival", "Gothic Revival"]), OK),
+    ("Queen Anne's lace", C("Queen Anne's lace", ["Queen Anne's lace", "ivy"]), OK),
+    ("Queen Anne’s lace", C("Queen Anne's lace", ["Queen Anne's lace", "ivy"]), OK),
+    ("Art Deco or Beaux-Arts", C("Art Deco", STYLES), no("names 2 options (Art Deco, Beaux-Arts); give one")),
+    ("Art Deco, Beaux-Arts, Gothic Revival, Georgian Revival or International Style", C("Art Deco", STYLES),
+     no("names 5 options (Art Deco, Beaux-Arts, Gothic Revival, Georgian Revival); give one")),
+    ("Georgian", C("Georgian Revival", STYLES), no("Georgian is not Georgian Revival")),
+]
+
+
+@pytest.mark.parametrize(("answer", "fact", "verdict"), CASES, ids=[f"{a[:30]!r}-{f.get('value')}" for a, f, _ in CASES])
+def test_verdicts(answer, fact, verdict):
+    assert judge(answer, fact) == verdict
+
+
+def test_other_people_named_besides_the_right_one():
+    ana = P("Ana K. Whitfield")
+    # the same person written another way is not someone else
+    assert judge("I. M. Pei", P("I. M. Pei"), others=["Ieoh Ming Pei"]) == OK
+    assert judge("I. M. Pei", P("I. M. Pei"), others=["Pei"]) == OK
+    # a firm named by its partners' surnames does not also name one of those partners in full
+    assert judge("Shreve, Lamb and Harmon", P("Shreve, Lamb & Harmon"), others=["Richmond H. Shreve"]) == OK
+    # another person with the same surname is
+    assert judge("Ana Whitfield and Nadia Whitfield", ana, others=["Nadia Whitfield"]) == \
+        no("also names Nadia Whitfield")
+    assert judge("Nadia Whitfield", ana, others=["Nadia Whitfield"]) == no("does not name Ana K. Whitfield")
+
+
+def test_ignored_text_is_removed_only_as_whole_adjacent_words():
+    # "Tower 5" is the landmark's name; "Watchtower 5" is not it, so its 5 is part of the answer
+    assert judge("Watchtower 5 is 40 m tall", N("40", "m"), ignore=["Tower 5"]) == no("5 is not 40 m")
+    assert judge("Tower 5 is 40 m tall", N("40", "m"), ignore=["Tower 5"]) == OK
+    assert judge("Pier 5b is 40 m long", N("40", "m"), ignore=["Pier 5"]) == no("5 is not 40 m")
+    # the words must follow each other: a swan by the hotel is still a swan
+    assert judge("the swan by the hotel", C("owl", ["owl", "swan"]), ignore=["Swan Hotel"]) == \
+        no("swan is not owl")
+    assert judge("the owl on the Swan Hotel", C("owl", ["owl", "swan"]), ignore=["Swan Hotel"]) == OK
