@@ -37,7 +37,7 @@ bench: setup
 
 # Mutation testing of the scoring rules (not part of `make test` or CI): sampled by default, FULL=1 for all.
 mutate: setup
-	$(PY) tests/mutation/run.py $(if $(FULL),--full,)
+	$(PY) tests/mutation/run.py $(if $(FULL),--full,) $(foreach m,$(MODULE),--module $(m))
 
 lint: setup
 	$(VENV)/bin/ruff check .
