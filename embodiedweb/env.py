@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -19,6 +20,24 @@ from embodiedweb.web.driver import WebDriver
 from web_sites.registry import get_webapp
 
 TEXT_MAX = 1_000_000
+#: the longest action accepted (a `type` of a long text fits); longer ones are refused, stored cut
+MAX_ACTION_CHARS = 50_000
+#: error messages are cut to this length (they may quote the action)
+MAX_ERROR_CHARS = 2_000
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_action(action: Any) -> str:
+    """The action as text that every trace, digest and JSONL file can hold: lone surrogates (an LLM can
+    emit them) become U+FFFD."""
+    text = action if isinstance(action, str) else repr(action)
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def cut(text: str, n: int) -> str:
+    return text if len(text) <= n else f"{text[: n - 40]}… ({len(text):,} characters in all)"
 OBS_TEXT_KEYS = ("active", "instruction", "web_url", "web_tabs", "web_text", "embodied_text", "last_action",
                  "last_action_error", "message")
 
@@ -190,7 +209,8 @@ class EmbodiedWebEnv(gym.Env):
         if self.task is None:
             raise RuntimeError("call reset() before step()")
         t0 = time.perf_counter()
-        self.last_action = action if isinstance(action, str) else repr(action)
+        text = clean_action(action)
+        self.last_action = cut(text, MAX_ACTION_CHARS)
         self.last_error = ""
         carried = ""
         parsed: ParsedAction | None = None
@@ -199,7 +219,9 @@ class EmbodiedWebEnv(gym.Env):
             self.last_error = "The episode has ended; call reset() to start a new one."
         else:
             try:
-                parsed = REGISTRY.parse(action, self.domains)
+                if len(text) > MAX_ACTION_CHARS:
+                    raise ActionError(f"Action too long ({len(text):,} characters; at most {MAX_ACTION_CHARS:,}).")
+                parsed = REGISTRY.parse(text if isinstance(action, str) else action, self.domains)
             except ActionError as e:
                 self.last_error = str(e)
             if parsed is not None:
@@ -209,6 +231,7 @@ class EmbodiedWebEnv(gym.Env):
                 carried, changed = self._execute(parsed)
             self.steps += 1
         t1 = time.perf_counter()
+        self.last_error = cut(self.last_error, MAX_ERROR_CHARS)
         self.message = carried
         terminated = self.answer is not None
         truncated = not terminated and self.steps >= self.episode_limit

@@ -10,6 +10,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from embodiedweb.env import clean_action
 from embodiedweb.versions import __version__
 
 METRIC_KEYS = ("overall", "web", "embodied", "completion")
@@ -100,7 +101,7 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     n = 0
     while not (terminated or truncated):
         try:
-            action = agent.act(obs, info)
+            action = clean_action(agent.act(obs, info))  # as the env records it (no lone surrogates)
         except Exception as e:  # an agent bug ends its episode, not the run
             action = "stop"
             metrics["agent_error"] = f"{type(e).__name__}: {e}"

@@ -167,3 +167,43 @@ def test_images_when_enabled():
     assert obs["embodied_image"].shape == (48, 64, 3) and obs["embodied_image"].dtype == np.uint8
     assert obs["web_screenshot"].shape == (200, 320, 3)
     e.close()
+
+
+def test_hostile_action_strings_are_answered_and_recorded(tmp_path):
+    """A lone surrogate (an LLM can emit one) is replaced, not a crash in the trace, digest or JSONL; an
+    over-long action is refused and stored cut; error messages stay short enough for the observation."""
+    import json
+
+    import gymnasium as gym
+
+    from baselines.base import Agent
+    from embodiedweb.env import MAX_ACTION_CHARS
+    from embodiedweb.evaluate import run_episode
+
+    env = gym.make("EWA-Cooking-v0")
+    env.reset(seed=0)
+    obs, _, term, _, info = env.step("stop [caf\ud800]")
+    assert term and obs["last_action"] == "stop [caf\ufffd]" and env.unwrapped.trace_digest()
+    assert json.dumps(env.unwrapped.trace.records, ensure_ascii=False).encode("utf-8")
+    env.reset(seed=0)
+    obs, *_ = env.step("x" * 1_000_000)
+    assert obs["last_action_error"] == f"Action too long (1,000,000 characters; at most {MAX_ACTION_CHARS:,})."
+    assert len(obs["last_action"]) <= MAX_ACTION_CHARS and obs["last_action"].endswith("(1,000,000 characters in all)")
+    obs, *_ = env.step("y" * 40_000)
+    assert obs["last_action_error"].startswith("Unknown action 'yyy") and len(obs["last_action_error"]) <= 2_000
+    assert env.observation_space.contains(obs)
+
+    class Surrogates(Agent):
+        name = "surrogates"
+
+        def reset(self, env, obs, info):
+            pass
+
+        def act(self, obs, info):
+            return "stop [\udcff\ud800]"
+
+    rec = run_episode(env, Surrogates(), env.unwrapped.tasks.tasks[0].task_id, seed=0,
+                      steps_path=tmp_path / "s.jsonl")
+    (tmp_path / "r.jsonl").write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert (tmp_path / "s.trace.jsonl").read_text(encoding="utf-8").count("\ufffd") >= 2
+    env.close()

@@ -641,6 +641,8 @@ class BrowserDriver(WebDriver):
         return ""
 
     def _do_new_tab(self) -> str:
+        if len(self.pages) >= msg.MAX_TABS:
+            return msg.TOO_MANY_TABS
         page = self.context.new_page()
         self.pages.append(page)
         self._active = len(self.pages) - 1

@@ -20,6 +20,9 @@ _NUMBER = re.compile(r"-?(?:\d+|\d*\.\d+)(?:[eE][-+]?\d+)?")
 
 NOT_A_WEB_ACTION = "'{name}' is not a web action"
 CLOSE_LAST_TAB = "close_tab refused: this is the only open tab (open another with new_tab first)."
+#: the most tabs open at once (a browser profile's sane limit; each tab costs memory, in Chromium too)
+MAX_TABS = 20
+TOO_MANY_TABS = f"{MAX_TABS} tabs are open, the most there can be; close one first (close_tab)."
 NO_BACK = "go_back: there is no previous page in this tab."
 NO_FORWARD = "go_forward: there is no next page in this tab."
 

@@ -289,6 +289,8 @@ class TextDriver(WebDriver):
         return ""
 
     def _do_new_tab(self) -> str:
+        if len(self.tabs) >= msg.MAX_TABS:
+            return msg.TOO_MANY_TABS
         self.tabs.append(_Tab())
         self._active = len(self.tabs) - 1
         return self._navigate(self.tab, "/", "GET", None)

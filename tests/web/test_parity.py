@@ -98,6 +98,8 @@ SEQUENCES: dict[str, tuple[str, list[Step]]] = {
         ("press", {"key_comb": "Bogus+x"}), ("scroll", {"direction": "down"}), ("hover", {"id": "3"}),
         ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Enter"}),
     ]),
+    # at most 20 tabs: the 20th new_tab is refused in both modes, and works again after a close_tab
+    "tab_cap": ("/formlab/", [("new_tab", {})] * 20 + [("close_tab", {}), ("new_tab", {}), ("new_tab", {})]),
 }
 
 
