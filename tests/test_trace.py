@@ -179,3 +179,14 @@ def test_list_ids_and_id_of():
     assert list_ids([{"id": 1}, {"id": "1"}]) is None  # same id once stringified
     assert list_ids([{"id": 1}, {"x": 2}]) is None
     assert list_ids([]) is None
+
+
+def test_diff_state_edges():
+    """Mutation guards: the shapes diff_state meets at the edges (type changes, top level, empty lists)."""
+    assert diff_state({"a": 1}, None, "x") == {"x": None}          # a dict replaced by null
+    assert diff_state([1], None, "x") == {"x": None}               # a list replaced by null
+    assert diff_state(1, 2) == {".": 2}                            # a changed scalar at the top level
+    assert diff_state([{"objectId": "a", "v": 1}], [{"objectId": "a", "v": 2}]) == {"[a].v": 2}
+    assert diff_state([], [1, 2], "p") == {"p": [1, 2]}            # an empty list that grew: written whole
+    assert diff_state([1], [1], "p") == {}                         # equal lists: nothing
+    assert diff_state({1: "a", "b": 2}, {1: "c", "b": 2}) == {"1": "c"}  # mixed key types sort as text
