@@ -105,7 +105,7 @@ def cmd_play(a: argparse.Namespace) -> int:
     print(f"Human play: open {url} (results go to {a.out}; Ctrl+C to stop)", file=sys.stderr)
     if not a.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(create_play_app(session), host=a.host, port=a.port, log_level="warning")
+    uvicorn.run(create_play_app(session, host=a.host), host=a.host, port=a.port, log_level="warning")
     return 0
 
 

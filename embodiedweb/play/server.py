@@ -135,9 +135,56 @@ class PlaySession:
         return html.replace("</body>", FRAME_SCRIPT + "</body>") if "</body>" in html else html + FRAME_SCRIPT
 
 
-def create_play_app(session: PlaySession) -> FastAPI:
-    """The play page's app for one :class:`PlaySession`."""
+#: hosts the play server answers state-changing requests for (plus the host it is bound to)
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+#: the largest request body a play request may carry
+MAX_BODY_BYTES = 64 * 1024
+
+
+def _hostname(host_header: str) -> str:
+    h = host_header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+def post_refusal(method: str, headers: Any, allowed_hosts: frozenset[str]) -> tuple[int, str] | None:
+    """Why a request that changes the episode is refused (status, message), or None to let it through.
+
+    Another site's page cannot drive a participant's episode: the Host must be this server's (no DNS
+    rebinding), an Origin, when sent, must be this server's own, and a request without one must be JSON
+    (a plain cross-site form cannot send that without a preflight the server never grants)."""
+    if method != "POST":
+        return None
+    host = headers.get("host", "")
+    if _hostname(host) not in allowed_hosts:
+        return 403, f"play: requests for host {host!r} are refused (open the play page on this server's own address)"
+    origin = headers.get("origin")
+    if origin is not None and origin.rstrip("/").lower() != f"http://{host}".lower():
+        return 403, f"play: requests from {origin!r} are refused (only the play page itself may act)"
+    if origin is None and not headers.get("content-type", "").startswith("application/json"):
+        return 403, "play: send actions as JSON (Content-Type: application/json)"
+    try:
+        size = int(headers.get("content-length") or 0)
+    except ValueError:
+        return 400, "play: bad Content-Length"
+    if size > MAX_BODY_BYTES:
+        return 413, f"play: request body over {MAX_BODY_BYTES} bytes"
+    return None
+
+
+def create_play_app(session: PlaySession, host: str = "127.0.0.1") -> FastAPI:
+    """The play page's app for one :class:`PlaySession` (``host``: the address it is served on)."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    allowed = LOCAL_HOSTS | {_hostname(host)}
+
+    @app.middleware("http")
+    async def guard(request: HTTPRequest, call_next: Any) -> Response:
+        refused = post_refusal(request.method, request.headers, allowed)
+        if refused is not None:
+            return JSONResponse({"error": refused[1]}, status_code=refused[0])
+        return await call_next(request)
+
     app.mount("/static", StaticFiles(directory=str(SITES_DIR / "static")), name="static")
     jinja = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]))
 
@@ -164,11 +211,15 @@ def create_play_app(session: PlaySession) -> FastAPI:
 
     @app.post("/play/act")
     async def act(request: HTTPRequest) -> JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_BODY_BYTES:
+            return JSONResponse({"error": f"play: request body over {MAX_BODY_BYTES} bytes"}, status_code=413)
         try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            form = await request.form()
-            body = dict(form)
+            body = json.loads(raw or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return JSONResponse({"error": "play: the body is not JSON"}, status_code=400)
+        if not isinstance(body, dict):
+            return JSONResponse({"error": "play: the body must be a JSON object"}, status_code=400)
         action = str(body.get("action", ""))
         if body.get("kind") == "switch":
             action = f"switch_environment [{body.get('message', '')}]"

@@ -88,3 +88,33 @@ def test_scripted_human_completes_a_task_in_a_real_browser(served):
     assert [a.split(" ")[0] for a in actions] == ["click", "click", "type", "click", "switch_environment", "forward",
                                                  "stop"], actions
     assert actions[2].endswith("[2]") and actions[4] == "switch_environment [walk to n1]"
+
+
+def test_only_the_play_page_itself_can_act(tmp_path):
+    """Cross-site requests, foreign Host headers (DNS rebinding), non-JSON and oversized or malformed
+    bodies are refused with 4xx and change nothing; the page's own JSON requests act."""
+    from fastapi.testclient import TestClient
+
+    env = make_line_env(max_steps=40)
+    session = PlaySession(env, ["line-0"], tmp_path / "human.jsonl")
+    client = TestClient(create_play_app(session), base_url="http://127.0.0.1:8765")
+    own = {"Origin": "http://127.0.0.1:8765", "Content-Type": "application/json"}
+
+    def act(body, headers, **kw):
+        return client.post("/play/act", content=body, headers=headers, **kw)
+
+    assert act('{"action": "click [1]"}', {**own, "Origin": "http://evil.example"}).status_code == 403
+    assert act('{"action": "click [1]"}', {**own, "Host": "evil.example:8765",
+                                           "Origin": "http://evil.example:8765"}).status_code == 403
+    assert act("action=stop", {"Content-Type": "application/x-www-form-urlencoded"}).status_code == 403
+    assert client.post("/play/next", headers={"Origin": "http://evil.example"}).status_code == 403
+    assert act("x" * 70_000, {"Content-Type": "application/json"}).status_code == 413
+    r = act("[1, 2]", {"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"] == "play: the body must be a JSON object"
+    assert act("{not json", own).status_code == 400
+    assert session.steps == 0 and not session.records  # nothing above reached the episode
+    r = act('{"kind": "stop", "answer": "done"}', own)
+    assert r.status_code == 200 and session.steps == 1
+    r = act('{"action": "scroll [down]"}', {"Content-Type": "application/json"})  # a local script, no Origin
+    assert r.status_code == 200
+    env.close()
