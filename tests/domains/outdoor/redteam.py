@@ -259,7 +259,34 @@ class PlacePageDirections(NavAgent):
 
 
 NAV_SHORTCUTS = (WalkWithoutWeb, DirectionsElsewhere, StopShort, StopAtNeighbouringPlace, NeverStops)
-NAV_GENUINE = (AddressFollower, FullPostalAddress, DetourFirst, LongerRoute, StopOneNodeEarly, PlacePageDirections)
+class TwoLegs(NavAgent):
+    """Gets directions to a place about halfway, walks them, then asks from there to the destination."""
+
+    kind = "genuine"
+
+    @classmethod
+    def mid(cls, task):
+        c = city()
+        path = c.route(task.embodied["start"], task.goal["dest_node"])
+        half = path[len(path) // 2]
+        cands = [p for p in c.places.values() if p.node_id not in (path[0], path[-1])
+                 and c.distance_m(p.node_id, half) < 250]
+        return min(cands, key=lambda p: (c.distance_m(p.node_id, half), p.place_id)) if cands else None
+
+    @classmethod
+    def applies(cls, task):
+        return cls.mid(task) is not None
+
+    def plan(self):
+        g = self.task.goal
+        m = self.mid(self.task)
+        yield from self.follow_map_to(m.name)
+        yield from self.follow_map_to(g["dest_name"])
+        yield "stop"
+
+
+NAV_GENUINE = (AddressFollower, FullPostalAddress, DetourFirst, LongerRoute, StopOneNodeEarly, PlacePageDirections,
+               TwoLegs)
 
 
 # ------------------------------------------------------------------------------------------ shopping
