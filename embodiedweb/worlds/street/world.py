@@ -74,6 +74,14 @@ SIGHT_M = 60.0
 HERE_RADIUS_M = 20.0
 
 
+def _remember(cache: dict[Any, Any], key: Any, value: Any, cap: int) -> Any:
+    """Store ``value`` in a text cache that is emptied when it grows past ``cap`` entries; return it."""
+    if len(cache) > cap:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def walking_distances(city: City, src: str, limit_m: float) -> dict[str, float]:
     """Walking distance from ``src`` to every node within ``limit_m`` (Dijkstra bounded by the limit)."""
     dist = {src: 0.0}
@@ -203,11 +211,7 @@ class StreetWorld(EmbodiedWorld):
                          f"{dist:.0f} m along {street or 'a street'}")
         if not nbs:
             lines.append("- none")
-        got = (labels, "\n".join(lines))
-        if len(self._dyn) > 100000:
-            self._dyn.clear()
-        self._dyn[key] = got
-        return got
+        return _remember(self._dyn, key, (labels, "\n".join(lines)), 100000)
 
     def facing(self) -> str:
         """``"53 deg (northeast ...)"``: the heading and its 8-point compass word (with the map's grid word
@@ -278,11 +282,7 @@ class StreetWorld(EmbodiedWorld):
         if here:
             lines.append(f"Here (within {HERE_RADIUS_M:.0f} m walk, where stopping counts as arriving): " + ", ".join(
                 f"{p.name} ({'at this node' if d == 0 else f'{d:.0f} m'})" for d, p in here))
-        got = (header, "\n".join(lines))
-        if len(self._static) > 50000:
-            self._static.clear()
-        self._static[node_id] = got
-        return got
+        return _remember(self._static, node_id, (header, "\n".join(lines)), 50000)
 
     def text(self) -> str:
         header, views = self._static_text(self.node)

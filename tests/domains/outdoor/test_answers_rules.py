@@ -8,18 +8,7 @@ from __future__ import annotations
 import pytest
 
 from embodiedweb.domains.outdoor.answers import MAX_CHARS, MAX_WORDS, Verdict, judge
-
-
-def N(value, unit, tol=0.0):  # noqa: N802 - a fact-record constructor
-    return {"kind": "number", "value": value, "unit": unit, "tol": tol}
-
-
-def T(value):  # noqa: N802
-    return {"kind": "time", "value": value}
-
-
-def P(value, **kw):  # noqa: N802
-    return {"kind": "name", "value": value, **kw}
+from tests.domains.outdoor.test_traveling_answers import N, P, T  # the fact-record constructors
 
 
 def C(value, choices):  # noqa: N802
