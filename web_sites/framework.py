@@ -4,6 +4,14 @@ Handlers are plain synchronous functions ``handler(ctx, **path_params) -> Respon
 :class:`WebApp.handle` serves the FastAPI app (browser mode, people) and the in-process text driver,
 so both see byte-identical pages. Every element of the body gets a ``data-bid`` attribute in
 document order when the page is rendered; those are the element ids agents act on.
+
+User input (query, form and path parameters) is text; a handler never turns it into a number with
+bare ``int()``/``float()``/``str.isdigit()`` (they take "²", "٣", "1_0" and 5,000-digit numbers that
+SQLite or the code then choke on). It uses :func:`parse_int` / :func:`parse_float` (ASCII only, whole
+numbers within SQLite's 64-bit INTEGER) or :meth:`Request.int_arg` / :meth:`Request.page_arg`. A
+handler refuses a request by raising :class:`BadRequest` (400, malformed input) or :class:`NotFound`
+(404, an unknown id); the dispatcher answers with the error page and its message. Any other exception
+is a site bug: a 500 page (and a log line).
 """
 
 from __future__ import annotations
@@ -31,6 +39,68 @@ SITES_DIR = Path(__file__).resolve().parent
 BID_ATTR = "data-bid"
 _SKIP_BID = {"script", "style", "template", "noscript"}
 
+#: the range of SQLite's INTEGER (signed 64 bits): every whole number a handler binds into a query
+SQLITE_INT_MIN, SQLITE_INT_MAX = -(2**63), 2**63 - 1
+_INT_TEXT = re.compile(r"([+-]?)0*([0-9]+)")  # ASCII digits only: [0-9], not \d
+_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
+                         re.IGNORECASE)
+_MAX_NUMBER_CHARS = 100  # longer "numbers" are refused before any conversion
+
+
+class HTTPError(Exception):
+    """A request a handler refuses: the dispatcher answers ``status`` with an error page (``title``, ``detail``)."""
+
+    status = 400
+    title = "Bad request"
+
+    def __init__(self, detail: str, title: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if title is not None:
+            self.title = title
+
+
+class BadRequest(HTTPError):
+    """Malformed input (a parameter that is not what the page takes): 400."""
+
+    status = 400
+    title = "Bad request"
+
+
+class NotFound(HTTPError):
+    """A well-formed id of nothing that exists: 404."""
+
+    status = 404
+    title = "Page not found"
+
+
+def parse_int(text: str | None, clamp: tuple[int, int] | None = None) -> int | None:
+    """A whole number written in ASCII digits (optional sign and surrounding spaces) that fits SQLite's
+    INTEGER, or ``None``. With ``clamp=(lo, hi)`` a well-formed number is clamped into ``[lo, hi]``
+    instead (however many digits it has), so ``None`` then means malformed only."""
+    m = _INT_TEXT.fullmatch(text.strip()) if text is not None else None
+    if m is None:
+        return None
+    sign, digits = m.groups()
+    if len(digits) > 19:  # beyond 64 bits: never convert it (int() refuses over 4,300 digits)
+        val = SQLITE_INT_MAX + 1 if sign != "-" else SQLITE_INT_MIN - 1
+    else:
+        val = int(sign + digits)
+    if clamp is not None:
+        return min(max(val, clamp[0]), clamp[1])
+    return val if SQLITE_INT_MIN <= val <= SQLITE_INT_MAX else None
+
+
+def parse_float(text: str | None) -> float | None:
+    """A number written in ASCII (``4``, ``4.50``, ``-1e3``, also ``nan``/``inf``: callers check the range)
+    or ``None``; unlike ``float()`` it refuses other scripts' digits, ``_`` separators and huge texts."""
+    if text is None:
+        return None
+    t = text.strip()
+    if len(t) > _MAX_NUMBER_CHARS or not _FLOAT_TEXT.fullmatch(t):
+        return None
+    return float(t)
+
 
 @dataclass
 class Request:
@@ -53,6 +123,24 @@ class Request:
 
     def args(self, name: str) -> list[str]:
         return list(self.form.get(name, [])) + list(self.query.get(name, []))
+
+    def int_arg(self, name: str, default: int | None = None, lo: int = SQLITE_INT_MIN, hi: int = SQLITE_INT_MAX) -> int:
+        """A whole-number parameter in ``[lo, hi]``; :class:`BadRequest` when it is malformed or out of range
+        (or missing and there is no ``default``)."""
+        raw = self.arg(name).strip()
+        if not raw and default is not None:
+            return default
+        val = parse_int(raw)
+        if val is None or not lo <= val <= hi:
+            shown = f"'{raw[:20]}'" if raw else "nothing"
+            raise BadRequest(f"The {name} must be a whole number from {lo} to {hi}; {shown} is not.")
+        return val
+
+    def page_arg(self, name: str = "page") -> int:
+        """A page number, forgivingly: a malformed or missing one is page 1, a huge one is clamped (callers
+        clamp it to their last page)."""
+        val = parse_int(self.arg(name, "1"), clamp=(1, SQLITE_INT_MAX))
+        return 1 if val is None else val
 
 
 class Response:
@@ -122,6 +210,8 @@ class Site:
 
     def __init__(self) -> None:
         self._routes: list[tuple[set[str], re.Pattern[str], Handler]] = []
+        #: ``(methods, full pattern)`` of every route, e.g. ``(("GET",), "/shop/product/{pid}")``
+        self.route_table: list[tuple[tuple[str, ...], str]] = []
         self.register_routes()
 
     @property
@@ -133,8 +223,10 @@ class Site:
 
     def route(self, pattern: str, handler: Handler, methods: Iterable[str] = ("GET",)) -> None:
         """Add a route; ``pattern`` is relative to the prefix and may hold ``{name}`` parts."""
-        rx = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", (self.prefix + pattern).rstrip("/") or "/")
+        full = (self.prefix + pattern).rstrip("/") or "/"
+        rx = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", full)
         self._routes.append(({m.upper() for m in methods}, re.compile(f"^{rx}$"), handler))
+        self.route_table.append((tuple(sorted(m.upper() for m in methods)), full))
 
     def match(self, method: str, path: str) -> tuple[Handler | None, dict[str, str], bool]:
         path_seen = False
@@ -270,8 +362,10 @@ class WebApp:
                 continue
             try:
                 return handler(Ctx(self, site, req), **params)
+            except HTTPError as e:  # input the handler refuses: a 4xx page with its message
+                return self.error_page(e.status, e.title, e.detail)
             except Exception:  # a site bug must not kill the agent's run
-                log.error("handler error for %s %s\n%s", req.method, req.path, traceback.format_exc())
+                log.error("handler error for %s %s\n%s", req.method, req.path[:300], traceback.format_exc())
                 return self.error_page(500, "Something went wrong", "The page could not be shown.")
         if method_seen:
             return self.error_page(405, "Method not allowed", f"{req.method} is not allowed for {req.path}.")

@@ -12,7 +12,7 @@ import random
 from typing import Any
 from urllib.parse import urlencode
 
-from web_sites.framework import Ctx, Response, Site
+from web_sites.framework import BadRequest, Ctx, Response, Site, parse_int
 from web_sites.recipes import catalog
 from web_sites.state import StateStore
 
@@ -70,10 +70,7 @@ class RecipeSite(Site):
     def search(self, ctx: Ctx) -> Response:
         f = self._filters(ctx)
         hits = catalog.search(f["q"], f["diets"], f["difficulty"], f["ingredients"], f["equipment"])
-        try:
-            page = max(1, int(ctx.req.arg("page", "1")))
-        except ValueError:
-            page = 1
+        page = ctx.req.page_arg()
         pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
         page = min(page, pages)
         params = [("q", f["q"])] + [("diet", d) for d in f["diets"]] + (
@@ -97,9 +94,11 @@ class RecipeSite(Site):
         if r is None:
             return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")
         n = len(r["steps"])
-        if not num.isdigit() or not 1 <= int(num) <= n:
+        i = parse_int(num)
+        if i is None:
+            raise BadRequest(f"'{num[:20]}' is not a step number: {r['name']} has steps 1 to {n}.", "Bad step number")
+        if not 1 <= i <= n:
             return ctx.app.error_page(404, "Step not found", f"{r['name']} has steps 1 to {n}.")
-        i = int(num)
         row = ctx.store.query_one("SELECT COUNT(*) AS n FROM recipe_views WHERE session = ?", (ctx.session,))
         ctx.store.execute("INSERT INTO recipe_views VALUES (?, ?, ?, ?, ?)",
                           (ctx.session, row["n"] if row else 0, rid, i, ctx.now))

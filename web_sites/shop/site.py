@@ -48,7 +48,7 @@ import random
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from web_sites.framework import Ctx, Response, Site
+from web_sites.framework import Ctx, Response, Site, parse_float, parse_int
 from web_sites.shop import catalog
 from web_sites.state import StateStore
 
@@ -76,9 +76,8 @@ def parse_qty(raw: str) -> tuple[int | None, str]:
     text = raw.strip()
     if not text:
         return None, "Enter a quantity (a whole number from 1 to 99)."
-    try:
-        val = float(text)
-    except ValueError:
+    val = parse_float(text)
+    if val is None:
         return None, f"'{text[:20]}' is not a quantity; enter a whole number from 1 to {MAX_QTY}."
     if val != val or val in (float("inf"), float("-inf")) or val != int(val):
         return None, f"The quantity must be a whole number from 1 to {MAX_QTY}."
@@ -251,12 +250,10 @@ class ShopSite(Site):
                 f["store"] = sid
         mp = req.arg("max_price").strip()
         if mp:
-            try:
-                val = float(mp.lstrip("$"))
-                if val != val or val < 0 or val > 1e6:
-                    raise ValueError
+            val = parse_float(mp.lstrip("$"))
+            if val is not None and 0 <= val <= 1e6:  # (NaN fails the comparison)
                 f["max_price"], f["max_cents"] = mp[:20], cents(val)
-            except ValueError:
+            else:
                 errors.append(f"The maximum price must be a number of dollars, like 4.50; '{mp[:20]}' was ignored.")
         sort = req.arg("sort").strip()
         if sort:
@@ -307,10 +304,7 @@ class ShopSite(Site):
     def _results_page(self, ctx: Ctx, category: str | None = None) -> Response:
         f, errors = self._filters(ctx, category)
         hits = self._run_search(ctx, f)
-        try:
-            page = max(1, int(ctx.req.arg("page", "1")))
-        except ValueError:
-            page = 1
+        page = ctx.req.page_arg()
         pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
         page = min(page, pages)
         params = [(k, f[k]) for k in ("q", "category", "store", "max_price", "sort") if f[k]
@@ -440,10 +434,8 @@ class ShopSite(Site):
         return ctx.message_redirect(back, f"Added {qty} × {what} from {s['name']} to your cart.")
 
     def _line(self, ctx: Ctx) -> tuple[dict[str, Any] | None, str]:
-        raw = ctx.req.arg("line").strip()
-        try:
-            line = int(raw)
-        except ValueError:
+        line = parse_int(ctx.req.arg("line"))  # (the cart's line numbers are SQLite INTEGERs)
+        if line is None:
             return None, "That cart line does not exist."
         row = ctx.store.query_one("SELECT * FROM shop_cart WHERE session = ? AND line = ?", (ctx.session, line))
         return (row, "") if row else (None, "That cart line does not exist (it may have been removed).")

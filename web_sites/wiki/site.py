@@ -105,10 +105,7 @@ class WikiSite(Site):
 
     def search(self, ctx: Ctx) -> Response:
         q = " ".join(ctx.req.arg("q").split())[:MAX_QUERY]
-        try:
-            page = max(1, int(ctx.req.arg("page", "1")))
-        except ValueError:
-            page = 1
+        page = ctx.req.page_arg()
         if not q:
             return self._page(ctx, "search.html", q="", results=None, total=0, page=1, pages=0, fallback=False,
                               exact=None, page_url=None, message="Type a word or a name to search the wiki.")
