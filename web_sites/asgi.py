@@ -1,6 +1,17 @@
-"""The FastAPI app that serves the sites over HTTP (browser mode and people)."""
+"""The FastAPI app that serves the sites over HTTP (browser mode and people).
+
+Requests are bounded before a handler sees them: the URL (:data:`MAX_URL_BYTES`, else 414), the body
+(:data:`MAX_BODY_BYTES`, else 413: a too-large ``Content-Length`` is refused before reading, a body
+without one is read with a running count and refused as soon as it passes the cap), the number and the
+size of form fields (:data:`MAX_FORM_FIELDS`, :data:`MAX_FIELD_BYTES`, else 413). The sites' forms are
+small and plain (search boxes, quantities), so a POST body must be ``application/x-www-form-urlencoded``:
+multipart (file uploads) and every other type are refused with 415 without reading the body.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI
 from fastapi import Request as HTTPRequest
@@ -8,10 +19,79 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.responses import Response as HTTPResponse
 from fastapi.staticfiles import StaticFiles
 
-from web_sites.framework import SITES_DIR, Request, WebApp
+from web_sites.framework import SITES_DIR, Request, WebApp, parse_int
 
 SESSION_COOKIE = "ewa_session"
 _NO_STORE = {"Cache-Control": "no-store"}
+
+#: the largest request body the sites read (their forms send a few hundred bytes)
+MAX_BODY_BYTES = 1024 * 1024
+#: the most fields a form body may carry, and the largest one (name or value, in bytes as sent)
+MAX_FORM_FIELDS = 256
+MAX_FIELD_BYTES = 64 * 1024
+#: the longest path plus query string
+MAX_URL_BYTES = 16 * 1024
+FORM_TYPE = "application/x-www-form-urlencoded"
+
+
+class RequestRefused(Exception):
+    """A request refused before any handler runs: ``status`` (4xx), ``title`` and ``detail`` for the page."""
+
+    def __init__(self, status: int, title: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.title, self.detail = status, title, detail
+
+
+def declared_length(headers: Any) -> int | None:
+    """The ``Content-Length`` a request declares (``None`` when it sends none); 400 when it is malformed."""
+    raw = headers.get("content-length")
+    if raw is None:
+        return None
+    n = parse_int(raw)
+    if n is None or n < 0:
+        raise RequestRefused(400, "Bad request", "The Content-Length header is not a byte count.")
+    return n
+
+
+async def read_body(request: HTTPRequest, limit: int) -> bytes:
+    """The request body, never holding more than ``limit`` bytes of it: 413 when the declared length is over
+    ``limit`` (nothing is read) or as soon as the bytes received pass it."""
+    too_large = RequestRefused(413, "Request too large", f"The request body is over {limit} bytes.")
+    declared = declared_length(request.headers)
+    if declared is not None and declared > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+def media_type(headers: Any) -> str:
+    return headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+async def read_form(request: HTTPRequest) -> dict[str, list[str]]:
+    """The fields of a POST body (bounded; see the module docstring), in the order sent."""
+    ctype = media_type(request.headers)
+    if ctype not in ("", FORM_TYPE):
+        raise RequestRefused(415, "Unsupported form encoding", f"The sites take forms as {FORM_TYPE}, not"
+                             f" {ctype[:60]}{' (file uploads are not accepted)' if 'multipart' in ctype else ''}.")
+    body = await read_body(request, MAX_BODY_BYTES)
+    if not body:
+        return {}
+    if not ctype:
+        raise RequestRefused(415, "Unsupported form encoding", f"A request body must be sent as {FORM_TYPE}.")
+    if body.count(b"&") >= MAX_FORM_FIELDS:
+        raise RequestRefused(413, "Request too large", f"A form may have at most {MAX_FORM_FIELDS} fields.")
+    if any(len(part) > MAX_FIELD_BYTES for part in body.split(b"&")):
+        raise RequestRefused(413, "Request too large", f"A form field may have at most {MAX_FIELD_BYTES} bytes.")
+    form: dict[str, list[str]] = {}
+    # as Starlette parses forms: bytes as Latin-1, then %-escapes as UTF-8 (bad ones become U+FFFD)
+    for key, value in parse_qsl(body.decode("latin-1"), keep_blank_values=True):
+        form.setdefault(key, []).append(value)
+    return form
 
 
 def create_app(webapp: WebApp, default_session: str | None = None) -> FastAPI:
@@ -20,18 +100,25 @@ def create_app(webapp: WebApp, default_session: str | None = None) -> FastAPI:
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=str(SITES_DIR / "static")), name="static")
 
+    def refusal_page(e: RequestRefused) -> HTTPResponse:
+        # the body may be unread: close the connection rather than receive the rest of it
+        return HTMLResponse(webapp.error_page(e.status, e.title, e.detail).html, status_code=e.status,
+                            headers={**_NO_STORE, "Connection": "close"})
+
     @app.api_route("/{path:path}", methods=["GET", "POST"])
     async def dispatch(request: HTTPRequest, path: str) -> HTTPResponse:
+        try:
+            raw_path = request.scope.get("raw_path") or request.scope["path"].encode()
+            if len(raw_path) + len(request.scope.get("query_string") or b"") > MAX_URL_BYTES:
+                raise RequestRefused(414, "Address too long", f"A URL may have at most {MAX_URL_BYTES} bytes.")
+            form = await read_form(request) if request.method == "POST" else {}
+        except RequestRefused as e:
+            return refusal_page(e)
         session = request.cookies.get(SESSION_COOKIE, "")
         new_cookie = None
         if not session:
             session = default_session or webapp.new_session_id()
             new_cookie = session
-        form: dict[str, list[str]] = {}
-        if request.method == "POST":
-            data = await request.form()
-            for key in data:
-                form[key] = [str(v) for v in data.getlist(key)]
         url = "/" + path + (f"?{request.url.query}" if request.url.query else "")
         resp = webapp.handle(Request.from_url(request.method, url, session, form))
         if resp.redirect is not None:

@@ -25,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from PIL import Image
 
 from embodiedweb.evaluate import step_view, steps_path_for, versions_of, write_steps
+from web_sites.asgi import RequestRefused, declared_length, read_body
 from web_sites.dom import to_html
 from web_sites.framework import SITES_DIR
 
@@ -165,8 +166,8 @@ def post_refusal(method: str, headers: Any, allowed_hosts: frozenset[str]) -> tu
     if origin is None and not headers.get("content-type", "").startswith("application/json"):
         return 403, "play: send actions as JSON (Content-Type: application/json)"
     try:
-        size = int(headers.get("content-length") or 0)
-    except ValueError:
+        size = declared_length(headers) or 0
+    except RequestRefused:
         return 400, "play: bad Content-Length"
     if size > MAX_BODY_BYTES:
         return 413, f"play: request body over {MAX_BODY_BYTES} bytes"
@@ -211,12 +212,13 @@ def create_play_app(session: PlaySession, host: str = "127.0.0.1") -> FastAPI:
 
     @app.post("/play/act")
     async def act(request: HTTPRequest) -> JSONResponse:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            return JSONResponse({"error": f"play: request body over {MAX_BODY_BYTES} bytes"}, status_code=413)
-        try:
+        try:  # read with a running count: a body without a Content-Length is bounded too
+            raw = await read_body(request, MAX_BODY_BYTES)
+        except RequestRefused as e:
+            return JSONResponse({"error": f"play: {e.detail}"}, status_code=e.status, headers={"Connection": "close"})
+        try:  # (ValueError: also a number over Python's 4,300 digits; RecursionError: nesting too deep)
             body = json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):
             return JSONResponse({"error": "play: the body is not JSON"}, status_code=400)
         if not isinstance(body, dict):
             return JSONResponse({"error": "play: the body must be a JSON object"}, status_code=400)
@@ -225,6 +227,10 @@ def create_play_app(session: PlaySession, host: str = "127.0.0.1") -> FastAPI:
             action = f"switch_environment [{body.get('message', '')}]"
         elif body.get("kind") == "stop":
             action = f"stop [{body.get('answer', '')}]"
+        try:  # JSON can escape lone surrogates ("\ud800"): no text, and the trace files could not hold them
+            action.encode("utf-8")
+        except UnicodeEncodeError:
+            return JSONResponse({"error": "play: the action is not valid Unicode text"}, status_code=400)
         return JSONResponse(session.act(action))
 
     @app.post("/play/next")

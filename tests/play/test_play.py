@@ -118,3 +118,21 @@ def test_only_the_play_page_itself_can_act(tmp_path):
     r = act('{"action": "scroll [down]"}', {"Content-Type": "application/json"})  # a local script, no Origin
     assert r.status_code == 200
     env.close()
+
+
+@pytest.mark.parametrize("body,words", [
+    ('{"action": ' + "1" * 5000 + "}", "not JSON"),  # over Python's 4,300-digit int limit
+    ('{"action": ' * 5000 + "1" + "}" * 5000, "not JSON"),  # nested too deep for the parser
+    ('{"action": "\\ud800"}', "not valid Unicode"),  # a lone surrogate: the trace files cannot hold it
+    ('{"kind": "stop", "answer": "\\udfff"}', "not valid Unicode"),
+])
+def test_malformed_json_is_a_400_and_never_reaches_the_episode(tmp_path, body, words):
+    from fastapi.testclient import TestClient
+
+    env = make_line_env(max_steps=40)
+    session = PlaySession(env, ["line-0"], tmp_path / "human.jsonl")
+    client = TestClient(create_play_app(session), base_url="http://127.0.0.1:8765", raise_server_exceptions=True)
+    r = client.post("/play/act", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert session.steps == 0 and not session.records
+    env.close()
