@@ -11,6 +11,9 @@ from fastapi.staticfiles import StaticFiles
 from web_sites.framework import SITES_DIR, Request, WebApp
 
 SESSION_COOKIE = "ewa_session"
+#: a GET with this header renders the page from the session's state without changing it (the browser
+#: driver reopens its tabs this way after a browser fault, so nothing is logged twice)
+RESTORE_HEADER = "X-EWA-Restore"
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
@@ -33,7 +36,9 @@ def create_app(webapp: WebApp, default_session: str | None = None) -> FastAPI:
             for key in data:
                 form[key] = [str(v) for v in data.getlist(key)]
         url = "/" + path + (f"?{request.url.query}" if request.url.query else "")
-        resp = webapp.handle(Request.from_url(request.method, url, session, form))
+        req = Request.from_url(request.method, url, session, form)
+        req.restore = request.method == "GET" and request.headers.get(RESTORE_HEADER) == "1"
+        resp = webapp.handle(req)
         if resp.redirect is not None:
             out: HTTPResponse = RedirectResponse(resp.redirect, status_code=303, headers=_NO_STORE)
         else:

@@ -41,6 +41,8 @@ class Request:
     query: dict[str, list[str]] = field(default_factory=dict)
     form: dict[str, list[str]] = field(default_factory=dict)
     session: str = ""
+    #: render from state, change nothing (a GET only): what a reopened tab must do
+    restore: bool = False
 
     @classmethod
     def from_url(cls, method: str, url: str, session: str, form: dict[str, list[str]] | None = None) -> Request:
@@ -269,6 +271,9 @@ class WebApp:
             if handler is None:
                 continue
             try:
+                if req.restore and req.method == "GET":
+                    with self.store.discarded():
+                        return handler(Ctx(self, site, req), **params)
                 return handler(Ctx(self, site, req), **params)
             except Exception:  # a site bug must not kill the agent's run
                 log.error("handler error for %s %s\n%s", req.method, req.path, traceback.format_exc())
