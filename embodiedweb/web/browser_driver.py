@@ -196,6 +196,18 @@ def _driver_pids() -> list[int]:
     return out
 
 
+def stack_pids() -> dict[str, list[int]]:
+    """This process's browser stack by role: ``driver`` (Playwright's node driver), ``chromium`` (the
+    browser's main process), ``renderer`` and ``other`` (Chromium's helper processes)."""
+    out: dict[str, list[int]] = {"driver": _driver_pids(), "chromium": [], "renderer": [], "other": []}
+    for d in out["driver"]:
+        for pid in _child_pids(d):
+            line = b" ".join(_argv(pid))  # renderers rewrite their argv into one string
+            role = "renderer" if b"--type=renderer" in line else "other" if b"--type=" in line else "chromium"
+            out[role].append(pid)
+    return out
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
