@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 SUDO   := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 DEMO_LIMIT ?= 10
 
-.PHONY: setup chromium demo test bench lint clean mutate
+.PHONY: setup chromium demo test bench soak lint clean mutate
 
 setup: $(STAMP) chromium
 
@@ -34,6 +34,10 @@ test: setup
 
 bench: setup
 	$(PY) -m embodiedweb.cli bench --json
+
+# Issue 14's soak figures (100k fuzzed actions per env, 2,000 random browser-mode steps; ~15 min), as JSON.
+soak: setup
+	$(PY) -m embodiedweb.soak
 
 # Mutation testing of the scoring rules (not part of `make test` or CI): sampled by default, FULL=1 for all.
 mutate: setup

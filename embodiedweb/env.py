@@ -71,8 +71,8 @@ class Timings(Mapping[str, float]):
         return f"Timings({self._values})"
 
 
-def make_driver(web_mode: str, viewport: tuple[int, int]) -> WebDriver:
-    """A web driver for ``web_mode`` (``text`` or ``browser``)."""
+def make_driver(web_mode: str, viewport: tuple[int, int], watchdog_s: float | None = None) -> WebDriver:
+    """A web driver for ``web_mode`` (``text`` or ``browser``); ``watchdog_s`` bounds each browser call."""
     if web_mode == "text":
         from embodiedweb.web.text_driver import TextDriver
 
@@ -81,9 +81,9 @@ def make_driver(web_mode: str, viewport: tuple[int, int]) -> WebDriver:
         from embodiedweb.extras import require
 
         require("browser")
-        from embodiedweb.web.browser_driver import BrowserDriver
+        from embodiedweb.web.browser_driver import WATCHDOG_S, BrowserDriver
 
-        return BrowserDriver(get_webapp(), viewport=viewport)
+        return BrowserDriver(get_webapp(), viewport=viewport, watchdog_s=watchdog_s or WATCHDOG_S)
     raise ValueError(f"web_mode must be 'text' or 'browser', got {web_mode!r}")
 
 
@@ -94,6 +94,10 @@ class EmbodiedWebEnv(gym.Env):
     answered in ``obs["last_action_error"]``. The agent acts in one domain at a time
     (``obs["active"]``) and moves with ``switch_environment [message]``; ``stop [answer]`` ends the
     episode, ``max_steps`` truncates it. ``info["metrics"]`` holds the checker's metrics at the end.
+
+    In browser mode a browser fault (a crash, a dead process, a call that outlives ``watchdog_s``)
+    never ends the run: the browser is started again with the tabs at their last pages, the sites'
+    state is kept, and ``last_action_error`` says what happened.
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
@@ -101,7 +105,7 @@ class EmbodiedWebEnv(gym.Env):
     def __init__(self, domain: Domain, tasks: TaskSuite | list[Task], *, env_id: str = "", web_mode: str = "text",
                  render_images: bool = False, max_steps: int = 100, image_size: tuple[int, int] = (300, 300),
                  viewport: tuple[int, int] = (1280, 720), render_mode: str | None = None, split: str | None = None,
-                 record_trace: bool = True, trace_path: str | None = None) -> None:
+                 record_trace: bool = True, trace_path: str | None = None, watchdog_s: float | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -121,6 +125,7 @@ class EmbodiedWebEnv(gym.Env):
         self.render_mode = render_mode
         self.record_trace = record_trace
         self.trace_path = trace_path
+        self.watchdog_s = watchdog_s
         self.domains = ("web", domain.world_kind, "meta") if domain.web_enabled else (domain.world_kind, "meta")
 
         obs_spaces: dict[str, spaces.Space] = {k: UnicodeText(TEXT_MAX) for k in OBS_TEXT_KEYS}
@@ -160,7 +165,7 @@ class EmbodiedWebEnv(gym.Env):
 
     def _ensure_driver(self) -> WebDriver:
         if self.driver is None:
-            self.driver = make_driver(self.web_mode, self.viewport)
+            self.driver = make_driver(self.web_mode, self.viewport, self.watchdog_s)
         return self.driver
 
     # gym API -------------------------------------------------------------------------------------
@@ -182,14 +187,7 @@ class EmbodiedWebEnv(gym.Env):
         self.world.set_clock(0)
         self.webapp.reset_session(self.session, task.web, ep_seed)
         driver = self._ensure_driver()
-        try:
-            driver.reset(self.session, task.web.get("start_url", "/"))
-        except Exception as e:  # a dead browser: start it again once
-            driver.close()
-            self.driver = None
-            driver = self._ensure_driver()
-            driver.reset(self.session, task.web.get("start_url", "/"))
-            self.last_error = f"The browser was restarted ({type(e).__name__})."
+        driver.reset(self.session, task.web.get("start_url", "/"))  # recovers from browser faults itself
         self.active = task.start if self.domain.web_enabled else "embodied"
         self.trace.close()
         self.trace = Trace(self.trace_path)
@@ -240,6 +238,9 @@ class EmbodiedWebEnv(gym.Env):
             self.done = True
             metrics = self._metrics()
         obs = self._observation()
+        faults = self._driver_faults()
+        if faults:
+            self.last_error = obs["last_action_error"] = cut(f"{self.last_error} {faults}".strip(), MAX_ERROR_CHARS)
         t2 = time.perf_counter()
         record = {"step": self.steps, "action": self.last_action, "parsed": parsed.to_json() if parsed else None,
                   "active": self.active, "error": self.last_error, "web_url": obs["web_url"],
@@ -284,17 +285,10 @@ class EmbodiedWebEnv(gym.Env):
                                f"Use switch_environment to go to the {want} environment first.")
             return "", ""
         if p.domain == "web":
-            driver = self._ensure_driver()
             try:
-                self.last_error = driver.execute(p.name, p.args)
-            except Exception as e:  # the browser died or misbehaved: say so and recover
-                self.last_error = f"The web page failed ({type(e).__name__}: {str(e)[:200]}); the browser was reset."
-                driver.close()
-                self.driver = None
-                try:
-                    self._ensure_driver().reset(self.session, "/")
-                except Exception as e2:  # nothing more to do this step; the next reset retries
-                    self.last_error += f" Restart failed: {type(e2).__name__}."
+                self.last_error = self._ensure_driver().execute(p.name, p.args)
+            except Exception as e:  # browser faults are recovered by the driver; this one could not be
+                self.last_error = f"The web action failed ({type(e).__name__}: {str(e)[:300]}); try again."
             return "", "web"
         try:
             self.last_error = self.world.execute(p.name, p.args)
@@ -336,15 +330,30 @@ class EmbodiedWebEnv(gym.Env):
         m["answer"] = self.answer
         return m
 
+    def _driver_faults(self) -> str:
+        take = getattr(self.driver, "take_faults", None)
+        return take() if take is not None else ""
+
+    def _web_view(self) -> tuple[str, str, str]:
+        """(url, tabs, page text) of the web session; a browser that cannot be started again now is
+        described instead (the next step tries again)."""
+        assert self.driver is not None
+        try:
+            return self.driver.url, self.driver.tabs_text(), self.driver.tree().text
+        except Exception as e:
+            self.last_error = cut(f"{self.last_error} The browser is not available ({str(e)[:300]}); "
+                                  "the next step tries again.".strip(), MAX_ERROR_CHARS)
+            return self.driver.url, "", "(the browser is not available)"
+
     def _observation(self) -> dict[str, Any]:
         assert self.task is not None and self.driver is not None
-        tree = self.driver.tree()
+        web_url, web_tabs, web_text = self._web_view()
         obs: dict[str, Any] = {
             "active": self.active,
             "instruction": self.task.instruction,
-            "web_url": self.driver.url,
-            "web_tabs": self.driver.tabs_text(),
-            "web_text": tree.text,
+            "web_url": web_url,
+            "web_tabs": web_tabs,
+            "web_text": web_text,
             "embodied_text": self.world.text(),
             "last_action": self.last_action[:TEXT_MAX],
             "last_action_error": self.last_error,
@@ -352,8 +361,15 @@ class EmbodiedWebEnv(gym.Env):
         }
         if self.render_images:
             obs["embodied_image"] = self._fit(self.world.image(self.image_size), self.image_size)
-            obs["web_screenshot"] = self._fit(self.driver.screenshot(self.viewport), self.viewport)
+            obs["web_screenshot"] = self._web_screenshot()
         return obs
+
+    def _web_screenshot(self) -> np.ndarray:
+        assert self.driver is not None
+        try:
+            return self._fit(self.driver.screenshot(self.viewport), self.viewport)
+        except Exception:  # said in web_text; a blank page stands in
+            return np.full((self.viewport[1], self.viewport[0], 3), 255, np.uint8)
 
     @staticmethod
     def _fit(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -368,19 +384,25 @@ class EmbodiedWebEnv(gym.Env):
         """Concrete actions valid now in the active domain, plus switching and stopping."""
         acts: list[str] = []
         if self.active == "web" and self.driver is not None:
-            tree = self.driver.tree()
-            for n in tree.interactive:
-                if n.role in ("link", "button", "checkbox", "radio", "tab", "menuitem", "switch"):
-                    acts.append(f"click [{n.bid}]")
-            acts += [f"type [{n.bid}] [{o}]" for n, o in _select_options(tree)]
-            acts += ["scroll [down]", "scroll [up]", "go_back", "go_forward", "new_tab"]
-            n_tabs = len(self.driver.tab_titles())
-            if n_tabs > 1:
-                acts.append("close_tab")
-                acts += [f"tab_focus [{i}]" for i in range(n_tabs) if i != self.driver.active_tab]
+            acts += self._web_actions(self.driver)
         elif self.active == "embodied":
             acts += self.world.admissible_actions()
         acts += ["switch_environment", "stop"] if self.domain.web_enabled else ["stop"]
+        return acts
+
+    @staticmethod
+    def _web_actions(driver: WebDriver) -> list[str]:
+        try:
+            tree, n_tabs = driver.tree(), len(driver.tab_titles())
+        except Exception:  # the browser is down (said in the observation)
+            return []
+        acts = [f"click [{n.bid}]" for n in tree.interactive
+                if n.role in ("link", "button", "checkbox", "radio", "tab", "menuitem", "switch")]
+        acts += [f"type [{n.bid}] [{o}]" for n, o in _select_options(tree)]
+        acts += ["scroll [down]", "scroll [up]", "go_back", "go_forward", "new_tab"]
+        if n_tabs > 1:
+            acts.append("close_tab")
+            acts += [f"tab_focus [{i}]" for i in range(n_tabs) if i != driver.active_tab]
         return acts
 
     def _info(self, **timings: float) -> dict[str, Any]:

@@ -8,6 +8,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 NONDETERMINISTIC_KEYS = ("timings",)
+#: an episode's trace holds at most about this many characters of JSON; later records are cut
+#: down to their essentials (see :class:`Trace`)
+MAX_TRACE_CHARS = 64_000_000
+#: what a record keeps once the trace is full (strings cut to ``FULL_STRING_CHARS``)
+FULL_KEYS = ("step", "event", "task_id", "seed", "active", "action", "error", "web_url", "timings", "metrics")
+FULL_STRING_CHARS = 300
 
 
 APPEND = "[+]"  # path element of diff_state: elements appended to a list
@@ -67,24 +73,44 @@ def diff_state(before: Any, after: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _short(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > FULL_STRING_CHARS:
+        return f"{value[:FULL_STRING_CHARS]}… ({len(value):,} characters in all)"
+    return value
+
+
 def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 class Trace:
-    """The records of one episode; optionally streamed to a JSONL file as they come."""
+    """The records of one episode; optionally streamed to a JSONL file as they come.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    The trace is bounded (``max_chars``, default :data:`MAX_TRACE_CHARS`): a record that would take it
+    over is cut down, in place, to :data:`FULL_KEYS` with short strings and marked ``"trace_full": true``
+    (what changed is then no longer recorded; checkers read the states themselves, never the trace).
+    """
+
+    def __init__(self, path: str | Path | None = None, max_chars: int | None = None) -> None:
         self.records: list[dict[str, Any]] = []
+        self.max_chars = MAX_TRACE_CHARS if max_chars is None else int(max_chars)
+        self.chars = 0
         self._fh: TextIO | None = None
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
 
     def add(self, record: dict[str, Any]) -> None:
+        line = canonical_json(record)
+        if self.chars + len(line) > self.max_chars:
+            slim = {k: _short(record[k]) for k in FULL_KEYS if k in record}
+            record.clear()
+            record.update(slim, trace_full=True)
+            line = canonical_json(record)
+        self.chars += len(line)
         self.records.append(record)
         if self._fh is not None:
-            self._fh.write(canonical_json(record) + "\n")
+            self._fh.write(line + "\n")
             self._fh.flush()
 
     def digest(self) -> str:

@@ -190,3 +190,38 @@ def test_diff_state_edges():
     assert diff_state([], [1, 2], "p") == {"p": [1, 2]}            # an empty list that grew: written whole
     assert diff_state([1], [1], "p") == {}                         # equal lists: nothing
     assert diff_state({1: "a", "b": 2}, {1: "c", "b": 2}) == {"1": "c"}  # mixed key types sort as text
+
+
+def test_a_full_trace_cuts_later_records_down_to_their_essentials():
+    from embodiedweb.trace import FULL_STRING_CHARS, Trace
+
+    t = Trace(max_chars=10_000)
+    for i in range(40):
+        t.add({"step": i, "action": f"type [3] [{'x' * 2_000}]", "error": "", "active": "web",
+               "parsed": {"name": "type", "args": {"text": "x" * 2_000}}, "changes": {"web": {"q": "x" * 500}},
+               "timings": {"action_ms": 1.0}})
+    full = [r for r in t.records if r.get("trace_full")]
+    assert t.records[0].get("changes") and not t.records[0].get("trace_full")
+    assert len(full) >= 35 and all("changes" not in r and "parsed" not in r for r in full)
+    assert all(len(r["action"]) < FULL_STRING_CHARS + 40 for r in full)
+    assert t.chars <= 10_000 + 40 * 600  # the cap, then a few hundred characters a step
+    assert [r["step"] for r in t.records] == list(range(40))
+
+
+def test_an_env_trace_stays_bounded_and_the_episode_still_ends_with_its_metrics(monkeypatch):
+    import embodiedweb.trace as trace
+
+    monkeypatch.setattr(trace, "MAX_TRACE_CHARS", 50_000)
+    digests = []
+    for _ in range(2):
+        env = gym.make("EWA-Shopping-v0", max_steps=60)
+        env.reset(seed=3)
+        for _ in range(59):
+            env.step("type [1] [" + "long query " * 4_000 + "]")
+        *_, info = env.step("stop [done]")
+        u = env.unwrapped
+        assert "metrics" in info and u.trace.records[-1]["metrics"] == info["metrics"]
+        assert u.trace.records[-1]["trace_full"] and u.trace.chars < 50_000 + 60 * 1_000
+        digests.append(u.trace_digest())
+        env.close()
+    assert digests[0] == digests[1]  # cutting is deterministic

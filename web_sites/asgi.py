@@ -22,6 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from web_sites.framework import SITES_DIR, Request, WebApp, parse_int
 
 SESSION_COOKIE = "ewa_session"
+#: a GET with this header renders the page from the session's state without changing it (the browser
+#: driver reopens its tabs this way after a browser fault, so nothing is logged twice)
+RESTORE_HEADER = "X-EWA-Restore"
 _NO_STORE = {"Cache-Control": "no-store"}
 
 #: the largest request body the sites read (their forms send a few hundred bytes)
@@ -120,7 +123,9 @@ def create_app(webapp: WebApp, default_session: str | None = None) -> FastAPI:
             session = default_session or webapp.new_session_id()
             new_cookie = session
         url = "/" + path + (f"?{request.url.query}" if request.url.query else "")
-        resp = webapp.handle(Request.from_url(request.method, url, session, form))
+        req = Request.from_url(request.method, url, session, form)
+        req.restore = request.method == "GET" and request.headers.get(RESTORE_HEADER) == "1"
+        resp = webapp.handle(req)
         if resp.redirect is not None:
             out: HTTPResponse = RedirectResponse(resp.redirect, status_code=303, headers=_NO_STORE)
         else:

@@ -111,6 +111,8 @@ class Request:
     query: dict[str, list[str]] = field(default_factory=dict)
     form: dict[str, list[str]] = field(default_factory=dict)
     session: str = ""
+    #: render from state, change nothing (a GET only): what a reopened tab must do
+    restore: bool = False
 
     @classmethod
     def from_url(cls, method: str, url: str, session: str, form: dict[str, list[str]] | None = None) -> Request:
@@ -361,6 +363,9 @@ class WebApp:
             if handler is None:
                 continue
             try:
+                if req.restore and req.method == "GET":
+                    with self.store.discarded():
+                        return handler(Ctx(self, site, req), **params)
                 return handler(Ctx(self, site, req), **params)
             except HTTPError as e:  # input the handler refuses: a 4xx page with its message
                 return self.error_page(e.status, e.title, e.detail)

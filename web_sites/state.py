@@ -55,6 +55,17 @@ class StateStore:
                 raise
             self.conn.execute("COMMIT")
 
+    @contextmanager
+    def discarded(self) -> Iterator[StateStore]:
+        """Run a block whose writes are all undone at its end (a savepoint rolled back)."""
+        with self.lock:
+            self.conn.execute("SAVEPOINT discarded")
+            try:
+                yield self
+            finally:
+                self.conn.execute("ROLLBACK TO discarded")
+                self.conn.execute("RELEASE discarded")
+
     def register_session_table(self, ddl: str, name: str) -> None:
         """Create a per-session table (its DDL must include a ``session TEXT`` column)."""
         with self.lock:

@@ -8,6 +8,13 @@ The agent's view is built like the text driver's: after each action the page is 
 one script copies the live form state into attributes (values, checked, selected), gives an id to
 any element the server did not number, and returns the DOM; :func:`axtree.build_tree` turns it
 into the same tree text. Bad input is answered with the same messages (:mod:`messages`).
+
+Faults never end a run. Every call into the browser runs under a wall-clock watchdog (``watchdog_s``):
+a call that outlives it (a stopped renderer, browser or driver) has the whole browser stack killed,
+which makes the call return. A fault (that, a crashed renderer, a dead Chromium, a dead Playwright
+driver) is recovered at once: a new Chromium (and Playwright driver) when needed, and the tabs
+reopened at their last pages. Reopening reads state without changing it (``RESTORE_HEADER``), so the
+sites' server-side state (cart, searches, views) is exactly what the agent made it.
 """
 
 from __future__ import annotations
@@ -16,8 +23,11 @@ import atexit
 import logging
 import os
 import re
+import signal
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
@@ -29,7 +39,7 @@ from embodiedweb.web.axtree import BID, PageTree, build_tree, elements_by_bid
 from embodiedweb.web.driver import WebDriver, validate_key_comb
 from embodiedweb.web.server import LocalServer, get_server
 from embodiedweb.web.urls import UrlRefused, canonical, path_of, to_local_path
-from web_sites.asgi import SESSION_COOKIE
+from web_sites.asgi import RESTORE_HEADER, SESSION_COOKIE
 from web_sites.dom import parse_html
 from web_sites.framework import WebApp
 
@@ -50,6 +60,10 @@ CHROMIUM = _find_chromium()
 ACTION_TIMEOUT_MS = 5000
 NAV_TIMEOUT_MS = 10000
 LAUNCH_TIMEOUT_MS = 30000
+#: default wall-clock limit of one call into the browser (a few seconds over the navigation timeout)
+WATCHDOG_S = NAV_TIMEOUT_MS / 1000 + 5
+#: wall-clock limit of a recovery (a new Chromium, the tabs reopened)
+RECOVERY_S = 20.0
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -87,20 +101,25 @@ class BrowserUnavailable(RuntimeError):
     """Chromium could not be started (missing binary, or Playwright failed to launch it)."""
 
 
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+
+
 class BrowserDied(RuntimeError):
-    """The shared Chromium process is gone; the next ``reset`` starts a new one."""
+    """The browser failed and could not be recovered now; the next call tries again."""
 
 
 # one Playwright + Chromium per process ----------------------------------------------------------
 _lock = threading.RLock()
 _pw: Any = None
+_pw_pid: int | None = None
 _browser: Any = None
 
 
 def _launch() -> Any:
     from playwright.sync_api import sync_playwright
 
-    global _pw, _browser
+    global _pw, _browser, _pw_pid
     if not os.path.exists(CHROMIUM):
         raise BrowserUnavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     last: Exception | None = None
@@ -110,7 +129,9 @@ def _launch() -> Any:
                 saved = os.environ.get("NODE_OPTIONS")
                 os.environ["NODE_OPTIONS"] = (saved + " " if saved else "") + NODE_OPTIONS
                 try:
+                    before = set(_driver_pids())
                     _pw = sync_playwright().start()
+                    _pw_pid = next(iter(set(_driver_pids()) - before), None)
                 finally:
                     if saved is None:
                         os.environ.pop("NODE_OPTIONS", None)
@@ -127,10 +148,12 @@ def _launch() -> Any:
 
 
 def get_browser() -> Any:
-    """The process-wide Chromium, launched on first use and again if it died."""
+    """The process-wide Chromium, launched on first use and again if it (or Playwright's driver) died."""
     with _lock:
-        if _browser is not None and _browser.is_connected():
+        if _browser is not None and _browser.is_connected() and _driver_alive():
             return _browser
+        if _pw is not None and not _driver_alive():
+            _forget_stack()
         if _browser is not None:
             try:
                 _browser.close()
@@ -155,6 +178,148 @@ def browser_pid() -> int | None:
     return None
 
 
+def _argv(pid: int) -> list[bytes]:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def _driver_pids() -> list[int]:
+    """Playwright's node driver processes started by this process."""
+    out = []
+    for pid in _child_pids(os.getpid(), recursive=False):
+        argv = _argv(pid)
+        if argv and argv[0].endswith(b"node") and any(b"playwright" in a for a in argv):
+            out.append(pid)
+    return out
+
+
+def stack_pids() -> dict[str, list[int]]:
+    """This process's browser stack by role: ``driver`` (Playwright's node driver), ``chromium`` (the
+    browser's main process), ``renderer`` and ``other`` (Chromium's helper processes)."""
+    out: dict[str, list[int]] = {"driver": _driver_pids(), "chromium": [], "renderer": [], "other": []}
+    for d in out["driver"]:
+        for pid in _child_pids(d):
+            line = b" ".join(_argv(pid))  # renderers rewrite their argv into one string
+            role = "renderer" if b"--type=renderer" in line else "other" if b"--type=" in line else "chromium"
+            out[role].append(pid)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _driver_alive() -> bool:
+    """Whether Playwright's driver process still runs (a dead one leaves ``is_connected()`` true)."""
+    if _pw is None:
+        return False
+    if _pw_pid is None:
+        return True  # not known (not Linux): trust the connection
+    return _alive(_pw_pid)
+
+
+def _forget_stack() -> None:
+    """Drop the Playwright and Chromium handles without talking to them (they may be dead or stuck)."""
+    global _pw, _browser, _pw_pid
+    pw, _pw, _browser, _pw_pid = _pw, None, None, None
+    if pw is not None:
+        try:
+            pw.stop()  # returns at once when the driver is gone
+        except Exception:
+            pass
+
+
+def kill_stack() -> None:
+    """SIGKILL Playwright's driver and every Chromium process under it, then forget them; the next
+    :func:`get_browser` starts new ones. Works on stopped (SIGSTOP) processes too."""
+    with _lock:
+        _kill_processes()
+        _forget_stack()
+
+
+def _kill_processes() -> None:
+    """SIGKILL the browser stack's processes (safe from any thread: no Playwright call)."""
+    pids: list[int] = []
+    for d in ([_pw_pid] if _pw_pid else []) + _driver_pids():
+        if d not in pids:
+            pids += [d, *_child_pids(d, recursive=True)]
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 2.0
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+class Watchdog:
+    """Kills the browser stack when a guarded call runs past its deadline (one thread per process).
+
+    Playwright's sync API cannot be interrupted from another thread; killing the processes it waits
+    for makes the waiting call raise at once, and the driver then recovers.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._deadline: float | None = None
+        self._thread: threading.Thread | None = None
+        self.fired = 0
+
+    @contextmanager
+    def watch(self, seconds: float) -> Iterator[None]:
+        """Arm for ``seconds`` (an outer arming stays in force if it ends sooner)."""
+        with self._cond:
+            outer = self._deadline
+            mine = time.monotonic() + seconds
+            self._deadline = mine if outer is None else min(outer, mine)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="ewa-browser-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._deadline = outer
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._deadline is None:
+                    self._cond.wait()
+                left = self._deadline - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                self._deadline = None
+                self.fired += 1
+            log.info("a browser call outlived its watchdog: killing the browser stack")
+            _kill_processes()
+
+
+WATCHDOG = Watchdog()
+
+
+class _DeadDriverNoise(logging.Filter):
+    """Playwright's transport leaves a future failed with this when its driver is killed; the fault is
+    handled (and said in the observation), so asyncio's "never retrieved" report is noise."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Connection closed while reading from the driver" not in str(record.exc_info and record.exc_info[1]) \
+            and "Connection closed while reading from the driver" not in record.getMessage()
+
+
+logging.getLogger("asyncio").addFilter(_DeadDriverNoise())
+
+
 def _child_pids(pid: int, recursive: bool = True) -> list[int]:
     out: list[int] = []
     try:
@@ -175,19 +340,14 @@ def _child_pids(pid: int, recursive: bool = True) -> list[int]:
 
 
 def _stop_playwright() -> None:
-    global _pw, _browser
-    if _browser is not None:
+    global _browser
+    if _browser is not None and _driver_alive():
         try:
             _browser.close()
         except Exception:
             pass
     _browser = None
-    if _pw is not None:
-        try:
-            _pw.stop()
-        except Exception:
-            pass
-    _pw = None
+    _forget_stack()
 
 
 @atexit.register
@@ -336,15 +496,18 @@ class _Snap:
 class BrowserDriver(WebDriver):
     """A web session in the shared headless Chromium (see the module docstring).
 
-    Raises :class:`BrowserDied` from ``execute``/``tree`` when Chromium was killed; the env turns
-    that into a message and calls ``reset``, which starts a new browser.
+    No call raises for a browser fault: ``execute`` answers with a message, the observation calls
+    (``tree``, ``tab_titles``, ``screenshot``) recover and read again; what happened is kept for
+    :meth:`take_faults`. Only a browser that cannot be started again raises :class:`BrowserDied`
+    (and the next call tries again).
     """
 
     mode = "browser"
 
-    def __init__(self, app: WebApp, viewport: tuple[int, int] = (1280, 720)) -> None:
+    def __init__(self, app: WebApp, viewport: tuple[int, int] = (1280, 720), watchdog_s: float = WATCHDOG_S) -> None:
         self.app = app
         self.viewport = (int(viewport[0]), int(viewport[1]))
+        self.watchdog_s = float(watchdog_s)
         self.server: LocalServer = get_server()
         self.origin = self.server.origin
         self.session = ""
@@ -353,6 +516,10 @@ class BrowserDriver(WebDriver):
         self._active = 0
         self._snaps: dict[int, _Snap] = {}
         self._cdp: dict[int, Any] = {}
+        self._tabs: list[str] = []  # each tab's last path (what a recovery reopens)
+        self._crashed: set[int] = set()
+        self._faults: list[str] = []
+        self._broken = ""  # why the last recovery failed (the next call tries again)
 
     # lifecycle ----------------------------------------------------------------------------------
     def _new_context(self) -> Any:
@@ -363,40 +530,53 @@ class BrowserDriver(WebDriver):
         ctx.set_default_timeout(ACTION_TIMEOUT_MS)
         ctx.set_default_navigation_timeout(NAV_TIMEOUT_MS)
         ctx.add_init_script(NO_FORM_RESTORE_JS)
+        ctx.add_cookies([{"name": SESSION_COOKIE, "value": self.session, "url": self.origin}])
         return ctx
 
+    def _new_page(self) -> Any:
+        page = self.context.new_page()
+        page.on("crash", lambda p: self._crashed.add(id(p)))
+        return page
+
     def reset(self, session: str, start_path: str = "/") -> None:
-        from playwright.sync_api import Error as PWError
-
         self.session = session
-        for attempt in range(2):
+        self._faults.clear()
+        path = start_path if start_path.startswith("/") else "/" + start_path
+        try:
+            with WATCHDOG.watch(self.watchdog_s):
+                self._reset_once(path)
+        except Exception as e:
+            fault = self._fault_of(e, observing=True)
+            if fault is None:
+                raise
+            self._drop(fault)  # and start again on a new browser
             try:
-                self._reset_once(session, start_path)
-                return
-            except PWError as e:
-                if attempt == 1 or self._browser_alive():
-                    raise self._wrap(e) from e
-                self.context = None  # Chromium died: launch a new one and try again
-                self.pages = []
-                self._cdp.clear()
+                with WATCHDOG.watch(RECOVERY_S):
+                    self._reset_once(path)
+            except Exception as e2:
+                self._drop(str(e2))
+                raise BrowserDied(f"the browser could not be started again ({_first_line(e2)})") from e2
+        self._broken = ""
+        self._remember_tabs()
 
-    def _reset_once(self, session: str, start_path: str) -> None:
+    def _reset_once(self, path: str) -> None:
         if self.context is None or not self._browser_alive():
+            self._drop("")
             self.context = self._new_context()
-            self.pages = []
-            self._cdp.clear()
         ctx = self.context
         ctx.clear_cookies()
-        ctx.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": self.origin}])
-        pages = [p for p in self.pages if not p.is_closed()]
-        page = pages[0] if pages else ctx.new_page()  # reused: its history is wiped below
-        for p in pages[1:]:
-            self._cdp.pop(id(p), None)
-            p.close()
+        ctx.add_cookies([{"name": SESSION_COOKIE, "value": self.session, "url": self.origin}])
+        pages = [p for p in self.pages if not p.is_closed() and id(p) not in self._crashed]
+        page = pages[0] if pages else self._new_page()  # reused: its history is wiped below
+        for p in self.pages:
+            if p is not page:
+                self._cdp.pop(id(p), None)
+                if not p.is_closed():
+                    p.close()
         self.pages = [page]
         self._active = 0
         self._snaps.clear()
-        err = self._goto(page, start_path if start_path.startswith("/") else "/" + start_path)
+        err = self._goto(page, path)
         if err:
             raise RuntimeError(err)
         self._forget_history(page)
@@ -423,20 +603,115 @@ class BrowserDriver(WebDriver):
         ctx, self.context, self.pages = self.context, None, []
         self._snaps.clear()
         self._cdp.clear()
-        if ctx is not None:
+        if ctx is not None and self._browser_alive(ctx):
             try:
-                ctx.close()
+                with WATCHDOG.watch(self.watchdog_s):
+                    ctx.close()
             except Exception:
                 pass
 
-    def _browser_alive(self) -> bool:
-        return _browser is not None and _browser.is_connected() and (
-            self.context is None or self.context.browser is _browser)
+    def _browser_alive(self, ctx: Any = None) -> bool:
+        ctx = ctx if ctx is not None else self.context
+        return (_browser is not None and _driver_alive() and _browser.is_connected()
+                and (ctx is None or ctx.browser is _browser))
 
-    def _wrap(self, e: Exception) -> Exception:
-        if not self._browser_alive():
-            return BrowserDied(f"the Chromium process died ({str(e).splitlines()[0][:160]})")
-        return e
+    # faults -------------------------------------------------------------------------------------
+    def _fault_of(self, e: Exception, observing: bool = False) -> str | None:
+        """What broke, if ``e`` means the browser (not the page's content) failed; ``None`` for an
+        ordinary failed action. While the observation is read every error is a fault."""
+        from playwright.sync_api import Error as PWError
+
+        if isinstance(e, BrowserDied):
+            return str(e)
+        if WATCHDOG.fired != self._fired_seen:
+            self._fired_seen = WATCHDOG.fired
+            return f"the browser did not answer within {self.watchdog_s:g} s"
+        if not _driver_alive():
+            return "Playwright's driver process died"
+        if _browser is None or not _browser.is_connected():
+            return "the Chromium process died"
+        if any(id(p) in self._crashed for p in self.pages) or "crash" in str(e).lower():
+            return "the page's renderer process crashed"
+        if type(e).__name__ == "TargetClosedError" or (self.pages and self.page.is_closed()):
+            return "the page was closed under the driver"
+        if observing or not isinstance(e, PWError):
+            return f"the page could not be read ({type(e).__name__}: {_first_line(e)})"
+        return None
+
+    _fired_seen = 0
+
+    def _drop(self, fault: str) -> None:
+        """Forget the context and pages; kill the browser stack too when the fault lies there."""
+        self._snaps.clear()
+        self._cdp.clear()
+        self._crashed.clear()
+        ctx, self.context, self.pages = self.context, None, []
+        if ctx is not None and self._browser_alive(ctx):
+            try:
+                with WATCHDOG.watch(5.0):
+                    ctx.close()
+                return
+            except Exception:
+                pass
+        if _pw is not None and not (_driver_alive() and _browser is not None and _browser.is_connected()):
+            kill_stack()
+        elif ctx is not None and not self._browser_alive(ctx):
+            pass  # another driver already started a new browser
+        if fault and WATCHDOG.fired != self._fired_seen:
+            self._fired_seen = WATCHDOG.fired
+
+    def _recover(self, fault: str) -> None:
+        """Start again after ``fault``: a new context (and browser when needed), each tab reopened at its
+        last page, without side effects on the sites' state. Raises :class:`BrowserDied` if that fails."""
+        paths, active = list(self._tabs) or ["/"], self._active
+        self._faults.append(fault)
+        log.info("browser fault (%s): recovering %d tab(s)", fault, len(paths))
+        self._drop(fault)
+        try:
+            with WATCHDOG.watch(RECOVERY_S):
+                self.context = self._new_context()
+                self.context.set_extra_http_headers({RESTORE_HEADER: "1"})
+                for path in paths:
+                    page = self._new_page()
+                    self.pages.append(page)
+                    self._goto(page, path)
+                    self._forget_history(page)
+                self.context.set_extra_http_headers({})
+                self._active = min(active, len(self.pages) - 1)
+        except Exception as e:
+            self._drop(str(e))
+            kill_stack()
+            self._broken = f"{fault}; starting it again failed: {_first_line(e)}"
+            raise BrowserDied(f"the browser failed ({self._broken})") from e
+        self._broken = ""
+
+    def _guarded(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` under the watchdog; after a fault, recover and call it once more."""
+        if self._broken:
+            self._recover(f"still recovering from: {self._broken}")
+        try:
+            with WATCHDOG.watch(self.watchdog_s):
+                out = fn()
+        except Exception as e:
+            fault = self._fault_of(e, observing=True)
+            if fault is None:
+                raise
+            self._recover(fault)
+            with WATCHDOG.watch(self.watchdog_s):
+                out = fn()
+        self._remember_tabs()
+        return out
+
+    def _remember_tabs(self) -> None:
+        self._tabs = [path_of(p.url) if p.url.startswith(self.origin) else "/" for p in self.pages]
+
+    def take_faults(self) -> str:
+        """What failed in the browser since the last call (and how it was recovered), as one message."""
+        if not self._faults:
+            return ""
+        what = "; then ".join(dict.fromkeys(self._faults))
+        self._faults.clear()
+        return msg.browser_recovered(what, len(self.pages))
 
     # state ------------------------------------------------------------------------------------
     @property
@@ -451,6 +726,8 @@ class BrowserDriver(WebDriver):
 
     @property
     def url(self) -> str:
+        if not self.pages:  # between a failed recovery and the next one: the last page we had
+            return canonical(self._tabs[self._active] if self._active < len(self._tabs) else "/")
         return self._canonical(self.page.url)
 
     def _canonical(self, real: str) -> str:
@@ -475,38 +752,45 @@ class BrowserDriver(WebDriver):
                 page.wait_for_load_state("load", timeout=NAV_TIMEOUT_MS)
                 return page.evaluate(js, arg)
             except PWError as e:  # a navigation replaced the document under us: wait and read again
-                if attempt == 2 or not self._browser_alive() or page.is_closed():
-                    raise self._wrap(e) from e
+                if attempt == 2 or self._fault_of(e) is not None or page.is_closed():
+                    raise
         raise AssertionError("unreachable")
 
     def tree(self) -> PageTree:
-        snap = self._snap(self.page)
-        if snap.tree is None:
-            snap.tree = build_tree(snap.doc)
-        return snap.tree
-
-    def tab_titles(self) -> list[tuple[str, str]]:
-        out = []
-        for p in self.pages:
-            snap = self._snap(p)
+        def read() -> PageTree:
+            snap = self._snap(self.page)
             if snap.tree is None:
                 snap.tree = build_tree(snap.doc)
-            out.append((snap.tree.title, self._canonical(p.url)))
-        return out
+            return snap.tree
+
+        return self._guarded(read)
+
+    def tab_titles(self) -> list[tuple[str, str]]:
+        def read() -> list[tuple[str, str]]:
+            out = []
+            for p in self.pages:
+                snap = self._snap(p)
+                if snap.tree is None:
+                    snap.tree = build_tree(snap.doc)
+                out.append((snap.tree.title, self._canonical(p.url)))
+            return out
+
+        return self._guarded(read)
 
     def screenshot(self, size: tuple[int, int], marks: bool = True) -> np.ndarray:
         from PIL import Image, ImageDraw
 
         from embodiedweb.render.text_image import font
 
-        page = self.page
-        try:
+        def shoot() -> tuple[bytes, list[Any]]:
+            page = self.page
             page.wait_for_load_state("load", timeout=NAV_TIMEOUT_MS)
             data = page.screenshot(type="jpeg", quality=90, timeout=ACTION_TIMEOUT_MS, animations="disabled",
                                    caret="hide")
             boxes = page.evaluate(BOXES_JS, [n.bid for n in self.tree().interactive]) if marks else []
-        except Exception as e:
-            raise self._wrap(e) from e
+            return data, boxes
+
+        data, boxes = self._guarded(shoot)
         img = Image.open(BytesIO(data)).convert("RGB")
         if marks and boxes:
             draw = ImageDraw.Draw(img)
@@ -530,17 +814,25 @@ class BrowserDriver(WebDriver):
         handler = getattr(self, f"_do_{name}", None)
         if handler is None:
             return msg.NOT_A_WEB_ACTION.format(name=name)
+        if self._broken:
+            self._recover(f"still recovering from: {self._broken}")
         page = self.page
         try:
-            return handler(**args)
-        except PWError as e:
-            if not self._browser_alive():
-                raise self._wrap(e) from e
-            return f"The action failed in the browser: {str(e).splitlines()[0][:200]}"
+            with WATCHDOG.watch(self.watchdog_s):
+                return handler(**args)
+        except Exception as e:
+            fault = self._fault_of(e)
+            if fault is None:
+                if isinstance(e, PWError):
+                    return f"The action failed in the browser: {_first_line(e)}"
+                raise
+            self._recover(fault)  # the action may or may not have happened: the message says so
+            return ""
         finally:
             self._snaps.pop(id(page), None)
             if self.pages:
                 self._snaps.pop(id(self.page), None)
+            self._remember_tabs()
 
     def _element(self, bid: Any) -> tuple[Any, str]:
         el = self._snap(self.page).elements.get(str(bid))
@@ -643,7 +935,7 @@ class BrowserDriver(WebDriver):
     def _do_new_tab(self) -> str:
         if len(self.pages) >= msg.MAX_TABS:
             return msg.TOO_MANY_TABS
-        page = self.context.new_page()
+        page = self._new_page()
         self.pages.append(page)
         self._active = len(self.pages) - 1
         err = self._goto(page, "/")
@@ -690,7 +982,7 @@ class BrowserDriver(WebDriver):
         try:
             page.goto(self.origin + path, wait_until="load", timeout=NAV_TIMEOUT_MS)
         except PWError as e:
-            if not self._browser_alive():
-                raise self._wrap(e) from e
-            return f"The page {canonical(path)} could not be loaded: {str(e).splitlines()[0][:200]}"
+            if self._fault_of(e) is not None:
+                raise
+            return f"The page {canonical(path)} could not be loaded: {_first_line(e)}"
         return ""

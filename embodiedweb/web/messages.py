@@ -108,3 +108,10 @@ def plan_type(el: Any, bid: Any, text: str, tree: PageTree) -> tuple[TypePlan | 
     node = tree.nodes.get(str(bid))
     what = node.role if node else el.tag
     return None, f"Element [{bid}] is a {what}, not a text field; type needs a textbox, searchbox or combobox."
+
+
+def browser_recovered(what: str, tabs: int) -> str:
+    """Said after a browser fault was recovered (browser mode)."""
+    return (f"The browser failed ({what}) and was recovered: your {tabs} tab(s) were reopened at their "
+            "last pages (their back/forward history is lost). The last action may or may not have taken "
+            "effect: check the page.")
