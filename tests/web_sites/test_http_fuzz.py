@@ -36,8 +36,15 @@ from embodiedweb.play.server import MAX_BODY_BYTES as PLAY_MAX_BODY
 from embodiedweb.play.server import PlaySession, create_play_app
 from tests.fixtures.formlab import install as install_formlab
 from tests.fixtures.lineworld import make_line_env
-from web_sites.asgi import (FORM_TYPE, MAX_BODY_BYTES, MAX_FIELD_BYTES, MAX_FORM_FIELDS, MAX_URL_BYTES, SESSION_COOKIE,
-                            create_app)
+from web_sites.asgi import (
+    FORM_TYPE,
+    MAX_BODY_BYTES,
+    MAX_FIELD_BYTES,
+    MAX_FORM_FIELDS,
+    MAX_URL_BYTES,
+    SESSION_COOKIE,
+    create_app,
+)
 from web_sites.framework import SQLITE_INT_MAX, SQLITE_INT_MIN
 from web_sites.registry import get_webapp
 from web_sites.shop import catalog as shop_catalog

@@ -8,8 +8,19 @@ import uuid
 
 import pytest
 
-from web_sites.framework import (SQLITE_INT_MAX, SQLITE_INT_MIN, BadRequest, Ctx, NotFound, Request, Response, Site,
-                                 WebApp, parse_float, parse_int)
+from web_sites.framework import (
+    SQLITE_INT_MAX,
+    SQLITE_INT_MIN,
+    BadRequest,
+    Ctx,
+    NotFound,
+    Request,
+    Response,
+    Site,
+    WebApp,
+    parse_float,
+    parse_int,
+)
 from web_sites.registry import get_webapp
 from web_sites.shop import catalog as shop
 
