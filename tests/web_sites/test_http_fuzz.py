@@ -121,8 +121,17 @@ async def call(app: Any, req: Req) -> Reply:
     return Reply(status, out_headers, bytes(body), consumed)
 
 
+def run_async(coro: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: Playwright's sync API (used by browser tests in this
+    process) keeps an event loop marked running on the main thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def request(app: Any, req: Req) -> Reply:
-    return asyncio.run(call(app, req))
+    return run_async(call(app, req))
 
 
 def streamed(total: int, chunk: int = 64 * 1024) -> Iterator[bytes]:
@@ -481,7 +490,7 @@ def test_fuzz_sites_server(handler_errors):
     print(f"\n[sites] {min(len(corpus), N_REQUESTS)} of {len(corpus)} corpus requests, then random ones")
     hwm0, rss0 = vm_kb("VmHWM"), vm_kb("VmRSS")
     t0 = time.perf_counter()
-    run = asyncio.run(run_requests(app, reqs, expect_site))
+    run = run_async(run_requests(app, reqs, expect_site))
     wall = time.perf_counter() - t0
     report("sites", run, N_REQUESTS, wall, (hwm0, vm_kb("VmHWM"), rss0, vm_kb("VmRSS")))
     for s in sessions:
@@ -591,7 +600,7 @@ def test_fuzz_play_server(tmp_path, handler_errors):
         for _ in range(N_REQUESTS):
             yield fuzzer.one()
 
-    run = asyncio.run(run_requests(app, reqs(), expect_play))
+    run = run_async(run_requests(app, reqs(), expect_play))
     wall = time.perf_counter() - t0
     report("play", run, N_REQUESTS, wall, (hwm0, vm_kb("VmHWM"), rss0, vm_kb("VmRSS")))
     env.close()
