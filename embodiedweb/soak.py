@@ -101,7 +101,7 @@ def browser_soak(env_id: str, n: int, seed: int = 0, progress: Progress | None =
     watchdog = env.unwrapped.watchdog_s or WATCHDOG_S
     rng = random.Random(seed)
     obs, info = env.reset(seed=seed)
-    times, pss, faults, exceptions = [], [], 0, 0
+    times, pss, faults, exceptions, slowest = [], [], 0, 0, (0.0, "")
     job = progress.add_task(f"browser {env_id}", total=n) if progress else None
     for i in range(n):
         acts = [a for a in info.get("admissible_actions", []) if not a.startswith(("stop", "switch"))]
@@ -119,17 +119,20 @@ def browser_soak(env_id: str, n: int, seed: int = 0, progress: Progress | None =
             exceptions += 1
             obs, info = env.reset(seed=rng.randint(0, 10**6))
         times.append(time.perf_counter() - t0)
+        slowest = max(slowest, (times[-1], action[:80]))
         if i % 250 == 0 or i == n - 1:
-            pss.append(round(process_tree_pss_mb(), 1))
+            pss.append((round(process_tree_pss_mb(), 1), obs["web_tabs"].count("\n") + 1))
         if progress:
             progress.update(job, completed=i + 1)
     env.close()
     ts = sorted(times)
     return {"env_id": env_id, "steps": n, "exceptions": exceptions, "browser_faults": faults,
             "step_ms_median": round(1e3 * ts[len(ts) // 2], 1), "step_ms_p99": round(1e3 * ts[int(len(ts) * 0.99)], 1),
-            "step_ms_max": round(1e3 * ts[-1], 1), "watchdog_s": watchdog,
+            "step_ms_max": round(1e3 * ts[-1], 1), "slowest_action": slowest[1], "watchdog_s": watchdog,
             "steps_over_watchdog": sum(t > watchdog for t in times),
-            "pss_mb_samples": pss, "pss_mb_first": pss[0], "pss_mb_max": max(pss), "pss_mb_last": pss[-1]}
+            "steps_over_5s": sum(t > 5 for t in times),
+            "pss_mb_and_open_tabs": pss, "pss_mb_first": pss[0][0], "pss_mb_max": max(p for p, _ in pss),
+            "pss_mb_last": pss[-1][0]}
 
 
 def main(argv: list[str] | None = None) -> int:
