@@ -1,0 +1,47 @@
+"""``ewa eval``: its files hold whatever an agent sends (lone surrogates)."""
+
+from __future__ import annotations
+
+import json
+
+import embodiedweb  # noqa: F401 - registers the env ids
+from baselines.base import Agent
+from embodiedweb.evaluate import evaluate, load_done
+
+COOKING = "EWA-Cooking-v0"
+
+
+class Surrogates(Agent):
+    """Types and answers with lone surrogates, then raises with one; its record field has one too."""
+
+    name = "surrogates"
+
+    def reset(self, env, obs, info):
+        self.n = 0
+
+    def act(self, obs, info):
+        self.n += 1
+        if self.n == 1:
+            return "switch_environment [caf\ud800]"
+        raise ValueError("the model said caf\udcff")
+
+    def episode_record(self):
+        return {"notes": "note \ud800"}
+
+
+def test_records_and_step_files_with_lone_surrogates(tmp_path, monkeypatch):
+    monkeypatch.setattr("baselines.registry.make_agent", lambda name, seed=0, **kw: Surrogates())
+    out = tmp_path / "r.jsonl"
+    _, recs = evaluate([COOKING], "surrogates", limit=2, out=out, progress=False, save_steps=True)
+    assert "caf\udcff" in recs[0]["metrics"]["agent_error"]
+    text = out.read_bytes().decode("utf-8")  # strict UTF-8: the surrogates are JSON escapes
+    assert "\\udcff" in text and "\\ud800" in text
+    back = [json.loads(line) for line in text.splitlines()]
+    assert [r["notes"] for r in back] == ["note \ud800"] * 2 and len(load_done(out)) == 2
+    steps = sorted((tmp_path / "r.steps" / COOKING / "surrogates").glob("*.jsonl"))
+    assert len(steps) == 4
+    for path in steps:  # actions are cleaned before the env and the views see them: U+FFFD
+        assert "\ufffd" in path.read_bytes().decode("utf-8")
+    _, again = evaluate([COOKING], "surrogates", limit=2, out=out, progress=False)  # resumes: nothing runs
+    assert again == back and out.read_bytes().decode("utf-8") == text
+
