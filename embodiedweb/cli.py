@@ -25,7 +25,7 @@ def _env_ids(arg: str) -> list[str]:
 
 
 def cmd_eval(a: argparse.Namespace) -> int:
-    from embodiedweb.evaluate import evaluate, print_table
+    from embodiedweb.evaluate import EvalFailed, Stopped, evaluate, print_table
 
     ids = _env_ids(a.env)
     if not ids:
@@ -49,9 +49,20 @@ def cmd_eval(a: argparse.Namespace) -> int:
                         "vision": a.vision, "price_in": a.llm_price_in, "price_out": a.llm_price_out}
     if a.vision:
         env_kwargs["render_images"] = True
-    summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out, seed=a.seed,
-                          progress=not a.no_progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs,
-                          save_steps=a.save_steps, workers=a.workers)
+    kept = f"are in {out}, and the same command resumes the run" if out else "were not saved (no --out)"
+    try:
+        summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out,
+                              seed=a.seed, progress=not a.no_progress, env_kwargs=env_kwargs,
+                              agent_kwargs=agent_kwargs, save_steps=a.save_steps, workers=a.workers)
+    except Stopped as e:  # SIGTERM or SIGINT: one line, and the shell's exit code for that signal
+        print(f"ewa eval: stopped by {e} after {e.finished or 0} episode(s); the finished episodes {kept}",
+              file=sys.stderr)
+        return e.exit_code
+    except EvalFailed as e:  # a worker died or an episode raised: the other workers were stopped
+        print(f"ewa eval: {e}; the run was stopped, the finished episodes {kept}", file=sys.stderr)
+        if e.detail:
+            print(f"worker traceback:\n{e.detail.rstrip()}", file=sys.stderr)
+        return 1
     print_table(summary, f"{a.agent} · {a.web_mode} mode", stderr=a.json)
     if a.json:
         print(json.dumps({"results": summary}, sort_keys=True))

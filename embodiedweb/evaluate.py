@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -14,6 +17,63 @@ from embodiedweb.env import clean_action
 from embodiedweb.versions import __version__
 
 METRIC_KEYS = ("overall", "web", "embodied", "completion")
+#: signals that stop a run cleanly (what Ctrl-C, ``timeout`` and batch schedulers send)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class Stopped(KeyboardInterrupt):
+    """``ewa eval`` was stopped by SIGTERM or SIGINT. Every episode finished before is in ``out``, so
+    the same command resumes; ``finished``: episodes this run completed (when known)."""
+
+    def __init__(self, signum: int, finished: int | None = None) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.finished = finished
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's convention for a process ended by this signal: 143 for SIGTERM, 130 for SIGINT."""
+        return 128 + self.signum
+
+
+class EvalFailed(RuntimeError):
+    """A parallel run stopped because a worker died or an episode raised; ``detail``: the worker's traceback."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+class _StopSignals:
+    """While a run lasts, SIGTERM and SIGINT stop it: with ``raising`` they raise :class:`Stopped` in the
+    main thread, otherwise they are only noted in ``signum`` (the parallel parent polls it, so that a
+    record is never half read). Signals someone else handles or ignores (``nohup``, a background job's
+    SIGINT) are left alone; the previous handlers come back at the end. Outside the main thread nothing
+    is installed (Python runs handlers there only)."""
+
+    def __init__(self, raising: bool = True) -> None:
+        self.raising = raising
+        self.signum: int | None = None
+        self._old: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        first = self.signum is None
+        if first:
+            self.signum = signum
+        if first and self.raising:
+            raise Stopped(signum)
+
+    def __enter__(self) -> _StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in STOP_SIGNALS:
+                default = signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL
+                if signal.getsignal(sig) is default:
+                    self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
 
 
 def episode_key(rec: dict[str, Any]) -> tuple[str, str, str]:
@@ -154,16 +214,26 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     episode's seed is ``seed * 100_003 + i`` for the ``i``-th selected task of its env either way, so
     results do not depend on the number of workers.
     """
+    kw = {"limit": limit, "split": split, "web_mode": web_mode, "out": out, "seed": seed, "progress": progress,
+          "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps}
     if workers > 1:
-        return _evaluate_parallel(env_ids, agent_name, limit=limit, split=split, web_mode=web_mode, out=out,
-                                  seed=seed, progress=progress, env_kwargs=env_kwargs, agent_kwargs=agent_kwargs,
-                                  save_steps=save_steps, workers=workers)
+        with _StopSignals() as stops:
+            return _evaluate_parallel(env_ids, agent_name, workers=workers, stops=stops, **kw)
+    with _StopSignals():
+        return _evaluate_serial(env_ids, agent_name, **kw)
+
+
+def _evaluate_serial(env_ids: list[str], agent_name: str, *, limit: int | None, split: str | None, web_mode: str,
+                     out: Path | None, seed: int, progress: bool, env_kwargs: dict[str, Any] | None,
+                     agent_kwargs: dict[str, Any] | None, save_steps: bool
+                     ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from baselines.registry import make_agent
 
     done = load_done(out)
     records: list[dict[str, Any]] = []
+    finished = 0
     fh = _open_append(out) if out else None
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -184,8 +254,12 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
                         if fh:
                             fh.write(json.dumps(rec, sort_keys=True) + "\n")
                             fh.flush()
+                        finished += 1
                     bar.advance(job)
                 env.close()
+    except Stopped as e:
+        e.finished = finished
+        raise
     finally:
         if fh:
             fh.close()
@@ -210,31 +284,113 @@ def _open_append(path: Path) -> Any:
 
 
 # ------------------------------------------------------------------------------------------ parallel
-def _worker_main(wid: int, jobs: list[tuple[str, str, int, str | None]], config: dict[str, Any], results: Any) -> None:
-    """One worker process: builds its own envs (one per env id) and agent, runs its share of
-    ``jobs`` in order and puts ``("ok", wid, key, record)`` (or ``("error", ...)``) on ``results``."""
+def _worker_main(wid: int, jobs: list[tuple[str, str, int, str | None]], config: dict[str, Any], conn: Any,
+                 eval_pid: int) -> None:
+    """One worker process: builds its own envs (one per env id) and agent, runs its share of ``jobs`` in
+    order and sends ``("ok", wid, key, record)`` per episode (``("error", wid, key, traceback)`` when one
+    raises, which ends the worker), then ``("done", wid, None, None)``, through ``conn``: the write end
+    of its own pipe, whose read end only the parent holds.
+
+    Stopping is the parent's business: SIGINT (Ctrl-C reaches the whole process group) is ignored;
+    SIGTERM (the parent's stop) closes the envs and exits. When the eval process dies, even by SIGKILL,
+    the worker ends by itself (:func:`_exit_with_parent`), and a send that nobody reads any more fails
+    (the pipe has no reader left) instead of blocking.
+    """
     import traceback
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    _exit_with_parent(eval_pid)
 
     import embodiedweb  # noqa: F401 - registers the env ids
     from baselines.registry import make_agent
 
     envs: dict[str, Any] = {}
-    agent = make_agent(config["agent_name"], seed=config["seed"], **config["agent_kwargs"])
     try:
-        for env_id, task_id, ep_seed, steps in jobs:
-            try:
+        key: tuple[str, str] | None = None
+        try:
+            agent = make_agent(config["agent_name"], seed=config["seed"], **config["agent_kwargs"])
+            for env_id, task_id, ep_seed, steps in jobs:
+                key = (env_id, task_id)
                 env = envs.get(env_id)
                 if env is None:
                     env = envs[env_id] = gym.make(env_id, web_mode=config["web_mode"], **config["env_kwargs"])
                 rec = run_episode(env, agent, task_id, seed=ep_seed, steps_path=Path(steps) if steps else None)
-                results.put(("ok", wid, (env_id, task_id), rec))
-            except Exception:  # reported to the parent, which stops the run
-                results.put(("error", wid, (env_id, task_id), traceback.format_exc()))
-                return
+                conn.send(("ok", wid, key, rec))
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the parent is gone: nobody reads
+        except Exception:  # reported to the parent, which stops the run
+            conn.send(("error", wid, key, traceback.format_exc()))
+            return
+        conn.send(("done", wid, None, None))
+    except (BrokenPipeError, ConnectionResetError):
+        return
     finally:
         for env in envs.values():
             env.close()
-        results.put(("done", wid, None, None))
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)  # unwinds: the worker's envs (a browser, say) are closed on the way out
+
+
+def _exit_with_parent(eval_pid: int) -> None:
+    """Make this worker end when the eval process ends, even by SIGKILL (which no handler of it sees).
+
+    * Linux: ``prctl(PR_SET_PDEATHSIG, SIGTERM)``, the kernel's SIGTERM when the worker's parent exits. A
+      forkserver worker's parent is the forkserver, which exits as soon as the eval process is gone.
+    * Everywhere: a thread waits on ``multiprocessing.parent_process().sentinel`` (a pipe the eval
+      process holds open, so at EOF once it is gone however it died; ``eval_pid`` is polled where there
+      is none), then sends SIGTERM to the worker's main thread, and ``os._exit`` 5 s later if that did
+      not end it.
+    """
+    import multiprocessing as mp
+    import sys
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    parent = mp.parent_process()
+    sentinel = getattr(parent, "sentinel", None)
+    if sentinel is None and os.name != "posix":
+        return
+
+    def watch() -> None:
+        if sentinel is not None:
+            from multiprocessing.connection import wait
+
+            while not wait([sentinel]):
+                pass
+        else:
+            while _pid_alive(eval_pid):
+                time.sleep(0.5)
+        main = threading.main_thread().ident
+        if hasattr(signal, "pthread_kill") and main is not None:
+            signal.pthread_kill(main, signal.SIGTERM)  # to the main thread: it may be blocked in a read
+        else:
+            os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5.0)
+        os._exit(128 + signal.SIGTERM)
+
+    threading.Thread(target=watch, name="ewa-parent-watch", daemon=True).start()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a dead parent its own parent has not reaped yet is a zombie: gone for us
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def _mp_context() -> Any:
@@ -246,7 +402,7 @@ def _mp_context() -> Any:
 
 def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None, split: str | None, web_mode: str,
                        out: Path | None, seed: int, progress: bool, env_kwargs: dict[str, Any] | None,
-                       agent_kwargs: dict[str, Any] | None, save_steps: bool, workers: int
+                       agent_kwargs: dict[str, Any] | None, save_steps: bool, workers: int, stops: _StopSignals
                        ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     """:func:`evaluate` with ``workers`` processes (forkserver, else spawn).
 
@@ -256,9 +412,11 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
     arrives, so a killed run resumes with no episode counted twice or lost. At the end the records
     of this run are rewritten after the earlier lines in task order (atomically), and the returned
     records are sorted by (env order, task order).
-    """
-    import queue as queue_mod
 
+    Stopping: on SIGTERM or SIGINT (noted by ``stops``), a worker that dies or an episode that raises,
+    the parent stops every worker (SIGTERM, SIGKILL after :data:`STOP_GRACE_S`), keeps the records
+    they had sent, and raises :class:`Stopped` or :class:`EvalFailed`.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from baselines.registry import make_agent
@@ -285,51 +443,122 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
     config = {"agent_name": agent_name, "seed": seed, "web_mode": web_mode, "env_kwargs": env_kwargs or {},
               "agent_kwargs": agent_kwargs or {}}
     fh = _open_append(out) if out else None
+
+    def keep(rec: dict[str, Any]) -> None:
+        if fh:
+            fh.write(json.dumps(rec, sort_keys=True) + "\n")
+            fh.flush()
+        new[episode_key(rec)] = rec
+
     procs: list[Any] = []
+    conns: list[Any] = []
+    stopped: Stopped | None = None
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       disable=not progress, transient=False) as bar:
             job = bar.add_task(f"{', '.join(env_ids)} · {agent_name} · {n_workers} workers", total=len(order))
             bar.advance(job, len(order) - len(jobs))
             if jobs:
+                stops.raising = False  # from here on a stop is noted and acted on between two records
                 ctx = _mp_context()
-                results = ctx.Queue()
-                procs = [ctx.Process(target=_worker_main, args=(w, jobs[w::n_workers], config, results), daemon=True)
-                         for w in range(n_workers)]
-                for p in procs:
+                for w in range(n_workers):
+                    reader, writer = ctx.Pipe(duplex=False)
+                    p = ctx.Process(target=_worker_main, args=(w, jobs[w::n_workers], config, writer, os.getpid()),
+                                    daemon=True)
                     p.start()
-                running = n_workers
-                while running:
-                    try:
-                        kind, wid, key, payload = results.get(timeout=1.0)
-                    except queue_mod.Empty:
-                        dead = [p for p in procs if not p.is_alive() and p.exitcode not in (0, None)]
-                        if dead:
-                            raise RuntimeError(f"ewa eval: a worker died (exit code {dead[0].exitcode})") from None
-                        continue
-                    if kind == "done":
-                        running -= 1
-                    elif kind == "error":
-                        raise RuntimeError(f"ewa eval: episode {key} failed in worker {wid}:\n{payload}")
-                    else:
-                        new[episode_key(payload)] = payload
-                        if fh:
-                            fh.write(json.dumps(payload, sort_keys=True) + "\n")
-                            fh.flush()
-                        bar.advance(job)
+                    writer.close()  # the worker holds the only write end: its death is an EOF here, not a hang
+                    procs.append(p)
+                    conns.append(reader)
+                _collect(procs, conns, stops, keep, lambda: bar.advance(job))
                 for p in procs:
-                    p.join()
+                    p.join(STOP_GRACE_S)
+    except Stopped as e:
+        stopped = e
+        raise
     finally:
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-                p.join()
+        stops.raising = False  # a second Ctrl-C does not cut the clean-up short
+        _stop_workers(procs, conns, keep)
         if fh:
             fh.close()
+        if stopped is not None:
+            stopped.finished = len(new)  # with the records the stopped workers still sent
     if out and new:
         _rewrite_sorted(out, set(new), order)
     records = [new.get(k) or done[k] for k in sorted(order, key=order.__getitem__)]
     return summarize(records), records
+
+
+#: seconds a stopped worker has to close its envs before it is killed
+STOP_GRACE_S = 3.0
+
+
+def _collect(procs: list[Any], conns: list[Any], stops: _StopSignals, keep: Any, advance: Any) -> None:
+    """Read the workers' messages until every worker has sent ``done`` and ended; raise :class:`Stopped`
+    once a stop signal came, :class:`EvalFailed` when a worker dies or an episode raises."""
+    from multiprocessing.connection import wait
+
+    live = {c: w for w, c in enumerate(conns)}
+    finished: set[int] = set()
+    while live:
+        if stops.signum is not None:
+            raise Stopped(stops.signum)
+        for c in wait(list(live), timeout=0.2):
+            w = live[c]
+            try:
+                kind, _, key, payload = c.recv()
+            except (EOFError, OSError):  # the worker ended (a message it was cut in is lost with it)
+                del live[c]
+                c.close()
+                if w not in finished:
+                    procs[w].join(0.5)  # its exit code; a stop signal sent to the whole group lands meanwhile
+                    if stops.signum is not None:
+                        raise Stopped(stops.signum) from None
+                    raise EvalFailed(f"worker {w} died ({_exit_reason(procs[w].exitcode)})") from None
+                continue
+            if kind == "done":
+                finished.add(w)
+            elif kind == "error":
+                what = f"episode {key[0]} {key[1]}" if key else "the agent"
+                last = payload.strip().splitlines()[-1] if payload.strip() else "error"
+                raise EvalFailed(f"{what} failed in worker {w}: {last}", payload)
+            else:
+                keep(payload)
+                advance()
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def _stop_workers(procs: list[Any], conns: list[Any], keep: Any) -> None:
+    """Stop every worker still running (SIGTERM, then SIGKILL after :data:`STOP_GRACE_S`), then keep
+    the records they had sent: with every writer gone, reading the pipes cannot block (a message a
+    worker was cut in ends in EOF and is dropped)."""
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    deadline = time.monotonic() + STOP_GRACE_S
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+    for c in conns:
+        try:
+            while not c.closed and c.poll(0):
+                kind, _, _, payload = c.recv()
+                if kind == "ok":
+                    keep(payload)
+        except (EOFError, OSError):
+            pass
+        c.close()
 
 
 def _rewrite_sorted(out: Path, keys: set[tuple[str, str, str]], order: dict[tuple[str, str, str], int]) -> None:

@@ -1,12 +1,20 @@
-"""``ewa eval``: its files hold whatever an agent sends (lone surrogates)."""
+"""``ewa eval``: its files hold whatever an agent sends (lone surrogates); SIGTERM and SIGINT stop a run.
+
+Parallel runs stopped by signals: tests/report/test_parallel_signals.py.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
+
+import pytest
 
 import embodiedweb  # noqa: F401 - registers the env ids
 from baselines.base import Agent
-from embodiedweb.evaluate import evaluate, load_done
+from embodiedweb.evaluate import Stopped, _StopSignals, evaluate, load_done
 
 COOKING = "EWA-Cooking-v0"
 
@@ -45,3 +53,18 @@ def test_records_and_step_files_with_lone_surrogates(tmp_path, monkeypatch):
     _, again = evaluate([COOKING], "surrogates", limit=2, out=out, progress=False)  # resumes: nothing runs
     assert again == back and out.read_bytes().decode("utf-8") == text
 
+
+def test_stop_signals_raise_stopped_and_leave_ignored_signals_alone():
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        pytest.skip("something else handles SIGTERM in this process")
+    with pytest.raises(Stopped) as e, _StopSignals():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises at once
+    assert e.value.exit_code == 143 and str(e.value) == "SIGTERM"
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)  # e.g. a job started with `&` by a script
+    try:
+        with _StopSignals():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, old)
