@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 import time
+import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -98,6 +100,11 @@ class EmbodiedWebEnv(gym.Env):
     In browser mode a browser fault (a crash, a dead process, a call that outlives ``watchdog_s``)
     never ends the run: the browser is started again with the tabs at their last pages, the sites'
     state is kept, and ``last_action_error`` says what happened.
+
+    An env can be pickled, cloudpickled and deep-copied, before or after ``reset``: the copy is an
+    independent env with the same configuration (domain, task suite, split, keyword arguments), its own
+    web session and world, and the same episode state, restored by replaying the episode (see
+    :meth:`__getstate__`).
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
@@ -114,6 +121,7 @@ class EmbodiedWebEnv(gym.Env):
         self._suite = suite
         self._suite_version: str | None = None
         self.tasks = suite.split(split) if split else suite
+        self.split = split
         if len(self.tasks) == 0:
             raise TaskError(f"{env_id or domain.name}: no tasks{f' in split {split!r}' if split else ''}")
         self.env_id = env_id
@@ -158,6 +166,7 @@ class EmbodiedWebEnv(gym.Env):
         self.history: list[dict[str, Any]] = []
         self._web_state: dict[str, Any] = {}
         self._world_state: dict[str, Any] = {}
+        self._actions: list[Any] = []  # as given to step(), for replay by a copy (__getstate__)
 
     def describe_actions(self, with_examples: bool = True) -> str:
         """The action set of this env (web + its world + switch/stop), ready for a prompt."""
@@ -178,6 +187,7 @@ class EmbodiedWebEnv(gym.Env):
         else:
             task = self.tasks.tasks[int(self.np_random.integers(len(self.tasks)))]
         ep_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
+        self.episode_seed = ep_seed
         t0 = time.perf_counter()
         self.task = task
         self._reset_state()
@@ -206,6 +216,7 @@ class EmbodiedWebEnv(gym.Env):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.task is None:
             raise RuntimeError("call reset() before step()")
+        self._actions.append(action)
         t0 = time.perf_counter()
         text = clean_action(action)
         self.last_action = cut(text, MAX_ACTION_CHARS)
@@ -435,6 +446,53 @@ class EmbodiedWebEnv(gym.Env):
     def trace_digest(self) -> str:
         """Hash of this episode's trace (timings excluded): equal for equal seeds and actions."""
         return self.trace.digest()
+
+    # pickling and copying -------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """The state a copy is rebuilt from: configuration, episode (task, seed, actions) and RNG.
+
+        Semantics (``pickle``, ``cloudpickle``, ``copy.deepcopy``): the copy is built anew with the same
+        domain, task suite, split and keyword arguments, gets its own web session (its own rows in the
+        process-wide sites database: it never shares the original's cart) and its own world and web
+        driver. Mid-episode, the episode is restored by replaying it: ``reset`` with the same task and
+        seed, then the same actions; the env is deterministic by seed, so the copy's observation, trace
+        (digest included), metrics and next steps equal the original's; a copy whose replayed trace
+        digest differs warns (:class:`RuntimeWarning`). The RNG (``np_random``) is copied, so the next
+        unseeded ``reset`` picks the same task and seed in both. A copy's trace is kept in memory only:
+        ``trace_path`` is not carried over (two envs would append to one file). The cost is one
+        ``reset`` plus one ``step`` per action taken so far; in browser mode the replay runs in the
+        copy's own new browser (page state the sites do not keep, such as scroll position, is
+        rebuilt by the same actions).
+        """
+        episode = None
+        if self.task is not None:
+            episode = {"task_id": self.task.task_id, "seed": self.episode_seed, "actions": list(self._actions),
+                       "digest": self.trace_digest()}
+        return {"pickle_version": 1, "init": self._init_kwargs(), "spec": self.spec, "episode": episode,
+                "np_random": self._np_random, "np_random_seed": self._np_random_seed}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        init = dict(state["init"])
+        self.__init__(init.pop("domain"), init.pop("tasks"), **init)  # type: ignore[misc]
+        self.spec = state["spec"]
+        episode = state["episode"]
+        if episode is not None:
+            self.reset(seed=episode["seed"], options={"task_id": episode["task_id"]})
+            for action in episode["actions"]:
+                self.step(action)
+            if self.trace_digest() != episode["digest"]:
+                warnings.warn(f"{self.env_id or self.domain.name}: the copy's replayed episode "
+                              f"({episode['task_id']}, seed {episode['seed']}, {len(episode['actions'])} actions) "
+                              "has another trace digest than the original's", RuntimeWarning, stacklevel=2)
+        self._np_random = state["np_random"]
+        self._np_random_seed = state["np_random_seed"]
+
+    def _init_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``__init__`` this env was built with (``trace_path`` left out)."""
+        out: dict[str, Any] = {"domain": self.domain, "tasks": self._suite}
+        for name in list(inspect.signature(EmbodiedWebEnv.__init__).parameters)[3:]:
+            out[name] = None if name == "trace_path" else getattr(self, name)
+        return out
 
     def close(self) -> None:
         if self.driver is not None:
