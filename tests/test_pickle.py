@@ -7,10 +7,12 @@ replays the episode, so it is in the original's state: same trace digest, same n
 from __future__ import annotations
 
 import copy
+import multiprocessing
 import os
 import pickle
 import warnings
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import cloudpickle
@@ -190,3 +192,24 @@ def test_browser_mode_copy_replays_in_its_own_browser() -> None:
     assert twin.unwrapped.trace_digest() == env.unwrapped.trace_digest()
     env.close()
     twin.close()
+
+
+def _finish(env: Any, actions: list[str]) -> tuple[str, dict[str, Any]]:
+    """Run in a spawned process: finish the episode of the env sent there."""
+    metrics = run(env, actions)[4]["metrics"]
+    env.close()
+    return env.unwrapped.trace_digest(), metrics
+
+
+def test_an_env_sent_to_a_spawned_process_finishes_its_episode_there() -> None:
+    """What multiprocessing spawn, Ray and SubprocVecEnv do: the env is pickled into another process."""
+    task_id, actions, digest = plan("EWA-Cooking-v0")
+    k = len(actions) // 2
+    env = gym.make("EWA-Cooking-v0")
+    env.reset(seed=SEED, options={"task_id": task_id})
+    run(env, actions[:k])
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        remote_digest, remote_metrics = pool.submit(_finish, env, actions[k:]).result(timeout=120)
+    assert remote_digest == digest
+    assert run(env, actions[k:])[4]["metrics"] == remote_metrics
+    env.close()
