@@ -85,7 +85,7 @@ def test_copy_before_reset_is_the_same_env_with_its_own_session(env_id: str, how
     assert isinstance(b, EmbodiedWebEnv) and b is not a
     assert (b.env_id, b.max_steps, b.split, b.web_mode) == (env_id, 90, "test", "text")
     assert [t.task_id for t in b.tasks.tasks] == [t.task_id for t in a.tasks.tasks]
-    assert b.suite_version == a.suite_version
+    assert b.suite_version == a.suite_version and b.spec == a.spec
     assert b.session != a.session and b.world is not a.world
     # unseeded resets draw the same task and seed from the copied RNG
     assert env.reset()[1]["task_id"] == twin.reset()[1]["task_id"]
@@ -143,6 +143,18 @@ def test_copy_after_the_episode_ended_keeps_the_rng(how: str) -> None:
     assert twin.unwrapped.done and twin.unwrapped.trace_digest() == digest
     assert env.reset()[1]["task_id"] == twin.reset()[1]["task_id"]
     assert env.unwrapped.trace_digest() == twin.unwrapped.trace_digest()
+    env.close()
+    twin.close()
+
+
+@pytest.mark.parametrize("how", COPIES)
+def test_domain_options_and_env_options_are_carried_over(how: str) -> None:
+    env = gym.make("EWA-Geolocation-v0", passive=True, render_images=True, image_size=(64, 48), watchdog_s=3.0)
+    twin = COPIES[how](env)
+    a, b = env.unwrapped, twin.unwrapped
+    assert b.domain.passive and not b.domain.web_enabled and b.domains == a.domains
+    assert (b.render_images, b.image_size, b.watchdog_s) == (True, (64, 48), 3.0)
+    assert b.observation_space == a.observation_space and b.suite_version == a.suite_version
     env.close()
     twin.close()
 
