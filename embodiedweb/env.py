@@ -459,7 +459,9 @@ class EmbodiedWebEnv(gym.Env):
         (digest included), metrics and next steps equal the original's; a copy whose replayed trace
         digest differs warns (:class:`RuntimeWarning`). The RNG (``np_random``) is copied, so the next
         unseeded ``reset`` picks the same task and seed in both. A copy's trace is kept in memory only:
-        ``trace_path`` is not carried over (two envs would append to one file). The cost is one
+        ``trace_path`` is not carried over (two envs would append to one file). Sites added to the
+        process-wide web app at run time (``add_site``) must be added in the copy's process too: a copy
+        that misses one warns. The cost is one
         ``reset`` plus one ``step`` per action taken so far; in browser mode the replay runs in the
         copy's own new browser (page state the sites do not keep, such as scroll position, is
         rebuilt by the same actions).
@@ -469,12 +471,18 @@ class EmbodiedWebEnv(gym.Env):
             episode = {"task_id": self.task.task_id, "seed": self.episode_seed, "actions": list(self._actions),
                        "digest": self.trace_digest()}
         return {"pickle_version": 1, "init": self._init_kwargs(), "spec": self.spec, "episode": episode,
-                "np_random": self._np_random, "np_random_seed": self._np_random_seed}
+                "np_random": self._np_random, "np_random_seed": self._np_random_seed,
+                "sites": [site.name for site in self.webapp.sites]}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         init = dict(state["init"])
         self.__init__(init.pop("domain"), init.pop("tasks"), **init)  # type: ignore[misc]
         self.spec = state["spec"]
+        missing = sorted(set(state["sites"]) - {site.name for site in self.webapp.sites})
+        if missing:
+            warnings.warn(f"{self.env_id or self.domain.name}: the original's web app had sites this process lacks "
+                          f"({', '.join(missing)}); add them before unpickling, or the copy's pages differ",
+                          RuntimeWarning, stacklevel=2)
         episode = state["episode"]
         if episode is not None:
             self.reset(seed=episode["seed"], options={"task_id": episode["task_id"]})

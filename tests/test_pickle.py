@@ -21,7 +21,9 @@ import pytest
 
 import embodiedweb
 from embodiedweb.env import EmbodiedWebEnv
+from tests.fixtures.formlab import install
 from tests.fixtures.lineworld import make_line_env
+from web_sites.registry import get_webapp
 
 ENV_IDS = embodiedweb.registered_ids()
 COPIES: dict[str, Callable[[Any], Any]] = {
@@ -30,7 +32,7 @@ COPIES: dict[str, Callable[[Any], Any]] = {
     "cloudpickle": lambda env: cloudpickle.loads(cloudpickle.dumps(env)),
 }
 SEED = 7
-_plans: dict[str, tuple[str, list[str], str]] = {}
+_plans: dict[tuple[str, ...], tuple[str, list[str], str]] = {}
 
 
 @pytest.fixture(autouse=True)
@@ -41,8 +43,10 @@ def _replay_must_not_diverge() -> Iterator[None]:
 
 
 def plan(env_id: str) -> tuple[str, list[str], str]:
-    """(task id, the oracle's actions, the episode's trace digest) for the first task of ``env_id``."""
-    if env_id not in _plans:
+    """(task id, the oracle's actions, the episode's trace digest) for the first task of ``env_id``
+    (with the sites this process has now: tests add some at run time, which changes the pages)."""
+    key = (env_id, *(site.name for site in get_webapp().sites))
+    if key not in _plans:
         env = gym.make(env_id)
         base = env.unwrapped
         task = base.tasks.tasks[0]
@@ -56,9 +60,9 @@ def plan(env_id: str) -> tuple[str, list[str], str]:
             obs, _, term, trunc, info = env.step(actions[-1])
             done = term or trunc
         assert len(actions) >= 4, f"{env_id}: the oracle's episode is too short for this test"
-        _plans[env_id] = (task.task_id, actions, base.trace_digest())
+        _plans[key] = (task.task_id, actions, base.trace_digest())
         env.close()
-    return _plans[env_id]
+    return _plans[key]
 
 
 def states(env: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -186,6 +190,17 @@ def test_a_replay_that_diverges_warns() -> None:
     twin.close()
 
 
+def test_a_site_missing_in_the_copys_process_warns() -> None:
+    env = gym.make("EWA-Navigation-v0")
+    state = env.unwrapped.__getstate__()
+    state["sites"].append("no-such-site")
+    twin = EmbodiedWebEnv.__new__(EmbodiedWebEnv)
+    with pytest.warns(RuntimeWarning, match=r"sites this process lacks \(no-such-site\)"):
+        twin.__setstate__(state)
+    env.close()
+    twin.close()
+
+
 def test_browser_mode_copy_replays_in_its_own_browser() -> None:
     if not os.path.exists("/usr/bin/chromium"):
         pytest.skip("Chromium is not installed at /usr/bin/chromium")
@@ -220,7 +235,9 @@ def test_an_env_sent_to_a_spawned_process_finishes_its_episode_there() -> None:
     env = gym.make("EWA-Cooking-v0")
     env.reset(seed=SEED, options={"task_id": task_id})
     run(env, actions[:k])
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # the test's own sites (tests/fixtures/formlab) are added at run time: the worker adds them too
+    extra = install if get_webapp().site("formlab") is not None else None
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=extra) as pool:
         remote_digest, remote_metrics = pool.submit(_finish, env, actions[k:]).result(timeout=120)
     assert remote_digest == digest
     assert run(env, actions[k:])[4]["metrics"] == remote_metrics
