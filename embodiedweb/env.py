@@ -457,8 +457,8 @@ class EmbodiedWebEnv(gym.Env):
         driver. Mid-episode, the episode is restored by replaying it: ``reset`` with the same task and
         seed, then the same actions; the env is deterministic by seed, so the copy's observation, trace
         (digest included), metrics and next steps equal the original's; a copy whose replayed trace
-        digest differs warns (:class:`RuntimeWarning`). The RNG (``np_random``) is copied, so the next
-        unseeded ``reset`` picks the same task and seed in both. A copy's trace is kept in memory only:
+        digest differs warns (:class:`RuntimeWarning`). The RNG (``np_random``) is copied (seeded first if
+        it was not yet), so the next unseeded ``reset`` picks the same task and seed in both. A copy's trace is kept in memory only:
         ``trace_path`` is not carried over (two envs would append to one file). Sites added to the
         process-wide web app at run time (``add_site``) must be added in the copy's process too: a copy
         that misses one warns. The cost is one
@@ -471,7 +471,7 @@ class EmbodiedWebEnv(gym.Env):
             episode = {"task_id": self.task.task_id, "seed": self.episode_seed, "actions": list(self._actions),
                        "digest": self.trace_digest()}
         return {"pickle_version": 1, "init": self._init_kwargs(), "spec": self.spec, "episode": episode,
-                "np_random": self._np_random, "np_random_seed": self._np_random_seed,
+                "np_random": self.np_random, "np_random_seed": self._np_random_seed,  # seeded if not yet
                 "sites": [site.name for site in self.webapp.sites]}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

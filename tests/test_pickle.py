@@ -83,7 +83,6 @@ def run(env: Any, actions: list[str]) -> Any:
 def test_copy_before_reset_is_the_same_env_with_its_own_session(env_id: str, how: str) -> None:
     task_id, actions, digest = plan(env_id)
     env = gym.make(env_id, max_steps=90, split="test")
-    env.unwrapped.np_random  # noqa: B018 - seeds the RNG: the copy must carry it
     twin = COPIES[how](env)
     a, b = env.unwrapped, twin.unwrapped
     assert isinstance(b, EmbodiedWebEnv) and b is not a
