@@ -457,14 +457,13 @@ class EmbodiedWebEnv(gym.Env):
         driver. Mid-episode, the episode is restored by replaying it: ``reset`` with the same task and
         seed, then the same actions; the env is deterministic by seed, so the copy's observation, trace
         (digest included), metrics and next steps equal the original's; a copy whose replayed trace
-        digest differs warns (:class:`RuntimeWarning`). The RNG (``np_random``) is copied (seeded first if
-        it was not yet), so the next unseeded ``reset`` picks the same task and seed in both. A copy's trace is kept in memory only:
-        ``trace_path`` is not carried over (two envs would append to one file). Sites added to the
-        process-wide web app at run time (``add_site``) must be added in the copy's process too: a copy
-        that misses one warns. The cost is one
-        ``reset`` plus one ``step`` per action taken so far; in browser mode the replay runs in the
-        copy's own new browser (page state the sites do not keep, such as scroll position, is
-        rebuilt by the same actions).
+        digest differs warns (:class:`RuntimeWarning`). The RNG (``np_random``) is copied (seeded first
+        if it was not yet), so the next unseeded ``reset`` picks the same task and seed in both. A copy's
+        trace is kept in memory only: ``trace_path`` is not carried over (two envs would append to one
+        file). Sites added to the process-wide web app at run time (``add_site``) must be added in the
+        copy's process too: a copy that misses one warns. The cost is one ``reset`` plus one ``step``
+        per action taken so far; in browser mode the replay runs in the copy's own new browser (page
+        state the sites do not keep, such as scroll position, is rebuilt by the same actions).
         """
         episode = None
         if self.task is not None:
