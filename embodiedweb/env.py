@@ -216,7 +216,7 @@ class EmbodiedWebEnv(gym.Env):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.task is None:
             raise RuntimeError("call reset() before step()")
-        self._actions.append(action)
+        self._actions.append(_Overlong.of(action))
         t0 = time.perf_counter()
         text = clean_action(action)
         self.last_action = cut(text, MAX_ACTION_CHARS)
@@ -486,7 +486,7 @@ class EmbodiedWebEnv(gym.Env):
         if episode is not None:
             self.reset(seed=episode["seed"], options={"task_id": episode["task_id"]})
             for action in episode["actions"]:
-                self.step(action)
+                self.step(action.text() if isinstance(action, _Overlong) else action)
             if self.trace_digest() != episode["digest"]:
                 warnings.warn(f"{self.env_id or self.domain.name}: the copy's replayed episode "
                               f"({episode['task_id']}, seed {episode['seed']}, {len(episode['actions'])} actions) "
@@ -518,6 +518,31 @@ class EmbodiedWebEnv(gym.Env):
                 self.driver.close()
         except Exception:
             pass
+
+
+class _Overlong:
+    """An action over :data:`MAX_ACTION_CHARS`, kept for replay as its first characters and its length:
+    the env refuses it and stores it cut, so that is all the replay needs to give the same trace."""
+
+    __slots__ = ("head", "length")
+
+    def __init__(self, head: str, length: int) -> None:
+        self.head, self.length = head, length
+
+    @classmethod
+    def of(cls, action: Any) -> Any:
+        if isinstance(action, str) and len(action) > MAX_ACTION_CHARS:
+            return cls(action[:MAX_ACTION_CHARS], len(action))
+        return action
+
+    def __getstate__(self) -> tuple[str, int]:
+        return self.head, self.length
+
+    def __setstate__(self, state: tuple[str, int]) -> None:
+        self.head, self.length = state
+
+    def text(self) -> str:
+        return self.head + "\x00" * (self.length - len(self.head))
 
 
 def _select_options(tree: Any) -> list[tuple[Any, str]]:

@@ -241,3 +241,17 @@ def test_an_env_sent_to_a_spawned_process_finishes_its_episode_there() -> None:
     assert remote_digest == digest
     assert run(env, actions[k:])[4]["metrics"] == remote_metrics
     env.close()
+
+
+def test_an_overlong_action_is_kept_for_replay_as_its_head_and_length() -> None:
+    env = gym.make("EWA-Shopping-v0")
+    env.reset(seed=2)
+    env.step("x" * 2_000_000)
+    env.step("scroll [down]")
+    kept = env.unwrapped._actions[0]
+    assert len(pickle.dumps(kept)) < 60_000  # not the 2 MB the agent sent
+    copy_ = pickle.loads(pickle.dumps(env))
+    assert copy_.unwrapped.trace_digest() == env.unwrapped.trace_digest()
+    assert copy_.unwrapped.trace.records[1]["action"] == env.unwrapped.trace.records[1]["action"]
+    copy_.close()
+    env.close()
