@@ -11,7 +11,7 @@ from jinja2 import Environment, select_autoescape
 from embodiedweb.report import Report
 from embodiedweb.report import plots as P
 from embodiedweb.report.process import steps_file
-from embodiedweb.report.tables import agent_sort_key, metric
+from embodiedweb.report.tables import agent_sort_key, metric, row
 
 TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
@@ -83,14 +83,14 @@ def viewer_episodes(report: Report, limit: int = 200) -> tuple[list[dict[str, An
     """Episodes that have a ``.steps`` file (failures first, then by env, agent, task), at most ``limit``."""
     details = {e["key"]: e for e in report.episodes}
     recs = [r for r in report.records if steps_file(r) is not None]
-    recs.sort(key=lambda r: (bool(metric(r, "overall")), r["env_id"], agent_sort_key(r["agent"]), r["task_id"]))
+    recs.sort(key=lambda r: (bool(metric(r, "overall")), r["env_id"], agent_sort_key(row(r)), r["task_id"]))
     out = []
     for r in recs[:limit]:
-        d = details.get((r["env_id"], r["task_id"], r["agent"]), {})
+        d = details.get((r["env_id"], r["task_id"], row(r)), {})
         taxo = d.get("taxonomy") or {}
         path = steps_file(r)
         assert path is not None
-        out.append({"env_id": r["env_id"], "agent": r["agent"], "task_id": r["task_id"],
+        out.append({"env_id": r["env_id"], "agent": row(r), "task_id": r["task_id"],
                     "overall": bool(metric(r, "overall")), "completion": f"{float(metric(r, 'completion') or 0):.2f}",
                     "primary": taxo.get("primary"), "categories": taxo.get("categories") or {},
                     "bifurcation": (d.get("process") or {}).get("bifurcation"), "steps": _load_steps(path)})
