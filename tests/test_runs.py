@@ -137,3 +137,25 @@ def test_old_records_without_run_id_load_as_their_agent(tmp_path, capsys):
     code, cap = report_json(capsys, old, "--split-runs")
     rows = json.loads(cap.out.strip().splitlines()[-1])["table3"][COOKING]
     assert "oracle#old" in rows and len(rows) == 2
+
+
+def test_parallel_runs_keep_models_apart_and_retry_errors(tmp_path):
+    """The same with ``--workers 2``: runs apart, errors kept, then retried (their lines replaced)."""
+    from embodiedweb.evaluate import evaluate
+
+    out = tmp_path / "p.jsonl"
+    server = FakeOpenAI(stop_policy)
+    kw = {"limit": 2, "out": out, "progress": False, "workers": 2}
+    dead = {"base_url": server.base_url, "model": "m", "max_retries": 0}  # retries are not the run's identity
+    summary, recs = evaluate([COOKING], "llm", agent_kwargs=dead, **kw)
+    assert summary[COOKING]["errors"] == 2 and [r["status"] for r in recs] == ["error", "error"]
+    with server:
+        _, again = evaluate([COOKING], "llm", agent_kwargs=dead, **kw)
+        assert again == recs and not server.requests
+        _, fixed = evaluate([COOKING], "llm", agent_kwargs=dead, retry_errors=True, **kw)
+        other = {"base_url": server.base_url, "model": "n"}
+        _, second = evaluate([COOKING], "llm", agent_kwargs=other, **kw)
+        assert len(server.requests) == 4
+    assert [r["status"] for r in fixed + second] == ["ok"] * 4
+    assert {r["run_id"] for r in fixed} == {recs[0]["run_id"]} != {r["run_id"] for r in second}
+    assert [(r["run_label"], r["status"]) for r in lines(out)] == [("llm:m", "ok")] * 2 + [("llm:n", "ok")] * 2
