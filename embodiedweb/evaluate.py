@@ -208,7 +208,7 @@ def select_tasks(env: Any, limit: int | None, split: str | None) -> list[str]:
 
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per env: episodes, episodes that ended in an error (``errors``, not in ``episodes``) and the mean
-    of each metric over the other episodes (rates in 0..1)."""
+    of each metric over the other episodes (rates in 0..1; None when every episode is an error)."""
     out: dict[str, dict[str, Any]] = {}
     for r in records:
         s = out.setdefault(r["env_id"], {"episodes": 0, "errors": 0, **{k: 0.0 for k in METRIC_KEYS}})
@@ -220,7 +220,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             s[k] += float(r["metrics"].get(k, 0.0))
     for s in out.values():
         for k in METRIC_KEYS:
-            s[k] = round(s[k] / s["episodes"], 4) if s["episodes"] else 0.0
+            s[k] = round(s[k] / s["episodes"], 4) if s["episodes"] else None  # only errors: no rate
     return out
 
 
@@ -624,5 +624,5 @@ def print_table(summary: dict[str, dict[str, Any]], title: str = "Results", stde
     for col in ("env", "episodes", "errors", "overall %", "web %", "embodied %", "completion %"):
         t.add_column(col, justify="right" if col != "env" else "left")
     for env_id, s in summary.items():
-        t.add_row(env_id, str(s["episodes"]), str(s.get("errors", 0)), *(f"{100 * s[k]:.1f}" for k in METRIC_KEYS))
+        t.add_row(env_id, str(s["episodes"]), str(s.get("errors", 0)), *("–" if s[k] is None else f"{100 * s[k]:.1f}" for k in METRIC_KEYS))
     Console(stderr=stderr).print(t)
