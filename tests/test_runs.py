@@ -159,3 +159,20 @@ def test_parallel_runs_keep_models_apart_and_retry_errors(tmp_path):
     assert [r["status"] for r in fixed + second] == ["ok"] * 4
     assert {r["run_id"] for r in fixed} == {recs[0]["run_id"]} != {r["run_id"] for r in second}
     assert [(r["run_label"], r["status"]) for r in lines(out)] == [("llm:m", "ok")] * 2 + [("llm:n", "ok")] * 2
+
+
+def test_html_viewer_marks_error_episodes(tmp_path):
+    from embodiedweb.report import build_report
+    from embodiedweb.report.html import write_html
+
+    out = tmp_path / "e.jsonl"
+    out.write_text(json.dumps(rec("llm", "c1", False, run_id="abc", run_label="llm:m", status="error",
+                                  error="APIConnectionError: Connection error.")) + "\n")
+    d = tmp_path / "e.steps" / COOKING / "llm-abc"
+    d.mkdir(parents=True)
+    (d / "c1.jsonl").write_text(json.dumps({"step": 0, "action": None, "active": "web", "web_url": "u", "error": "",
+                                            "message": "", "text": "t", "changes": {}}) + "\n")
+    report = build_report([out], process=False)
+    html = write_html(report, tmp_path / "e.html", [str(out)]).read_text()
+    assert "ended by an agent/endpoint error: APIConnectionError: Connection error." in html
+    assert "llm:m · c1" in html
