@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from baselines.base import Agent
-from baselines.prompts import observation_prompt, parse_reply, system_prompt
+from baselines.prompts import PROMPT_VERSION, observation_prompt, parse_reply, system_prompt
 
 
 def image_url(img: np.ndarray) -> str:
@@ -98,9 +98,8 @@ class LLMAgent(Agent):
                     self.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
                     self.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
                 return resp.choices[0].message.content or ""
-            except retryable as e:
+            except retryable:
                 if attempt == self.max_retries:
-                    self.failures.append(f"{type(e).__name__}: {str(e)[:200]}")
                     raise
                 self.retries += 1
                 time.sleep(self.backoff_s * (2 ** attempt) * (1 + 0.25 * self.rng.random()))
@@ -112,12 +111,20 @@ class LLMAgent(Agent):
             self.history[-1] = (a, obs["last_action_error"][:300])
         try:
             reply = self.complete(self._messages(obs))
-        except Exception as e:  # the endpoint is gone: end the episode, keep the run going
+        except Exception as e:  # the endpoint is gone: `run_episode` records the episode as an error
             self.failures.append(f"{type(e).__name__}: {str(e)[:200]}")
-            return "stop"
+            raise
         action = parse_reply(reply, self.domains)
         self.history.append((action, ""))
         return action
+
+    def run_settings(self) -> dict[str, Any]:
+        """What changes the model's behaviour (part of the run id); not the endpoint, key, retries or prices."""
+        return {"model": self.model, "prompt_version": PROMPT_VERSION, "vision": self.vision,
+                "temperature": self.temperature, "max_tokens": self.max_tokens, "history": self.history_len}
+
+    def run_label(self) -> str:
+        return f"llm:{self.model}" + ("+vision" if self.vision else "")
 
     def episode_record(self) -> dict[str, Any]:
         cost = (self.prompt_tokens * self.price_in + self.completion_tokens * self.price_out) / 1e6

@@ -7,6 +7,9 @@ from typing import Any
 
 from embodiedweb.actions import REGISTRY, ActionError
 
+#: bump when the system or observation prompt changes what a model sees: part of an LLM run's identity
+PROMPT_VERSION = "1"
+
 DOMAIN_GUIDANCE = {
     "cooking": "You are in a kitchen and can use a web browser. Find the recipe the instruction names on the recipe "
                "site (use the filters when several recipes share a name), read it one step at a time, switch to the "

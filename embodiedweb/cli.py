@@ -51,9 +51,10 @@ def cmd_eval(a: argparse.Namespace) -> int:
         env_kwargs["render_images"] = True
     kept = f"are in {out}, and the same command resumes the run" if out else "were not saved (no --out)"
     try:
-        summary, _ = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out,
-                              seed=a.seed, progress=not a.no_progress, env_kwargs=env_kwargs,
-                              agent_kwargs=agent_kwargs, save_steps=a.save_steps, workers=a.workers)
+        summary, records = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out,
+                                    seed=a.seed, progress=not a.no_progress, env_kwargs=env_kwargs,
+                                    agent_kwargs=agent_kwargs, save_steps=a.save_steps, workers=a.workers,
+                                    retry_errors=a.retry_errors, run_label=a.run_label)
     except Stopped as e:  # SIGTERM or SIGINT: one line, and the shell's exit code for that signal
         print(f"ewa eval: stopped by {e} after {e.finished or 0} episode(s); the finished episodes {kept}",
               file=sys.stderr)
@@ -63,9 +64,16 @@ def cmd_eval(a: argparse.Namespace) -> int:
         if e.detail:
             print(f"worker traceback:\n{e.detail.rstrip()}", file=sys.stderr)
         return 1
-    print_table(summary, f"{a.agent} · {a.web_mode} mode", stderr=a.json)
+    label = records[0]["run_label"] if records else a.agent
+    print_table(summary, f"{label} · {a.web_mode} mode", stderr=a.json)
     if a.json:
         print(json.dumps({"results": summary}, sort_keys=True))
+    errors = [r for r in records if r.get("status") == "error"]
+    if errors:  # not failures of the agent: the run is incomplete
+        retry = " (rerun with --retry-errors to retry them)" if out else ""
+        print(f"ewa eval: {len(errors)} of {len(records)} episode(s) ended in an error, not counted in accuracy"
+              f"{retry}; first: {str(errors[0].get('error', ''))[:200]}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -147,12 +155,12 @@ def cmd_report(a: argparse.Namespace) -> int:
     missing = [r for r in a.results if not Path(r).exists()]
     if missing:
         raise SystemExit(f"ewa report: no such file: {', '.join(missing)}")
-    from embodiedweb.report.tables import MixedVersions
+    from embodiedweb.report.tables import MixedRuns, MixedVersions
 
     try:
         report = build_report(a.results, process=not a.no_process, oracle_cache=a.oracle_cache,
-                              mix_versions=a.mix_versions)
-    except MixedVersions as e:
+                              mix_versions=a.mix_versions, split_runs=a.split_runs)
+    except (MixedVersions, MixedRuns) as e:
         print(f"ewa report: {e}", file=sys.stderr)
         return 2
     print_tables(report.tables, stderr=a.json)
@@ -180,11 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--limit", type=int, default=None, help="at most N tasks per env")
     e.add_argument("--split", default="all", choices=["all", "train", "test", "dev"])
     e.add_argument("--web-mode", default="text", choices=["text", "browser"])
-    e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun resumes)")
+    e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun of the same agent, model "
+                   "and settings resumes)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--max-steps", type=int, default=None)
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
+    e.add_argument("--retry-errors", action="store_true",
+                   help="run again the episodes of this run that ended in an agent or endpoint error "
+                        "(kept and reported as errors otherwise)")
+    e.add_argument("--run-label", default=None, help="readable name of this run in `ewa report` rows "
+                   "(default: the agent's, e.g. oracle or llm:MODEL)")
     e.add_argument("--workers", type=int, default=1, help="run episodes in N processes (results do not depend on N)")
     e.add_argument("--save-steps", action="store_true",
                    help="also write every step (action, observation text, thumbnails, trace) beside --out, "
@@ -236,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--viewer-limit", type=int, default=200, help="at most N episodes in the trajectory viewer")
     r.add_argument("--mix-versions", action="store_true", help="average records of different suite versions "
                    "into one row (refused by default: their tasks, world or rules differ)")
+    r.add_argument("--split-runs", action="store_true", help="one row per run when runs share a label "
+                   "(label#<run id>); refused by default: they differ in model or settings")
     r.set_defaults(func=cmd_report)
 
     for extra in _extra_commands():

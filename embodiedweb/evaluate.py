@@ -14,6 +14,7 @@ from typing import Any
 import gymnasium as gym
 
 from embodiedweb.env import clean_action
+from embodiedweb.runs import run_dir, run_id, run_identity
 from embodiedweb.versions import __version__
 
 METRIC_KEYS = ("overall", "web", "embodied", "completion")
@@ -77,7 +78,13 @@ class _StopSignals:
 
 
 def episode_key(rec: dict[str, Any]) -> tuple[str, str, str]:
-    return rec["env_id"], rec["task_id"], rec["agent"]
+    """(env, task, run id): an episode of one run (records without a run id: the run ``agent:<name>``)."""
+    return rec["env_id"], rec["task_id"], run_id(rec)
+
+
+def is_error(rec: dict[str, Any]) -> bool:
+    """The episode ended by an agent or endpoint exception (not a failure of the agent at the task)."""
+    return rec.get("status") == "error"
 
 
 def load_done(path: Path | None) -> dict[tuple[str, str, str], dict[str, Any]]:
@@ -100,11 +107,14 @@ def versions_of(env: Any) -> dict[str, str]:
     return {"package_version": __version__, "suite_version": env.unwrapped.suite_version}
 
 
-def is_done(done: dict[tuple[str, str, str], dict[str, Any]], key: tuple[str, str, str], suite: str) -> bool:
-    """An episode counts as done only when its record was measured on the same suite version: a rerun
-    after the tasks, world or rules changed measures it again (the new line wins in ``ewa report``)."""
+def is_done(done: dict[tuple[str, str, str], dict[str, Any]], key: tuple[str, str, str], suite: str,
+            retry_errors: bool = False) -> bool:
+    """An episode counts as done only when a record of the same run (``key`` holds the run id) was
+    measured on the same suite version: a rerun after the tasks, world or rules changed measures it
+    again (the new line wins in ``ewa report``). With ``retry_errors`` an episode that ended in an
+    error runs again too."""
     rec = done.get(key)
-    return rec is not None and rec.get("suite_version") == suite
+    return rec is not None and rec.get("suite_version") == suite and not (retry_errors and is_error(rec))
 
 
 def step_view(step: int, action: str | None, obs: dict[str, Any], trace_record: dict[str, Any] | None,
@@ -145,10 +155,13 @@ def write_steps(steps_path: Path, views: list[dict[str, Any]], trace: list[dict[
 
 
 def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float = 600.0,
-                steps_path: Path | None = None) -> dict[str, Any]:
+                steps_path: Path | None = None, run: dict[str, Any] | None = None) -> dict[str, Any]:
     """One episode of ``agent`` on ``task_id``; returns the per-episode record.
 
-    With ``steps_path`` every step's :func:`step_view` is written there as JSONL (for ``ewa report``).
+    ``run``: the run identity (:func:`embodiedweb.runs.run_identity`; default: the agent's, in the env's
+    web mode). An exception from the agent ends the episode with ``status: "error"`` and ``error``
+    (its text); otherwise ``status`` is ``"ok"``. With ``steps_path`` every step's :func:`step_view`
+    is written there as JSONL (for ``ewa report``).
     """
     t0 = time.perf_counter()
     obs, info = env.reset(seed=seed, options={"task_id": task_id})
@@ -175,7 +188,10 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     base = env.unwrapped
     if steps_path is not None:
         write_steps(steps_path, views, base.trace.records)
-    return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, "seed": seed,
+    if run is None:
+        run = run_identity(agent, web_mode=base.web_mode)
+    status = {"status": "error", "error": metrics["agent_error"]} if "agent_error" in metrics else {"status": "ok"}
+    return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, **run, **status, "seed": seed,
             **versions_of(base),
             "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
@@ -191,31 +207,45 @@ def select_tasks(env: Any, limit: int | None, split: str | None) -> list[str]:
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per env: episodes and mean of each metric (rates in 0..1)."""
+    """Per env: episodes, episodes that ended in an error (``errors``, not in ``episodes``) and the mean
+    of each metric over the other episodes (rates in 0..1; None when every episode is an error)."""
     out: dict[str, dict[str, Any]] = {}
     for r in records:
-        s = out.setdefault(r["env_id"], {"episodes": 0, **{k: 0.0 for k in METRIC_KEYS}})
+        s = out.setdefault(r["env_id"], {"episodes": 0, "errors": 0, **{k: 0.0 for k in METRIC_KEYS}})
+        if is_error(r):
+            s["errors"] += 1
+            continue
         s["episodes"] += 1
         for k in METRIC_KEYS:
             s[k] += float(r["metrics"].get(k, 0.0))
     for s in out.values():
         for k in METRIC_KEYS:
-            s[k] = round(s[k] / s["episodes"], 4) if s["episodes"] else 0.0
+            s[k] = round(s[k] / s["episodes"], 4) if s["episodes"] else None  # only errors: no rate
     return out
 
 
 def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = None,
              web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
              env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
-             save_steps: bool = False, workers: int = 1) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+             save_steps: bool = False, workers: int = 1, retry_errors: bool = False, run_label: str | None = None
+             ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records).
+
+    Every record carries the run's identity (:func:`embodiedweb.runs.run_identity`; ``run_label``
+    replaces the readable label). Records of the same run already in ``out`` are kept and not run again,
+    except, with ``retry_errors``, those that ended in an error.
 
     With ``workers > 1`` episodes run in that many processes (see :func:`_evaluate_parallel`); an
     episode's seed is ``seed * 100_003 + i`` for the ``i``-th selected task of its env either way, so
     results do not depend on the number of workers.
     """
+    from baselines.registry import make_agent
+
+    run = run_identity(make_agent(agent_name, seed=seed, **(agent_kwargs or {})), web_mode=web_mode,
+                       env_kwargs=env_kwargs, seed=seed, label=run_label)
     kw = {"limit": limit, "split": split, "web_mode": web_mode, "out": out, "seed": seed, "progress": progress,
-          "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps}
+          "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps, "run": run,
+          "retry_errors": retry_errors}
     if workers > 1:
         with _StopSignals() as stops:
             return _evaluate_parallel(env_ids, agent_name, workers=workers, stops=stops, **kw)
@@ -225,7 +255,7 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
 
 def _evaluate_serial(env_ids: list[str], agent_name: str, *, limit: int | None, split: str | None, web_mode: str,
                      out: Path | None, seed: int, progress: bool, env_kwargs: dict[str, Any] | None,
-                     agent_kwargs: dict[str, Any] | None, save_steps: bool
+                     agent_kwargs: dict[str, Any] | None, save_steps: bool, run: dict[str, Any], retry_errors: bool
                      ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -243,13 +273,15 @@ def _evaluate_serial(env_ids: list[str], agent_name: str, *, limit: int | None, 
                 agent = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))
                 ids = select_tasks(env, limit, split)
                 job = bar.add_task(f"{env_id} · {agent_name}", total=len(ids))
+                rdir = run_dir(agent.name, run["run_id"])
                 for i, task_id in enumerate(ids):
-                    key = (env_id, task_id, agent.name)
-                    if is_done(done, key, env.unwrapped.suite_version):
+                    key = (env_id, task_id, run["run_id"])
+                    if is_done(done, key, env.unwrapped.suite_version, retry_errors):
                         records.append(done[key])
                     else:
-                        steps_path = steps_path_for(out, env_id, agent.name, task_id) if save_steps else None
-                        rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i, steps_path=steps_path)
+                        steps_path = steps_path_for(out, env_id, rdir, task_id) if save_steps else None
+                        rec = run_episode(env, agent, task_id, seed=seed * 100_003 + i, steps_path=steps_path,
+                                          run=run)
                         records.append(rec)
                         if fh:
                             fh.write(json.dumps(rec, sort_keys=True) + "\n")
@@ -266,8 +298,9 @@ def _evaluate_serial(env_ids: list[str], agent_name: str, *, limit: int | None, 
     return summarize(records), records
 
 
-def steps_path_for(out: Path | None, env_id: str, agent: str, task_id: str) -> Path | None:
-    return (out.parent / f"{out.stem}.steps" / env_id / agent / f"{task_id}.jsonl") if out else None
+def steps_path_for(out: Path | None, env_id: str, rdir: str, task_id: str) -> Path | None:
+    """``<out stem>.steps/<env_id>/<rdir>/<task_id>.jsonl``; ``rdir``: :func:`embodiedweb.runs.run_dir`."""
+    return (out.parent / f"{out.stem}.steps" / env_id / rdir / f"{task_id}.jsonl") if out else None
 
 
 def _open_append(path: Path) -> Any:
@@ -315,7 +348,8 @@ def _worker_main(wid: int, jobs: list[tuple[str, str, int, str | None]], config:
                 env = envs.get(env_id)
                 if env is None:
                     env = envs[env_id] = gym.make(env_id, web_mode=config["web_mode"], **config["env_kwargs"])
-                rec = run_episode(env, agent, task_id, seed=ep_seed, steps_path=Path(steps) if steps else None)
+                rec = run_episode(env, agent, task_id, seed=ep_seed, steps_path=Path(steps) if steps else None,
+                                  run=config["run"])
                 conn.send(("ok", wid, key, rec))
         except (BrokenPipeError, ConnectionResetError):
             return  # the parent is gone: nobody reads
@@ -402,8 +436,8 @@ def _mp_context() -> Any:
 
 def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None, split: str | None, web_mode: str,
                        out: Path | None, seed: int, progress: bool, env_kwargs: dict[str, Any] | None,
-                       agent_kwargs: dict[str, Any] | None, save_steps: bool, workers: int, stops: _StopSignals
-                       ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+                       agent_kwargs: dict[str, Any] | None, save_steps: bool, workers: int, stops: _StopSignals,
+                       run: dict[str, Any], retry_errors: bool) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     """:func:`evaluate` with ``workers`` processes (forkserver, else spawn).
 
     The parent lists the tasks (same order and seeds as the serial run), skips keys already in
@@ -419,10 +453,7 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from baselines.registry import make_agent
-
-    agent = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))
-    name = agent.name
+    rdir = run_dir(run["run_settings"]["agent"], run["run_id"])
     done = load_done(out)
     order: dict[tuple[str, str, str], int] = {}
     jobs: list[tuple[str, str, int, str | None]] = []
@@ -433,15 +464,15 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
         suite = env.unwrapped.suite_version
         env.close()
         for i, task_id in enumerate(ids):
-            key = (env_id, task_id, name)
+            key = (env_id, task_id, run["run_id"])
             order[key] = len(order)
-            if not is_done(done, key, suite):
-                steps = steps_path_for(out, env_id, name, task_id) if save_steps else None
+            if not is_done(done, key, suite, retry_errors):
+                steps = steps_path_for(out, env_id, rdir, task_id) if save_steps else None
                 jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
     new: dict[tuple[str, str, str], dict[str, Any]] = {}
     n_workers = max(1, min(workers, len(jobs)))
     config = {"agent_name": agent_name, "seed": seed, "web_mode": web_mode, "env_kwargs": env_kwargs or {},
-              "agent_kwargs": agent_kwargs or {}}
+              "agent_kwargs": agent_kwargs or {}, "run": run}
     fh = _open_append(out) if out else None
 
     def keep(rec: dict[str, Any]) -> None:
@@ -589,9 +620,9 @@ def print_table(summary: dict[str, dict[str, Any]], title: str = "Results", stde
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=title)
-    for col in ("env", "episodes", "overall %", "web %", "embodied %", "completion %"):
+    t = Table(title=title, caption="errors: episodes ended by an agent or endpoint error, not in the other columns")
+    for col in ("env", "episodes", "errors", "overall %", "web %", "embodied %", "completion %"):
         t.add_column(col, justify="right" if col != "env" else "left")
     for env_id, s in summary.items():
-        t.add_row(env_id, str(s["episodes"]), *(f"{100 * s[k]:.1f}" for k in METRIC_KEYS))
+        t.add_row(env_id, str(s["episodes"]), str(s.get("errors", 0)), *("–" if s[k] is None else f"{100 * s[k]:.1f}" for k in METRIC_KEYS))
     Console(stderr=stderr).print(t)

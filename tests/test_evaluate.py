@@ -46,7 +46,7 @@ def test_records_and_step_files_with_lone_surrogates(tmp_path, monkeypatch):
     assert "\\udcff" in text and "\\ud800" in text
     back = [json.loads(line) for line in text.splitlines()]
     assert [r["notes"] for r in back] == ["note \ud800"] * 2 and len(load_done(out)) == 2
-    steps = sorted((tmp_path / "r.steps" / COOKING / "surrogates").glob("*.jsonl"))
+    steps = sorted((tmp_path / "r.steps" / COOKING).glob("surrogates-*/*.jsonl"))
     assert len(steps) == 4
     for path in steps:  # actions are cleaned before the env and the views see them: U+FFFD
         assert "\ufffd" in path.read_bytes().decode("utf-8")

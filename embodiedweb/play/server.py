@@ -4,7 +4,7 @@ website in a frame, a control to switch environments and a stop/answer box.
 The frame shows the env's own web page (the ``text`` driver's current document). A small script in
 the frame turns what the person does into env actions (``click [id]``, ``type [id] [text] [0|1]``), so
 every human step goes through :meth:`EmbodiedWebEnv.step` and the trace, exactly like an agent's.
-At the end of an episode a record with ``agent: "human"`` is appended to the results JSONL, so
+At the end of an episode a record with ``agent: "human"`` (run label ``human``) is appended to the results JSONL, so
 ``ewa report`` shows human accuracy beside the models.
 """
 
@@ -25,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from PIL import Image
 
 from embodiedweb.evaluate import step_view, steps_path_for, versions_of, write_steps
+from embodiedweb.runs import human_identity, run_dir
 from web_sites.asgi import RequestRefused, declared_length, read_body
 from web_sites.dom import to_html
 from web_sites.framework import SITES_DIR
@@ -108,7 +109,9 @@ class PlaySession:
             return {"error": self.obs["last_action_error"], "done": self.done, "metrics": self.metrics}
 
     def _record(self) -> None:
-        rec = {"env_id": self.base.env_id, "task_id": self.base.task.task_id, "agent": "human", "seed": self.seed +
+        run = human_identity()
+        rec = {"env_id": self.base.env_id, "task_id": self.base.task.task_id, "agent": "human", **run,
+               "status": "ok", "seed": self.seed +
                self.index, **versions_of(self.base), "web_mode": "text", "split": self.base.task.split, "metrics": self.metrics,
                "steps": self.steps, "trace_digest": self.base.trace_digest(),
                "duration_s": round(time.perf_counter() - self.t0, 3)}
@@ -118,7 +121,8 @@ class PlaySession:
             with open(self.out, "a", encoding="utf-8") as f:
                 f.write(json.dumps(rec, sort_keys=True) + "\n")
             # the same step files as `ewa eval --save-steps`, so reports show process metrics for people too
-            steps = steps_path_for(self.out, self.base.env_id, "human", self.base.task.task_id)
+            steps = steps_path_for(self.out, self.base.env_id, run_dir("human", run["run_id"]),
+                                   self.base.task.task_id)
             if steps is not None:
                 write_steps(steps, self.views, self.base.trace.records)
 

@@ -22,10 +22,13 @@ from embodiedweb.report.tables import (
     compute,
     env_label,
     group,
+    is_error,
+    label_runs,
     load_records,
     metric,
     num,
     pct,
+    row,
     versions_table,
 )
 
@@ -41,13 +44,16 @@ class Report:
 
 
 def build_report(paths: list[str | Path], *, process: bool = True, oracle_cache: str | Path | None = None,
-                 oracles: proc.OracleTraces | None = None, mix_versions: bool = False) -> Report:
+                 oracles: proc.OracleTraces | None = None, mix_versions: bool = False,
+                 split_runs: bool = False) -> Report:
     """Load the records of ``paths`` and compute every table (process metrics and taxonomy need traces:
     ``ewa eval --save-steps``; the oracle's traces are computed on demand in text mode).
 
-    Raises :class:`~embodiedweb.report.tables.MixedVersions` when one row would average records of
-    different suite versions, unless ``mix_versions``."""
+    Rows are run labels; raises :class:`~embodiedweb.report.tables.MixedRuns` when two runs share a
+    label, unless ``split_runs`` (one row per run), and :class:`~embodiedweb.report.tables.MixedVersions`
+    when one row would average records of different suite versions, unless ``mix_versions``."""
     records = load_records(paths)
+    label_runs(records, split_runs)
     if not mix_versions:
         check_versions(records)
     numbers = compute(records)
@@ -75,6 +81,8 @@ def episode_details(records: list[dict[str, Any]], oracles: proc.OracleTraces) -
     """For each record with a trace file: its process metrics and (when it failed) its error categories."""
     out = []
     for r in records:
+        if is_error(r):  # ended by an agent or endpoint error: no process or error category of the agent
+            continue
         tf = proc.trace_file(r)
         if tf is None:
             continue
@@ -82,7 +90,7 @@ def episode_details(records: list[dict[str, Any]], oracles: proc.OracleTraces) -
         if not trace or trace[0].get("event") != "reset":
             continue
         o = oracles.get(str(r["env_id"]), str(r["task_id"]), r.get("seed", trace[0].get("seed")))
-        d: dict[str, Any] = {"key": (r["env_id"], r["task_id"], r["agent"]), "process": proc.episode_process(trace, o)}
+        d: dict[str, Any] = {"key": (r["env_id"], r["task_id"], row(r)), "process": proc.episode_process(trace, o)}
         if not metric(r, "overall"):
             d["taxonomy"] = tax.classify_episode(trace, o)
         out.append(d)
@@ -96,12 +104,12 @@ def aggregate_details(records: list[dict[str, Any]], episodes: list[dict[str, An
     taxonomy: dict[str, dict[str, Any]] = {}
     for env_id, agents in group(records).items():
         for agent, recs in agents.items():
-            eps = [by_key[k] for r in recs if (k := (r["env_id"], r["task_id"], r["agent"])) in by_key]
+            eps = [by_key[k] for r in recs if (k := (r["env_id"], r["task_id"], row(r))) in by_key]
             if eps:
                 process.setdefault(env_id, {})[agent] = proc.aggregate([e["process"] for e in eps])
-            failed = [r for r in recs if not metric(r, "overall")]
+            failed = [r for r in recs if not metric(r, "overall") and not is_error(r)]
             classified = [by_key[k]["taxonomy"] for r in failed
-                          if (k := (r["env_id"], r["task_id"], r["agent"])) in by_key]
+                          if (k := (r["env_id"], r["task_id"], row(r))) in by_key]
             if failed:
                 taxonomy.setdefault(env_id, {})[agent] = {**tax.shares(classified),
                                                           "failed_episodes": len(failed),

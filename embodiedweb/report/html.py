@@ -11,7 +11,7 @@ from jinja2 import Environment, select_autoescape
 from embodiedweb.report import Report
 from embodiedweb.report import plots as P
 from embodiedweb.report.process import steps_file
-from embodiedweb.report.tables import agent_sort_key, metric
+from embodiedweb.report.tables import agent_sort_key, metric, row
 
 TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
@@ -48,7 +48,7 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
 {% for ep in episodes %}
 <details class="ep"><summary><span class="{{ 'ok' if ep.overall else 'fail' }}">{{ '✔' if ep.overall else '✘' }}</span>
 {{ ep.env_id }} · {{ ep.agent }} · {{ ep.task_id }} — {{ ep.steps|length - 1 }} steps, completion {{ ep.completion }}
-{% if ep.primary %} · error: {{ ep.primary }}{% endif %}{% if ep.bifurcation %} · bifurcation at step {{ ep.bifurcation }}{% endif %}</summary>
+{% if ep.run_error %} · <span class="fail">ended by an agent/endpoint error: {{ ep.run_error }}</span>{% endif %}{% if ep.primary %} · error: {{ ep.primary }}{% endif %}{% if ep.bifurcation %} · bifurcation at step {{ ep.bifurcation }}{% endif %}</summary>
 {% if ep.categories %}<p>Error categories: {% for c, f in ep.categories.items() %}<b>{{ c }}</b> (step {{ f.step }}: {{ f.evidence }}){% if not loop.last %}; {% endif %}{% endfor %}</p>{% endif %}
 {% for s in ep.steps %}
 <div class="step {{ s.active }}"><b>{{ s.step }}</b> [{{ s.active }}] <code>{{ s.action if s.action is not none else '(reset)' }}</code>
@@ -83,15 +83,16 @@ def viewer_episodes(report: Report, limit: int = 200) -> tuple[list[dict[str, An
     """Episodes that have a ``.steps`` file (failures first, then by env, agent, task), at most ``limit``."""
     details = {e["key"]: e for e in report.episodes}
     recs = [r for r in report.records if steps_file(r) is not None]
-    recs.sort(key=lambda r: (bool(metric(r, "overall")), r["env_id"], agent_sort_key(r["agent"]), r["task_id"]))
+    recs.sort(key=lambda r: (bool(metric(r, "overall")), r["env_id"], agent_sort_key(row(r)), r["task_id"]))
     out = []
     for r in recs[:limit]:
-        d = details.get((r["env_id"], r["task_id"], r["agent"]), {})
+        d = details.get((r["env_id"], r["task_id"], row(r)), {})
         taxo = d.get("taxonomy") or {}
         path = steps_file(r)
         assert path is not None
-        out.append({"env_id": r["env_id"], "agent": r["agent"], "task_id": r["task_id"],
+        out.append({"env_id": r["env_id"], "agent": row(r), "task_id": r["task_id"],
                     "overall": bool(metric(r, "overall")), "completion": f"{float(metric(r, 'completion') or 0):.2f}",
+                    "run_error": str(r.get("error") or "error")[:300] if r.get("status") == "error" else "",
                     "primary": taxo.get("primary"), "categories": taxo.get("categories") or {},
                     "bifurcation": (d.get("process") or {}).get("bifurcation"), "steps": _load_steps(path)})
     return out, max(0, len(recs) - limit)

@@ -84,12 +84,12 @@ def steps_histogram(records: list[dict[str, Any]]) -> str | None:
     """Steps per episode, one outline per agent (all envs)."""
     if not records:
         return None
-    from embodiedweb.report.tables import agent_sort_key
+    from embodiedweb.report.tables import agent_sort_key, row
 
     plt = _plt()
     by: dict[str, list[float]] = {}
     for r in records:
-        by.setdefault(str(r["agent"]), []).append(float(metric(r, "steps") or r.get("steps") or 0))
+        by.setdefault(row(r), []).append(float(metric(r, "steps") or r.get("steps") or 0))
     hi = max(max(v) for v in by.values()) or 1
     fig, ax = plt.subplots(figsize=(6, 3))
     for a in sorted(by, key=agent_sort_key):

@@ -9,6 +9,11 @@ metric keys: an env id's *family* comes from its name (``EWA-Cooking-v0`` -> coo
 * Table 4 shape (geolocation): continent / country / city / street accuracy, mean distance (km) and
   mean GeoGuessr score; the metric keys present in the records decide the columns.
 
+Rows are runs (:mod:`embodiedweb.runs`): one per run label (``oracle``, ``llm:gpt-4o-mini``, ``human``);
+two run ids sharing a label are refused (:class:`MixedRuns`) unless each gets its own label (``split_runs``:
+``label#<run id>``). Episodes that ended in an error (``status: "error"``) are counted apart (``errors``)
+and left out of every rate and mean.
+
 Rates are in 0..1 in the numbers and shown as percentages.
 """
 
@@ -21,12 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from embodiedweb.runs import run_id, run_label
+
 ACC_KEYS = ("overall", "web", "embodied", "completion")
 ACC_LABELS = {"overall": "Overall", "web": "Web-only", "embodied": "Embodied-only", "completion": "Completion"}
 OUTDOOR = ("navigation", "shopping", "traveling")
 GEO_RATE_KEYS = ("continent", "country", "city", "street")
 GEO_MEAN_KEYS = ("distance_km", "geoguessr_score")
 AGENT_ORDER = ("oracle", "heuristic", "llm", "perturbed", "random")
+ERRORS_NOTE = "errors = episodes ended by an agent or endpoint error (not in the episodes or rates)"
 
 
 def env_label(env_id: str) -> str:
@@ -58,11 +66,44 @@ def agent_sort_key(agent: str) -> tuple[int, str]:
 
 
 def episode_key(rec: dict[str, Any]) -> tuple[str, str, str]:
-    return str(rec["env_id"]), str(rec["task_id"]), str(rec["agent"])
+    return str(rec["env_id"]), str(rec["task_id"]), run_id(rec)
+
+
+def row(rec: dict[str, Any]) -> str:
+    """The report row (run label) of a record: ``_row`` once :func:`label_runs` ran, else its run label."""
+    return str(rec.get("_row") or run_label(rec))
+
+
+def is_error(rec: dict[str, Any]) -> bool:
+    return rec.get("status") == "error"
+
+
+class MixedRuns(ValueError):
+    """Two different runs would share one row label."""
+
+
+def label_runs(records: list[dict[str, Any]], split_runs: bool = False) -> None:
+    """Set each record's row (``_row``) to its run label. Raise :class:`MixedRuns` when two run ids share
+    a label, unless ``split_runs``: then each of those rows is labelled ``label#<first 6 of run id>``
+    (records older than run ids: ``label#old``)."""
+    ids: dict[str, set[str]] = {}
+    for r in records:
+        ids.setdefault(run_label(r), set()).add(run_id(r))
+    shared = {lab: rids for lab, rids in ids.items() if len(rids) > 1}
+    if shared and not split_runs:
+        raise MixedRuns("different runs would be merged into one row (" + "; ".join(
+            f"{lab}: {', '.join(sorted(rids))}" for lab, rids in sorted(shared.items()))
+            + "). Pass --split-runs to show one row per run, or give them labels apart (ewa eval --run-label)")
+    for r in records:
+        lab = run_label(r)
+        if lab in shared:
+            rid = run_id(r)
+            lab = f"{lab}#{'old' if rid.startswith('agent:') else rid[:6]}"
+        r["_row"] = lab
 
 
 def load_records(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
-    """Records of every file, deduplicated by (env, task, agent) — a later line or file wins — each
+    """Records of every file, deduplicated by (env, task, run id) — a later line or file wins — each
     with ``_source`` (the JSONL path, to find its ``.steps`` folder). Cut lines are skipped."""
     by_key: dict[tuple[str, str, str], dict[str, Any]] = {}
     for p in paths:
@@ -84,14 +125,14 @@ UNVERSIONED = "unversioned"
 
 
 class MixedVersions(ValueError):
-    """Records of one (env, agent) row measured on different suite versions."""
+    """Records of one (env, run) row measured on different suite versions."""
 
 
 def suite_versions(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, set[str]]]:
     """``{env_id: {agent: {suite versions}}}`` (records written before versions existed: ``unversioned``)."""
     out: dict[str, dict[str, set[str]]] = {}
     for r in records:
-        out.setdefault(str(r["env_id"]), {}).setdefault(str(r["agent"]), set()).add(
+        out.setdefault(str(r["env_id"]), {}).setdefault(row(r), set()).add(
             str(r.get("suite_version") or UNVERSIONED))
     return out
 
@@ -135,26 +176,29 @@ def group(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[dict[st
     """``{env_id: {agent: [records]}}`` with env ids sorted and agents in :func:`agent_sort_key` order."""
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in records:
-        out.setdefault(str(r["env_id"]), {}).setdefault(str(r["agent"]), []).append(r)
+        out.setdefault(str(r["env_id"]), {}).setdefault(row(r), []).append(r)
     return {e: {a: out[e][a] for a in sorted(out[e], key=agent_sort_key)} for e in sorted(out)}
 
 
 def accuracy(recs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Episodes, mean of overall/web/embodied/completion (0..1) and mean steps."""
-    row: dict[str, Any] = {"episodes": len(recs)}
+    """Episodes, errors (episodes that ended in an error, not in ``episodes``), mean of
+    overall/web/embodied/completion (0..1) and mean steps over the episodes."""
+    ok = [r for r in recs if not is_error(r)]
+    out: dict[str, Any] = {"episodes": len(ok), "errors": len(recs) - len(ok)}
     for k in ACC_KEYS:
-        row[k] = _mean([float(metric(r, k) or 0.0) for r in recs])
-    row["steps"] = _mean([float(metric(r, "steps") or r.get("steps") or 0) for r in recs])
-    return row
+        out[k] = _mean([float(metric(r, k) or 0.0) for r in ok])
+    out["steps"] = _mean([float(metric(r, "steps") or r.get("steps") or 0) for r in ok])
+    return out
 
 
 def geolocation(recs: list[dict[str, Any]]) -> dict[str, Any]:
     """Table 4 numbers: rates of the level keys and means of distance/score (over the records that have them)."""
-    row: dict[str, Any] = {"episodes": len(recs)}
+    ok = [r for r in recs if not is_error(r)]
+    out: dict[str, Any] = {"episodes": len(ok), "errors": len(recs) - len(ok)}
     for k in GEO_RATE_KEYS + GEO_MEAN_KEYS:
-        vals = [float(v) for r in recs if (v := metric(r, k)) is not None]
-        row[k] = _mean(vals)
-    return row
+        vals = [float(v) for r in ok if (v := metric(r, k)) is not None]
+        out[k] = _mean(vals)
+    return out
 
 
 def compute(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -202,32 +246,36 @@ def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
     for e, rows in numbers["table3"].items():
         fam = env_family(e)
         title = f"Table 3 · {env_label(e)} ({e})" if fam == "cooking" else f"{env_label(e)} ({e})"
-        t = Table(title, ["Agent", "Episodes", "Overall %", "Web-only %", "Embodied-only %", "Completion %"],
-                  caption="accuracy in %; completion = mean fraction of the task's conditions met")
+        t = Table(title, ["Agent", "Episodes", "Errors", "Overall %", "Web-only %", "Embodied-only %",
+                          "Completion %"],
+                  caption="accuracy in %; completion = mean fraction of the task's conditions met; " + ERRORS_NOTE)
         for a, r in rows.items():
-            t.rows.append([a, str(r["episodes"]), *(pct(r[k]) for k in ACC_KEYS)])
+            t.rows.append([a, str(r["episodes"]), str(r["errors"]), *(pct(r[k]) for k in ACC_KEYS)])
         tables.append(t)
     t2 = numbers["table2"]
     if t2:
         envs = sorted({e for per in t2.values() for e in per})
         t = Table("Table 2 · Outdoor", ["Agent"] + [f"{lab}" for _ in envs for lab in
-                                                     ("Overall %", "Web %", "Embodied %", "Completion %")],
-                  groups=[("", 1)] + [(f"{env_label(e)} ({e})", 4) for e in envs],
-                  caption="per env: overall / web-only / embodied-only accuracy and completion rate (%)")
+                                                     ("Overall %", "Web %", "Embodied %", "Completion %", "Errors")],
+                  groups=[("", 1)] + [(f"{env_label(e)} ({e})", 5) for e in envs],
+                  caption="per env: overall / web-only / embodied-only accuracy and completion rate (%); "
+                          + ERRORS_NOTE)
         for a, per in t2.items():
-            row = [a]
+            cells = [a]
             for e in envs:
                 r = per.get(e)
-                row += [pct(r[k]) if r else "–" for k in ACC_KEYS]
-            t.rows.append(row)
+                cells += [pct(r[k]) if r else "–" for k in ACC_KEYS] + [str(r["errors"]) if r else "–"]
+            t.rows.append(cells)
         tables.append(t)
     for e, rows in numbers["table4"].items():
         t = Table(f"Table 4 · {env_label(e)} ({e})",
-                  ["Agent", "Episodes", "Continent %", "Country %", "City %", "Street %", "Distance km",
+                  ["Agent", "Episodes", "Errors", "Continent %", "Country %", "City %", "Street %", "Distance km",
                    "GeoGuessr score"],
-                  caption="accuracy at each level (%), mean distance to the true location, mean GeoGuessr score")
+                  caption="accuracy at each level (%), mean distance to the true location, mean GeoGuessr score; "
+                          + ERRORS_NOTE)
         for a, r in rows.items():
-            t.rows.append([a, str(r["episodes"]), *(pct(r[k]) for k in GEO_RATE_KEYS), num(r["distance_km"]),
+            t.rows.append([a, str(r["episodes"]), str(r["errors"]), *(pct(r[k]) for k in GEO_RATE_KEYS),
+                           num(r["distance_km"]),
                            num(r["geoguessr_score"], 0)])
         tables.append(t)
     return tables

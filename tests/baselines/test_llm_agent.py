@@ -80,6 +80,7 @@ def test_dead_endpoint_ends_episode_cleanly():
     agent = LLMAgent(base_url="http://127.0.0.1:9/v1", model="m", max_retries=1, backoff_s=0.01, timeout_s=2)
     rec = run_episode(env, agent, "line-0", seed=0)
     assert not rec["metrics"]["overall"] and rec["llm"]["failures"]
+    assert rec["status"] == "error" and rec["error"].startswith("APIConnectionError")  # not a failure at the task
     env.close()
 
 

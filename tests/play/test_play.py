@@ -77,9 +77,10 @@ def test_scripted_human_completes_a_task_in_a_real_browser(served):
     finally:
         ctx.close()
     rec = json.loads(out.read_text().splitlines()[-1])
-    steps = out.parent / "human.steps" / rec["env_id"] / "human" / "line-0.jsonl"
+    steps = out.parent / "human.steps" / rec["env_id"] / f"human-{rec['run_id']}" / "line-0.jsonl"
     assert len(steps.read_text().splitlines()) == rec["steps"] + 1 and steps.with_suffix(".trace.jsonl").exists()
     assert rec["agent"] == "human" and rec["metrics"]["overall"] and rec["task_id"] == "line-0"
+    assert rec["run_label"] == "human" and rec["run_id"] and rec["status"] == "ok"
     assert rec["suite_version"] == session.base.suite_version and rec["package_version"]
     cart = session.base.webapp.snapshot(session.base.session)["formlab"]["cart"]
     assert cart == [{"item": "apple", "qty": 2, "size": "M"}]

@@ -90,4 +90,4 @@ def test_cli_workers_flag(tmp_path, capsys):
                  "--no-progress", "--json", "--save-steps"]) == 0
     res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert res["results"][COOKING]["overall"] == 1.0 and res["results"][COOKING]["episodes"] == 4
-    assert len(list((tmp_path / "o.steps" / COOKING / "oracle").glob("*.trace.jsonl"))) == 4
+    assert len(list((tmp_path / "o.steps" / COOKING).glob("oracle-*/*.trace.jsonl"))) == 4

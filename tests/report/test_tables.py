@@ -61,9 +61,9 @@ def test_tables_exact_numbers(tmp_path):
     n = compute(records)
     t3 = n["table3"]["EWA-Cooking-v0"]
     assert list(t3) == ["oracle", "random", "human"]  # agents in the paper's order, human last
-    assert t3["oracle"] == {"episodes": 2, "overall": 1.0, "web": 1.0, "embodied": 1.0, "completion": 1.0,
+    assert t3["oracle"] == {"episodes": 2, "errors": 0, "overall": 1.0, "web": 1.0, "embodied": 1.0, "completion": 1.0,
                             "steps": 35.0}
-    assert t3["random"] == {"episodes": 2, "overall": 0.0, "web": 0.5, "embodied": 0.0, "completion": 0.375,
+    assert t3["random"] == {"episodes": 2, "errors": 0, "overall": 0.0, "web": 0.5, "embodied": 0.0, "completion": 0.375,
                             "steps": 100.0}
     assert t3["human"]["overall"] == 1.0
     t2 = n["table2"]
