@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from io import BytesIO
 from typing import Any
 
@@ -395,17 +396,46 @@ SNAPSHOT_JS = r"""() => {
   return document.documentElement.outerHTML;
 }"""
 
-# Chromium puts typed form values back when a page is reached by back/forward; the text driver renders the
-# page anew from the server (what the agent's state is), so the browser is made to do the same.
+# Where a click lands: a point inside the element's own boxes, not its bounding box's centre (for a link
+# that wraps onto two lines that centre lies on the parent, or on the next link). The first client rect
+# (line box) with a size, cut to the viewport, is tried first, then the others, a few points each;
+# ``document.elementFromPoint`` must find the element itself or one of its descendants there. Returns
+# [x, y], null when the element is not shown, or "covered" when it has boxes but no point of them reaches
+# it (covered, or clipped out of view): the click is then dispatched on the element itself (CLICK_JS).
 POINT_JS = r"""(b) => {
   const el = document.querySelector('[data-bid="' + b + '"]');
   if (!el) return null;
   const style = getComputedStyle(el);
   if (style.visibility === 'hidden' || style.display === 'none') return null;
   el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-  const r = el.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0) return null;
-  return [r.left + r.width / 2, r.top + r.height / 2];
+  const rects = Array.from(el.getClientRects()).filter(r => r.width > 0 && r.height > 0);
+  if (!rects.length) return null;
+  const W = Math.min(window.innerWidth, document.documentElement.clientWidth || window.innerWidth);
+  const H = Math.min(window.innerHeight, document.documentElement.clientHeight || window.innerHeight);
+  for (const r of rects) {
+    const left = Math.max(r.left, 0), right = Math.min(r.right, W);
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, H);
+    if (right - left < 1 || bottom - top < 1) continue;
+    const y = (top + bottom) / 2;
+    for (const f of [0.5, 0.25, 0.75]) {
+      const x = left + (right - left) * f;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) return [x, y];
+    }
+  }
+  return 'covered';
+}"""
+
+# The click on an element no point reaches (what the text driver does: it follows the link, toggles the
+# box, submits the form). A mouse press would focus the nearest focusable ancestor; so does this.
+CLICK_JS = r"""(b) => {
+  const el = document.querySelector('[data-bid="' + b + '"]');
+  if (!el) return false;
+  const target = el.closest('a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]');
+  if (target && !target.disabled) target.focus({preventScroll: true});
+  else if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+  el.click();
+  return true;
 }"""
 
 # what Playwright's fill does: focus, set the value, fire input and change
@@ -447,6 +477,8 @@ def _navigates(el: Any) -> bool:
     return False
 
 
+# Chromium puts typed form values back when a page is reached by back/forward; the text driver renders the
+# page anew from the server (what the agent's state is), so the browser is made to do the same.
 NO_FORM_RESTORE_JS = r"""(() => {
   const nav = () => (performance.getEntriesByType('navigation')[0] || {}).type;
   const reset = () => {
@@ -864,10 +896,15 @@ class BrowserDriver(WebDriver):
         point = self.page.evaluate(POINT_JS, str(id))
         if point is None:
             return f"Element [{id}] is not visible on the page, so it cannot be clicked."
-        # A real mouse click at the element's centre. Playwright's locators would inject their selector
-        # engine into every new document (~40 ms a page); the page model says whether the click submits
-        # or follows a link, and then we wait for that navigation to load.
-        self._with_navigation(_navigates(el), lambda: self.page.mouse.click(*point))
+        # A real mouse click at a point of the element (POINT_JS), or the element's own click() when no
+        # point reaches it. Playwright's locators would inject their selector engine into every new document
+        # (~40 ms a page); the page model says whether the click submits or follows a link, and then we wait
+        # for that navigation to load.
+        if point == "covered":
+            act = partial(self.page.evaluate, CLICK_JS, str(id))
+        else:
+            act = partial(self.page.mouse.click, *point)
+        self._with_navigation(_navigates(el), act)
         return ""
 
     def _with_navigation(self, expected: bool, act: Callable[[], Any], timeout_ms: int = NAV_TIMEOUT_MS) -> None:
