@@ -60,6 +60,8 @@ def _find_chromium() -> str:
 CHROMIUM = _find_chromium()
 ACTION_TIMEOUT_MS = 5000
 NAV_TIMEOUT_MS = 10000
+# a click or Enter expected to navigate that starts no navigation this soon is taken to have done nothing
+NAV_START_TIMEOUT_MS = 2000
 LAUNCH_TIMEOUT_MS = 30000
 #: default wall-clock limit of one call into the browser (a few seconds over the navigation timeout)
 WATCHDOG_S = NAV_TIMEOUT_MS / 1000 + 5
@@ -518,6 +520,10 @@ BOXES_JS = r"""(bids) => {
 _SAFE_BID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
+class _NoNavigation(Exception):
+    """A click expected to navigate started no navigation (see ``BrowserDriver._with_navigation``)."""
+
+
 @dataclass
 class _Snap:
     doc: Any
@@ -904,20 +910,60 @@ class BrowserDriver(WebDriver):
             act = partial(self.page.evaluate, CLICK_JS, str(id))
         else:
             act = partial(self.page.mouse.click, *point)
-        self._with_navigation(_navigates(el), act)
-        return ""
+        why = self._with_navigation(_navigates(el), act)
+        return f"Clicking [{id}] did not load a page: {why}." if why else ""
 
-    def _with_navigation(self, expected: bool, act: Callable[[], Any], timeout_ms: int = NAV_TIMEOUT_MS) -> None:
+    def _with_navigation(self, expected: bool, act: Callable[[], Any], timeout_ms: int | None = None) -> str:
+        """Run ``act``; when it is ``expected`` to navigate, wait until the new page has loaded.
+
+        Returns "" when done (or not expected), else why no page loaded: no navigation of the main frame
+        began (no request for a document, no same-document navigation) within ``NAV_START_TIMEOUT_MS``
+        of ``act`` -- the page did nothing (a script cancelled the click, say), and the step answers in
+        ~2 s rather than ``timeout_ms`` --, or one began but failed (an empty 204 answer), or its page had
+        not loaded ``timeout_ms`` (default ``NAV_TIMEOUT_MS``) after ``act``.
+        """
+        from playwright.sync_api import Error as PWError
         from playwright.sync_api import TimeoutError as PWTimeout
 
         if not expected:
             act()
-            return
+            return ""
+        page = self.page
+        timeout_ms = NAV_TIMEOUT_MS if timeout_ms is None else timeout_ms
+        start_ms = min(NAV_START_TIMEOUT_MS, timeout_ms)
+        started: list[Any] = []
+
+        def on_request(req: Any) -> None:
+            if req.is_navigation_request() and req.frame == page.main_frame:
+                started.append(req)
+
+        def on_navigated(frame: Any) -> None:
+            if frame == page.main_frame:
+                started.append(frame)
+
+        page.on("request", on_request)
+        page.on("framenavigated", on_navigated)
         try:
-            with self.page.expect_navigation(wait_until="load", timeout=timeout_ms):
+            with page.expect_navigation(wait_until="load", timeout=timeout_ms):
                 act()
+                deadline = time.monotonic() + start_ms / 1000
+                while not started and time.monotonic() < deadline:
+                    page.wait_for_timeout(20)  # lets Playwright deliver the page's events
+                if not started:
+                    raise _NoNavigation
+        except _NoNavigation:
+            return f"nothing started loading within {start_ms / 1000:g} s"
         except PWTimeout:
-            pass  # the page decided not to navigate after all; its state is read as it is
+            return f"the page did not finish loading within {timeout_ms / 1000:g} s"
+        except PWError as e:  # the navigation failed (net::ERR_ABORTED: a 204 answer, say), or worse
+            code = re.search(r"net::ERR_[A-Z_]+", str(e))
+            if code is None or self._fault_of(e) is not None:
+                raise
+            return f"the navigation failed ({code.group(0)})"
+        finally:
+            page.remove_listener("request", on_request)
+            page.remove_listener("framenavigated", on_navigated)
+        return ""
 
     def _do_type(self, id: str, text: str, enter: bool = False) -> str:
         el, err = self._element(id)

@@ -1,5 +1,5 @@
-"""The browser driver on its own: screenshots, the origin fence, clicks on wrapped links (its faults:
-test_browser_faults.py)."""
+"""The browser driver on its own: screenshots, the origin fence, clicks on wrapped links and on links that
+load nothing (its faults: test_browser_faults.py)."""
 
 from __future__ import annotations
 
@@ -70,3 +70,21 @@ def test_a_link_wrapped_onto_two_lines_is_followed_at_once(drv) -> None:
         assert drv.url == f"http://ewa.local/formlab/item/{item}", name
         assert took < 3, (name, took)  # a page load, not a wait for a navigation that never comes
         assert drv.execute("go_back", {}) == ""
+
+
+def test_a_click_that_loads_no_page_says_so(drv, monkeypatch) -> None:
+    from embodiedweb.web import browser_driver
+
+    monkeypatch.setattr(browser_driver, "NAV_START_TIMEOUT_MS", 300)
+    monkeypatch.setattr(browser_driver, "NAV_TIMEOUT_MS", 400)  # /formlab/slow takes 0.6 s
+    drv.reset(get_webapp().new_session_id(), "/formlab/links")
+    cases = [("Lettuce", "nothing started loading within 0.3 s"),  # a script cancels the click
+             ("No content", "the navigation failed (net::ERR_ABORTED)"),  # a 204 answer
+             ("Slow", "the page did not finish loading within 0.4 s")]
+    for name, why in cases:
+        bid = _link(drv, name)
+        t0 = time.monotonic()
+        assert drv.execute("click", {"id": bid}) == f"Clicking [{bid}] did not load a page: {why}."
+        assert time.monotonic() - t0 < 1.5, name
+        if name != "Slow":  # (that one loads later)
+            assert drv.url == "http://ewa.local/formlab/links"
