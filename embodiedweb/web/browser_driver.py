@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from io import BytesIO
 from typing import Any
 
@@ -59,6 +60,8 @@ def _find_chromium() -> str:
 CHROMIUM = _find_chromium()
 ACTION_TIMEOUT_MS = 5000
 NAV_TIMEOUT_MS = 10000
+# a click or Enter expected to navigate that starts no navigation this soon is taken to have done nothing
+NAV_START_TIMEOUT_MS = 2000
 LAUNCH_TIMEOUT_MS = 30000
 #: default wall-clock limit of one call into the browser (a few seconds over the navigation timeout)
 WATCHDOG_S = NAV_TIMEOUT_MS / 1000 + 5
@@ -395,17 +398,46 @@ SNAPSHOT_JS = r"""() => {
   return document.documentElement.outerHTML;
 }"""
 
-# Chromium puts typed form values back when a page is reached by back/forward; the text driver renders the
-# page anew from the server (what the agent's state is), so the browser is made to do the same.
+# Where a click lands: a point inside the element's own boxes, not its bounding box's centre (for a link
+# that wraps onto two lines that centre lies on the parent, or on the next link). The first client rect
+# (line box) with a size, cut to the viewport, is tried first, then the others, a few points each;
+# ``document.elementFromPoint`` must find the element itself or one of its descendants there. Returns
+# [x, y], null when the element is not shown, or "covered" when it has boxes but no point of them reaches
+# it (covered, or clipped out of view): the click is then dispatched on the element itself (CLICK_JS).
 POINT_JS = r"""(b) => {
   const el = document.querySelector('[data-bid="' + b + '"]');
   if (!el) return null;
   const style = getComputedStyle(el);
   if (style.visibility === 'hidden' || style.display === 'none') return null;
   el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-  const r = el.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0) return null;
-  return [r.left + r.width / 2, r.top + r.height / 2];
+  const rects = Array.from(el.getClientRects()).filter(r => r.width > 0 && r.height > 0);
+  if (!rects.length) return null;
+  const W = Math.min(window.innerWidth, document.documentElement.clientWidth || window.innerWidth);
+  const H = Math.min(window.innerHeight, document.documentElement.clientHeight || window.innerHeight);
+  for (const r of rects) {
+    const left = Math.max(r.left, 0), right = Math.min(r.right, W);
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, H);
+    if (right - left < 1 || bottom - top < 1) continue;
+    const y = (top + bottom) / 2;
+    for (const f of [0.5, 0.25, 0.75]) {
+      const x = left + (right - left) * f;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) return [x, y];
+    }
+  }
+  return 'covered';
+}"""
+
+# The click on an element no point reaches (what the text driver does: it follows the link, toggles the
+# box, submits the form). A mouse press would focus the nearest focusable ancestor; so does this.
+CLICK_JS = r"""(b) => {
+  const el = document.querySelector('[data-bid="' + b + '"]');
+  if (!el) return false;
+  const target = el.closest('a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]');
+  if (target && !target.disabled) target.focus({preventScroll: true});
+  else if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+  el.click();
+  return true;
 }"""
 
 # what Playwright's fill does: focus, set the value, fire input and change
@@ -447,6 +479,8 @@ def _navigates(el: Any) -> bool:
     return False
 
 
+# Chromium puts typed form values back when a page is reached by back/forward; the text driver renders the
+# page anew from the server (what the agent's state is), so the browser is made to do the same.
 NO_FORM_RESTORE_JS = r"""(() => {
   const nav = () => (performance.getEntriesByType('navigation')[0] || {}).type;
   const reset = () => {
@@ -484,6 +518,10 @@ BOXES_JS = r"""(bids) => {
 }"""
 
 _SAFE_BID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class _NoNavigation(Exception):
+    """A click expected to navigate started no navigation (see ``BrowserDriver._with_navigation``)."""
 
 
 @dataclass
@@ -864,23 +902,68 @@ class BrowserDriver(WebDriver):
         point = self.page.evaluate(POINT_JS, str(id))
         if point is None:
             return f"Element [{id}] is not visible on the page, so it cannot be clicked."
-        # A real mouse click at the element's centre. Playwright's locators would inject their selector
-        # engine into every new document (~40 ms a page); the page model says whether the click submits
-        # or follows a link, and then we wait for that navigation to load.
-        self._with_navigation(_navigates(el), lambda: self.page.mouse.click(*point))
-        return ""
+        # A real mouse click at a point of the element (POINT_JS), or the element's own click() when no
+        # point reaches it. Playwright's locators would inject their selector engine into every new document
+        # (~40 ms a page); the page model says whether the click submits or follows a link, and then we wait
+        # for that navigation to load.
+        if point == "covered":
+            act = partial(self.page.evaluate, CLICK_JS, str(id))
+        else:
+            act = partial(self.page.mouse.click, *point)
+        why = self._with_navigation(_navigates(el), act)
+        return f"Clicking [{id}] did not load a page: {why}." if why else ""
 
-    def _with_navigation(self, expected: bool, act: Callable[[], Any], timeout_ms: int = NAV_TIMEOUT_MS) -> None:
+    def _with_navigation(self, expected: bool, act: Callable[[], Any], timeout_ms: int | None = None) -> str:
+        """Run ``act``; when it is ``expected`` to navigate, wait until the new page has loaded.
+
+        Returns "" when done (or not expected), else why no page loaded: no navigation of the main frame
+        began (no request for a document, no same-document navigation) within ``NAV_START_TIMEOUT_MS``
+        of ``act`` -- the page did nothing (a script cancelled the click, say), and the step answers in
+        ~2 s rather than ``timeout_ms`` --, or one began but failed (an empty 204 answer), or its page had
+        not loaded ``timeout_ms`` (default ``NAV_TIMEOUT_MS``) after ``act``.
+        """
+        from playwright.sync_api import Error as PWError
         from playwright.sync_api import TimeoutError as PWTimeout
 
         if not expected:
             act()
-            return
+            return ""
+        page = self.page
+        timeout_ms = NAV_TIMEOUT_MS if timeout_ms is None else timeout_ms
+        start_ms = min(NAV_START_TIMEOUT_MS, timeout_ms)
+        started: list[Any] = []
+
+        def on_request(req: Any) -> None:
+            if req.is_navigation_request() and req.frame == page.main_frame:
+                started.append(req)
+
+        def on_navigated(frame: Any) -> None:
+            if frame == page.main_frame:
+                started.append(frame)
+
+        page.on("request", on_request)
+        page.on("framenavigated", on_navigated)
         try:
-            with self.page.expect_navigation(wait_until="load", timeout=timeout_ms):
+            with page.expect_navigation(wait_until="load", timeout=timeout_ms):
                 act()
+                deadline = time.monotonic() + start_ms / 1000
+                while not started and time.monotonic() < deadline:
+                    page.wait_for_timeout(20)  # lets Playwright deliver the page's events
+                if not started:
+                    raise _NoNavigation
+        except _NoNavigation:
+            return f"nothing started loading within {start_ms / 1000:g} s"
         except PWTimeout:
-            pass  # the page decided not to navigate after all; its state is read as it is
+            return f"the page did not finish loading within {timeout_ms / 1000:g} s"
+        except PWError as e:  # the navigation failed (net::ERR_ABORTED: a 204 answer, say), or worse
+            code = re.search(r"net::ERR_[A-Z_]+", str(e))
+            if code is None or self._fault_of(e) is not None:
+                raise
+            return f"the navigation failed ({code.group(0)})"
+        finally:
+            page.remove_listener("request", on_request)
+            page.remove_listener("framenavigated", on_navigated)
+        return ""
 
     def _do_type(self, id: str, text: str, enter: bool = False) -> str:
         el, err = self._element(id)

@@ -98,6 +98,15 @@ SEQUENCES: dict[str, tuple[str, list[Step]]] = {
         ("press", {"key_comb": "Bogus+x"}), ("scroll", {"direction": "down"}), ("hover", {"id": "3"}),
         ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Tab"}), ("press", {"key_comb": "Enter"}),
     ]),
+    # links in a narrow column that wrap onto two lines (the centre of the box is on another link, or on the
+    # paragraph), and a link and a checkbox under a sheet (no point reaches them, the click is dispatched;
+    # the checkbox is focused, as a mouse press would do: Space toggles it back)
+    "links": ("/formlab/links", [
+        by("link", "Go to apple"), ("go_back", {}), by("link", "Go to tomato"), ("go_back", {}),
+        by("link", "Potato"), ("go_back", {}),
+        by("checkbox", "Covered box"), ("press", {"key_comb": "Space"}), ("press", {"key_comb": "Tab"}),
+        ("press", {"key_comb": "Space"}),
+    ]),
     # at most 20 tabs: the 20th new_tab is refused in both modes, and works again after a close_tab
     "tab_cap": ("/formlab/", [("new_tab", {})] * 20 + [("close_tab", {}), ("new_tab", {}), ("new_tab", {})]),
 }
