@@ -8,6 +8,7 @@ import pytest
 
 import embodiedweb  # noqa: F401 - registers the env ids
 from embodiedweb.cli import main
+from tests.baselines.fake_openai import FakeOpenAI
 
 COOKING = "EWA-Cooking-v0"
 
@@ -62,3 +63,76 @@ def test_bad_agent_specs_exit_2_with_one_line(tmp_path, capsys, spec, says):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("ewa eval: ") and says in err, err
     assert not (tmp_path / "b.jsonl").exists() or not (tmp_path / "b.jsonl").read_text()
+
+
+# ------------------------------------------------------------------------------------ the LLM agent's flags
+def reasoned_stop(messages):
+    return "The dish cannot be made here.\nIn summary, the next action I will perform is ```stop```"
+
+
+def llm_eval(out, url, *extra):
+    return main(["eval", "--env", COOKING, "--agent", "llm", "--llm-model", "fake", "--llm-base-url", url,
+                 "--limit", "1", "--out", str(out), "--no-progress", "--json", *extra])
+
+
+def test_temperature_max_tokens_and_system_prompt_are_sent_and_are_runs(tmp_path):
+    out = tmp_path / "t.jsonl"
+    prompt = tmp_path / "system.txt"
+    prompt.write_text("You cook in {domain}. JSON braces {\"stay\": 1}.\n{actions}")
+    with FakeOpenAI(reasoned_stop) as server:
+        assert llm_eval(out, server.base_url) == 0
+        assert llm_eval(out, server.base_url, "--temperature", "0.7") == 0
+        assert llm_eval(out, server.base_url, "--temperature", "0.7", "--max-tokens", "64") == 0
+        assert llm_eval(out, server.base_url, "--temperature", "0.7", "--max-tokens", "64",
+                        "--system-prompt", str(prompt)) == 0
+        assert llm_eval(out, server.base_url, "--temperature", "0.7") == 0  # the same run again: resumed
+        reqs = list(server.requests)
+    assert len(reqs) == 4
+    assert [(r["temperature"], r["max_tokens"], r["seed"]) for r in reqs] == [(0.0, 1024, 0), (0.7, 1024, 0),
+                                                                              (0.7, 64, 0), (0.7, 64, 0)]
+    system = reqs[3]["messages"][0]["content"]
+    assert system.startswith('You cook in cooking. JSON braces {"stay": 1}.\n') and "click [id]" in system
+    assert "You cook in" not in reqs[2]["messages"][0]["content"]
+    recs = lines(out)
+    assert len(recs) == 4 and len({r["run_id"] for r in recs}) == 4
+    settings = [r["run_settings"]["agent_settings"] for r in recs]
+    assert [s["temperature"] for s in settings] == [0.0, 0.7, 0.7, 0.7]
+    assert settings[3]["system_prompt"].startswith("sha256:") and "system_prompt" not in settings[2]
+
+
+def test_vision_in_text_mode_is_an_error(tmp_path, capsys):
+    capsys.readouterr()
+    assert llm_eval(tmp_path / "v.jsonl", "http://127.0.0.1:9/v1", "--vision") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--web-mode browser" in err
+    assert not (tmp_path / "v.jsonl").exists()
+
+
+def test_step_files_and_html_keep_completion_tokens_and_latency(tmp_path, capsys):
+    out = tmp_path / "s.jsonl"
+    replies = iter([{"content": "```goto [/recipes]```", "reasoning_content": "First the recipe site."}])
+
+    def policy(messages):
+        return next(replies, None) or reasoned_stop(messages)
+
+    with FakeOpenAI(policy) as server:
+        assert llm_eval(out, server.base_url, "--save-steps") == 0
+    rec = lines(out)[0]
+    steps = lines(out.parent / "s.steps" / COOKING / f"llm-{rec['run_id']}" / f"{rec['task_id']}.jsonl")
+    assert len(steps) == 3 and "agent" not in steps[0]  # the reset view has no agent side
+    first, last = steps[1]["agent"], steps[2]["agent"]
+    assert first["completion"] == "```goto [/recipes]```" and first["action"] == "goto [/recipes]"
+    assert first["reasoning"] == "First the recipe site."  # the reply's reasoning field
+    assert last["completion"] == reasoned_stop(None) and last["action"] == "stop"
+    assert last["reasoning"] == "The dish cannot be made here."  # the text before the action
+    for side in (first, last):
+        assert side["prompt_tokens"] > 0 and side["completion_tokens"] > 0 and 0 < side["latency_s"] < 60
+    assert sum(s["agent"]["prompt_tokens"] for s in steps[1:]) == rec["llm"]["prompt_tokens"]
+    html = tmp_path / "r.html"
+    capsys.readouterr()
+    assert main(["report", str(out), "--no-process", "--html", str(html)]) == 0
+    page = html.read_text()
+    assert f"tokens: {last['prompt_tokens']} prompt + {last['completion_tokens']} completion" in page
+    assert f"latency {last['latency_s']} s" in page
+    assert "raw completion (" in page and "The dish cannot be made here." in page
+    assert "First the recipe site." in page
