@@ -2,7 +2,9 @@
 
 Text mode sends the accessibility tree or the embodied text; vision mode also sends the set-of-marks
 screenshot and the embodied image (``render_images=True``). Transport errors are retried with
-exponential backoff; token usage and cost go into the per-episode record.
+exponential backoff; token usage and cost go into the per-episode record, and each step's raw completion,
+parsed action, reasoning, tokens and latency into the step files (:meth:`LLMAgent.last_step_info`).
+``ewa eval`` allows vision only in browser web mode (screenshots of the real page).
 """
 
 from __future__ import annotations

@@ -161,7 +161,8 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     ``run``: the run identity (:func:`embodiedweb.runs.run_identity`; default: the agent's, in the env's
     web mode). An exception from the agent ends the episode with ``status: "error"`` and ``error``
     (its text); otherwise ``status`` is ``"ok"``. With ``steps_path`` every step's :func:`step_view`
-    is written there as JSONL (for ``ewa report``).
+    is written there as JSONL (for ``ewa report``), with the agent's side of the step under ``agent``
+    when it has one (:func:`agent_step_info`).
     """
     t0 = time.perf_counter()
     obs, info = env.reset(seed=seed, options={"task_id": task_id})
@@ -255,7 +256,8 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
              env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
              save_steps: bool = False, workers: int = 1, retry_errors: bool = False, run_label: str | None = None
              ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-    """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records).
+    """Evaluate ``agent_name`` (a built-in name or a plug-in ``module:Class``, see
+    :func:`baselines.registry.make_agent`) on ``env_ids``; append records to ``out``; return (summary, records).
 
     Every record carries the run's identity (:func:`embodiedweb.runs.run_identity`; ``run_label``
     replaces the readable label). Records of the same run already in ``out`` are kept and not run again,
