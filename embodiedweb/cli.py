@@ -31,6 +31,10 @@ def cmd_eval(a: argparse.Namespace) -> int:
     if not ids:
         print("ewa eval: no env is registered yet", file=sys.stderr)
         return 2
+    if a.vision and a.web_mode != "browser":
+        print("ewa eval: --vision needs --web-mode browser (for screenshots of the real page; text mode has "
+              "only the tree text)", file=sys.stderr)
+        return 2
     if a.web_mode == "browser":
         require("browser")
     if a.agent == "llm":
@@ -46,15 +50,21 @@ def cmd_eval(a: argparse.Namespace) -> int:
         if not a.llm_model:
             raise SystemExit("ewa eval --agent llm needs --llm-model (and --llm-base-url for a local server)")
         agent_kwargs = {"base_url": a.llm_base_url, "model": a.llm_model, "api_key": a.llm_api_key,
-                        "vision": a.vision, "price_in": a.llm_price_in, "price_out": a.llm_price_out}
+                        "vision": a.vision, "price_in": a.llm_price_in, "price_out": a.llm_price_out,
+                        **_llm_settings(a)}
     if a.vision:
         env_kwargs["render_images"] = True
     kept = f"are in {out}, and the same command resumes the run" if out else "were not saved (no --out)"
+    from baselines.registry import AgentSpecError
+
     try:
         summary, records = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out,
                                     seed=a.seed, progress=not a.no_progress, env_kwargs=env_kwargs,
                                     agent_kwargs=agent_kwargs, save_steps=a.save_steps, workers=a.workers,
                                     retry_errors=a.retry_errors, run_label=a.run_label)
+    except AgentSpecError as e:  # --agent names no agent and no importable plug-in
+        print(f"ewa eval: {e}", file=sys.stderr)
+        return 2
     except Stopped as e:  # SIGTERM or SIGINT: one line, and the shell's exit code for that signal
         print(f"ewa eval: stopped by {e} after {e.finished or 0} episode(s); the finished episodes {kept}",
               file=sys.stderr)
@@ -75,6 +85,17 @@ def cmd_eval(a: argparse.Namespace) -> int:
               f"{retry}; first: {str(errors[0].get('error', ''))[:200]}", file=sys.stderr)
         return 1
     return 0
+
+
+def _llm_settings(a: argparse.Namespace) -> dict[str, Any]:
+    """The LLM agent's sampling flags (they are run settings: another temperature is another run)."""
+    kw: dict[str, Any] = {"temperature": a.temperature, "max_tokens": a.max_tokens}
+    if a.system_prompt:
+        try:
+            kw["system_prompt"] = Path(a.system_prompt).read_text(encoding="utf-8")
+        except OSError as e:
+            raise SystemExit(f"ewa eval: --system-prompt: cannot read {a.system_prompt} ({e.strerror})") from None
+    return kw
 
 
 def cmd_bench(a: argparse.Namespace) -> int:
@@ -184,13 +205,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("eval", help="evaluate an agent on envs and print the paper-style table")
     e.add_argument("--env", default="all", help="env id, comma-separated ids, or 'all'")
-    e.add_argument("--agent", default="oracle")
+    e.add_argument("--agent", default="oracle", help="oracle, random, perturbed, heuristic, llm, or a plug-in "
+                   "module:Class / module:factory implementing baselines.base.AgentProtocol")
     e.add_argument("--limit", type=int, default=None, help="at most N tasks per env")
     e.add_argument("--split", default="all", choices=["all", "train", "test", "dev"])
     e.add_argument("--web-mode", default="text", choices=["text", "browser"])
     e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun of the same agent, model "
                    "and settings resumes)")
-    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--seed", type=int, default=0, help="episode seeds; the LLM agent also sends it as the "
+                   "request's seed (servers that support it sample reproducibly)")
     e.add_argument("--max-steps", type=int, default=None)
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
@@ -209,7 +232,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--llm-api-key", default=None, help="default: OPENAI_API_KEY")
     g.add_argument("--llm-price-in", type=float, default=0.0, help="USD per million prompt tokens")
     g.add_argument("--llm-price-out", type=float, default=0.0, help="USD per million completion tokens")
-    g.add_argument("--vision", action="store_true", help="send screenshots and embodied images (render_images)")
+    g.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
+    g.add_argument("--max-tokens", type=int, default=1024, help="completion token limit per step (default 1024)")
+    g.add_argument("--system-prompt", default=None, metavar="FILE",
+                   help="system prompt text instead of the built-in one ({domain} and {actions} are filled in)")
+    g.add_argument("--vision", action="store_true", help="send screenshots of the page and embodied images "
+                   "(needs --web-mode browser)")
     e.set_defaults(func=cmd_eval)
 
     b = sub.add_parser("bench", help="performance figures as JSON")

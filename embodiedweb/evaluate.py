@@ -161,7 +161,8 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     ``run``: the run identity (:func:`embodiedweb.runs.run_identity`; default: the agent's, in the env's
     web mode). An exception from the agent ends the episode with ``status: "error"`` and ``error``
     (its text); otherwise ``status`` is ``"ok"``. With ``steps_path`` every step's :func:`step_view`
-    is written there as JSONL (for ``ewa report``).
+    is written there as JSONL (for ``ewa report``), with the agent's side of the step under ``agent``
+    when it has one (:func:`agent_step_info`).
     """
     t0 = time.perf_counter()
     obs, info = env.reset(seed=seed, options={"task_id": task_id})
@@ -182,6 +183,10 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
         n += 1
         if steps_path is not None:
             views.append(step_view(n, action, obs, env.unwrapped.trace.records[-1]))
+            if "agent_error" not in metrics:
+                side = agent_step_info(agent)
+                if side:
+                    views[-1]["agent"] = side
         if time.perf_counter() - t0 > max_wall_s and not (terminated or truncated):
             obs, _, terminated, truncated, info = env.step("stop")
     metrics = {**info.get("metrics", {}), **metrics}
@@ -195,7 +200,29 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
             **versions_of(base),
             "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
-            "duration_s": round(time.perf_counter() - t0, 4), **agent.episode_record()}
+            "duration_s": round(time.perf_counter() - t0, 4), **_episode_extra(agent)}
+
+
+def agent_step_info(agent: Any) -> dict[str, Any]:
+    """The agent's side of the step it just took (``last_step_info()``, see
+    :class:`baselines.base.AgentProtocol`), made JSON-safe; empty when the agent has no such hook."""
+    hook = getattr(agent, "last_step_info", None)
+    info = hook() if callable(hook) else None
+    if not isinstance(info, dict) or not info:
+        return {}
+    return json.loads(json.dumps(info, ensure_ascii=False, default=str))
+
+
+def _episode_extra(agent: Any) -> dict[str, Any]:
+    hook = getattr(agent, "episode_record", None)
+    extra = hook() if callable(hook) else None
+    return extra if isinstance(extra, dict) else {}
+
+
+def close_agent(agent: Any) -> None:
+    """``agent.close()`` when it has one (plug-ins may hold clients or processes)."""
+    if callable(getattr(agent, "close", None)):
+        agent.close()
 
 
 def select_tasks(env: Any, limit: int | None, split: str | None) -> list[str]:
@@ -229,7 +256,8 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
              env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
              save_steps: bool = False, workers: int = 1, retry_errors: bool = False, run_label: str | None = None
              ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-    """Evaluate ``agent_name`` on ``env_ids``; append records to ``out``; return (summary, records).
+    """Evaluate ``agent_name`` (a built-in name or a plug-in ``module:Class``, see
+    :func:`baselines.registry.make_agent`) on ``env_ids``; append records to ``out``; return (summary, records).
 
     Every record carries the run's identity (:func:`embodiedweb.runs.run_identity`; ``run_label``
     replaces the readable label). Records of the same run already in ``out`` are kept and not run again,
@@ -241,8 +269,9 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     """
     from baselines.registry import make_agent
 
-    run = run_identity(make_agent(agent_name, seed=seed, **(agent_kwargs or {})), web_mode=web_mode,
-                       env_kwargs=env_kwargs, seed=seed, label=run_label)
+    probe = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))  # a bad plug-in spec fails here, once
+    run = run_identity(probe, web_mode=web_mode, env_kwargs=env_kwargs, seed=seed, label=run_label)
+    close_agent(probe)
     kw = {"limit": limit, "split": split, "web_mode": web_mode, "out": out, "seed": seed, "progress": progress,
           "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps, "run": run,
           "retry_errors": retry_errors}
@@ -289,6 +318,7 @@ def _evaluate_serial(env_ids: list[str], agent_name: str, *, limit: int | None, 
                         finished += 1
                     bar.advance(job)
                 env.close()
+                close_agent(agent)
     except Stopped as e:
         e.finished = finished
         raise
@@ -339,6 +369,7 @@ def _worker_main(wid: int, jobs: list[tuple[str, str, int, str | None]], config:
     from baselines.registry import make_agent
 
     envs: dict[str, Any] = {}
+    agent: Any = None
     try:
         key: tuple[str, str] | None = None
         try:
@@ -362,6 +393,8 @@ def _worker_main(wid: int, jobs: list[tuple[str, str, int, str | None]], config:
     finally:
         for env in envs.values():
             env.close()
+        if agent is not None:
+            close_agent(agent)
 
 
 def _exit_on_signal(signum: int, frame: Any) -> None:

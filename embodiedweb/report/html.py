@@ -26,7 +26,7 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
 .ep > summary { font-weight: 600; } .ok { color: #1a7f37; } .fail { color: #c62828; }
 .step { border-left: 3px solid #ddd; margin: .3em 0 .3em .5em; padding-left: .6em; font-size: 13px; }
 .step.web { border-color: #4a90d9; } .step.embodied { border-color: #e6a23c; }
-.err { color: #c62828; } pre { white-space: pre-wrap; background: #fafafa; padding: .4em; font-size: 12px; }
+.err { color: #c62828; } .agent { color: #444; } pre { white-space: pre-wrap; background: #fafafa; padding: .4em; font-size: 12px; }
 .thumbs img { margin: 2px; border: 1px solid #ccc; vertical-align: top; } code { background: #f4f4f4; }
 </style></head><body>
 <h1>{{ title }}</h1>
@@ -53,6 +53,10 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
 {% for s in ep.steps %}
 <div class="step {{ s.active }}"><b>{{ s.step }}</b> [{{ s.active }}] <code>{{ s.action if s.action is not none else '(reset)' }}</code>
 {% if s.error %}<div class="err">error: {{ s.error }}</div>{% endif %}
+{% if s.agent %}<div class="agent">agent{% if s.agent_tokens %} · tokens: {{ s.agent_tokens }}{% endif %}{% if s.agent.latency_s is defined and s.agent.latency_s is not none %} · latency {{ s.agent.latency_s }} s{% endif %}{% if s.agent.action is defined and s.agent.action != s.action %} · parsed action: <code>{{ s.agent.action }}</code>{% endif %}
+{% if s.agent.reasoning %}<details><summary>reasoning ({{ s.agent.reasoning|string|length }} chars)</summary><pre>{{ s.agent.reasoning }}</pre></details>{% endif %}
+{% if s.agent.completion is defined and s.agent.completion is not none %}<details><summary>raw completion ({{ s.agent.completion|string|length }} chars)</summary><pre>{{ s.agent.completion }}</pre></details>{% endif %}
+{% if s.agent_extra %}<details><summary>more from the agent</summary><pre>{{ s.agent_extra }}</pre></details>{% endif %}</div>{% endif %}
 {% if s.message %}<div>message: {{ s.message }}</div>{% endif %}
 <div>url: {{ s.web_url }}</div>
 <details><summary>observation text ({{ s.text|length }} chars){% if s.changes %}, changes: {{ s.changes_keys }}{% endif %}</summary><pre>{{ s.text }}</pre></details>
@@ -65,6 +69,10 @@ h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
 """
 
 
+#: keys of a step's ``agent`` part (``last_step_info()``) the viewer shows in their own places
+AGENT_KEYS = ("completion", "action", "reasoning", "prompt_tokens", "completion_tokens", "latency_s")
+
+
 def _load_steps(path: Path) -> list[dict[str, Any]]:
     out = []
     with open(path, encoding="utf-8") as f:
@@ -75,6 +83,15 @@ def _load_steps(path: Path) -> list[dict[str, Any]]:
                 continue
             ch = v.get("changes") or {}
             v["changes_keys"] = ", ".join(f"{d}: {', '.join(list(c)[:6])}" for d, c in ch.items() if c)
+            side = v.get("agent")
+            if isinstance(side, dict) and side:
+                pt, ct = side.get("prompt_tokens"), side.get("completion_tokens")
+                v["agent_tokens"] = (f"{pt if pt is not None else '?'} prompt + {ct if ct is not None else '?'} "
+                                     "completion") if pt is not None or ct is not None else ""
+                extra = {k: x for k, x in side.items() if k not in AGENT_KEYS}
+                v["agent_extra"] = json.dumps(extra, ensure_ascii=False, indent=1, default=str) if extra else ""
+            else:
+                v.pop("agent", None)
             out.append(v)
     return out
 

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 
 class FakeOpenAI:
-    """Serves ``POST /v1/chat/completions``; ``policy(messages) -> reply text``.
+    """Serves ``POST /v1/chat/completions``; ``policy(messages) -> reply text`` (or a dict of message fields).
 
     ``fail_next`` answers the next N requests with ``fail_status`` (e.g. 500 or 429) to test retries.
     Every request body is kept in ``requests``.
@@ -35,12 +35,14 @@ class FakeOpenAI:
                 self.fail_next -= 1
                 return JSONResponse({"error": {"message": "injected failure", "type": "server_error"}},
                                     status_code=self.fail_status)
-            text = self.policy(body["messages"])
+            reply = self.policy(body["messages"])  # a text, or a dict of message fields (``reasoning_content``)
+            extra = {k: v for k, v in reply.items() if k != "content"} if isinstance(reply, dict) else {}
+            text = reply["content"] if isinstance(reply, dict) else reply
             prompt_tokens = sum(len(str(m.get("content", ""))) for m in body["messages"]) // 4
             return JSONResponse({
                 "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": 0,
                 "model": body.get("model", "fake"),
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text, **extra}, "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(text) // 4,
                           "total_tokens": prompt_tokens + len(text) // 4}})
 
