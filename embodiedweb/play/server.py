@@ -4,8 +4,15 @@ website in a frame, a control to switch environments and a stop/answer box.
 The frame shows the env's own web page (the ``text`` driver's current document). A small script in
 the frame turns what the person does into env actions (``click [id]``, ``type [id] [text] [0|1]``), so
 every human step goes through :meth:`EmbodiedWebEnv.step` and the trace, exactly like an agent's.
-At the end of an episode a record with ``agent: "human"`` (run label ``human``) is appended to the results JSONL, so
-``ewa report`` shows human accuracy beside the models.
+At the end of an episode a record with ``agent: "human"`` (run label ``human``) and the ``participant``
+id is appended to the results JSONL, so ``ewa report`` shows human accuracy beside the models.
+
+Human studies: the start page asks for a participant id and gives the browser its own session (an
+HttpOnly, SameSite=Strict cookie) with its own env from a :class:`PlayPool` (at most ``max_sessions`` at
+once, idle ones closed). A :class:`TaskAssigner` hands each participant the least-played task they have
+not played yet (ties in an order fixed by the seed), counting what the results JSONL already holds, so a
+restarted server neither repeats a participant's task nor forgets who played what. ``stop`` ends the
+episode only with ``confirm: true`` (the page asks first).
 """
 
 from __future__ import annotations
@@ -275,6 +282,10 @@ class PlayPool:
         self.free: list[Any] = []
         self.lock = threading.Lock()
 
+    def active(self) -> int:
+        """Sessions holding an env (a participant who played every task holds none)."""
+        return sum(1 for s in self.sessions.values() if s.env is not None)
+
     def get(self, token: str | None) -> PlaySession | None:
         with self.lock:
             self._reap()
@@ -295,7 +306,7 @@ class PlayPool:
                     self.sessions[token] = s
                     s.last_seen = time.monotonic()
                     return token, s
-            if len(self.sessions) >= self.max_sessions:
+            if self.active() >= self.max_sessions:
                 raise SessionFull(f"play: all {self.max_sessions} sessions are in use; try again later "
                                   "(or start the server with a larger --max-sessions)")
             env = self.free.pop() if self.free else self.make_env()
@@ -308,12 +319,13 @@ class PlayPool:
             raise
         with self.lock:
             self.sessions[token] = s
+            self._release_finished()
         return token, s
 
     def close(self, token: str) -> None:
         with self.lock:
             s = self.sessions.pop(token, None)
-            if s is not None:
+            if s is not None and s.env is not None:
                 self.free.append(s.env)
 
     def _reap(self) -> None:
@@ -321,11 +333,21 @@ class PlayPool:
         for tok, s in list(self.sessions.items()):
             if now - s.last_seen > self.idle_timeout:
                 del self.sessions[tok]
-                self.free.append(s.env)
+                if s.env is not None:
+                    self.free.append(s.env)
+        self._release_finished()
+
+    def _release_finished(self) -> None:
+        """Envs of participants who played every task go back to the pool (their page only says thanks)."""
+        for s in self.sessions.values():
+            if s.finished and s.env is not None:
+                with s.lock:
+                    self.free.append(s.env)
+                    s.env = None
 
     def close_all(self) -> None:
         with self.lock:
-            envs = self.free + [s.env for s in self.sessions.values()]
+            envs = self.free + [s.env for s in self.sessions.values() if s.env is not None]
             self.sessions.clear()
             self.free = []
         for env in envs:

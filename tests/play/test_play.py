@@ -256,6 +256,7 @@ def test_assignment_spreads_tasks_without_repeats_across_a_restart(tmp_path):
         got.append(nxt["task_id"])
     assert first not in got and sorted(got + [first]) == LINE_TASKS  # ann: every task once
     assert "played every task" in a.get("/").text
+    assert pool.active() == 1  # ann's env went back to the pool; cy still plays
     recs = [json.loads(line) for line in out.read_text().splitlines()]
     ann = [r["task_id"] for r in recs if r["participant"] == "ann"]
     assert sorted(ann) == LINE_TASKS
