@@ -131,21 +131,32 @@ def cmd_play(a: argparse.Namespace) -> int:
     import uvicorn
 
     import embodiedweb  # noqa: F401
-    from embodiedweb.play.server import PlaySession, create_play_app
+    from embodiedweb.play.server import PlayPool, create_play_app
 
-    env = gym.make(_env_ids(a.env)[0], web_mode="text")
+    env_id = _env_ids(a.env)[0]
+
+    def make_env() -> Any:
+        return gym.make(env_id, web_mode="text")
+
+    env = make_env()
     base = env.unwrapped
     if a.task:
         base.tasks.get(a.task)  # a clear error for an unknown id
         ids = [a.task]
     else:
         ids = [t.task_id for t in base.tasks if a.split in ("all", t.split)]
-    session = PlaySession(env, ids, Path(a.out) if a.out else None, seed=a.seed)
+    pool = PlayPool(make_env, ids, Path(a.out) if a.out else None, seed=a.seed, max_sessions=a.max_sessions,
+                    idle_timeout=a.idle_timeout, env_id=base.env_id)
+    pool.free.append(env)  # the first session plays on it
     url = f"http://{a.host}:{a.port}/"
-    print(f"Human play: open {url} (results go to {a.out}; Ctrl+C to stop)", file=sys.stderr)
+    print(f"Human play: open {url} (results go to {a.out}; up to {a.max_sessions} participants at once; "
+          "Ctrl+C to stop)", file=sys.stderr)
     if not a.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(create_play_app(session, host=a.host), host=a.host, port=a.port, log_level="warning")
+    try:
+        uvicorn.run(create_play_app(pool, host=a.host), host=a.host, port=a.port, log_level="warning")
+    finally:
+        pool.close_all()
     return 0
 
 
@@ -252,13 +263,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="human-play mode in your browser (results append to --out as agent 'human')")
     pl.add_argument("--env", required=True)
-    pl.add_argument("--task", default=None, help="one task id (default: every task of --split in order)")
+    pl.add_argument("--task", default=None, help="one task id (default: every task of --split, spread over "
+                    "participants, least-played first, never twice to one participant)")
     pl.add_argument("--split", default="test", choices=["all", "train", "test", "dev"])
     pl.add_argument("--host", default="127.0.0.1")
     pl.add_argument("--port", type=int, default=8766)
     pl.add_argument("--out", default="results/human.jsonl")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    pl.add_argument("--max-sessions", type=int, default=8, help="participants playing at once (one env each)")
+    pl.add_argument("--idle-timeout", type=float, default=1800.0,
+                    help="seconds after which an idle participant's session is closed")
     pl.set_defaults(func=cmd_play)
 
     d = sub.add_parser("describe", help="print the action set of an env (as given to prompts)")

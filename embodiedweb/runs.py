@@ -62,3 +62,15 @@ def run_dir(rec_or_agent: dict[str, Any] | str, rid: str | None = None) -> str:
     else:
         agent = rec_or_agent
     return f"{agent}-{rid}" if rid else agent
+
+
+def participant(rec: dict[str, Any]) -> str:
+    """The participant id of a human-play record ("" for agents and records written before ids existed)."""
+    return str(rec.get("participant") or "")
+
+
+def steps_subdir(rec: dict[str, Any]) -> str:
+    """Folder of a record's step files under ``<out>.steps/<env_id>/``: :func:`run_dir`, plus
+    ``/<participant>`` for human-play records that name one (two people may play the same task)."""
+    pid = participant(rec)
+    return f"{run_dir(rec)}/{pid}" if pid and all(c.isalnum() or c in "_-" for c in pid) and pid.isascii() else run_dir(rec)

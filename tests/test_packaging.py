@@ -31,7 +31,7 @@ SHIPPED = ("embodiedweb/_envs/cooking.toml", "embodiedweb/_data/cooking/tasks.js
            "web_sites/map/templates/map/directions.html", "web_sites/wiki/templates/wiki/article.html",
            "embodiedweb/_data/city/streets.json", "embodiedweb/_data/wiki/cues.json",
            "embodiedweb/_data/geo/tasks.jsonl", "embodiedweb/_envs/geolocation.toml",
-           "embodiedweb/play/templates/play.html", "baselines/oracle.py")
+           "embodiedweb/play/templates/play.html", "embodiedweb/play/templates/start.html", "baselines/oracle.py")
 
 # run inside the fresh venv: every env id makes, resets and steps; prints one JSON line
 SMOKE = textwrap.dedent("""

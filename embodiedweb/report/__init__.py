@@ -20,6 +20,7 @@ from embodiedweb.report.tables import (
     agent_sort_key,
     check_versions,
     compute,
+    detail_key,
     env_label,
     group,
     is_error,
@@ -28,7 +29,6 @@ from embodiedweb.report.tables import (
     metric,
     num,
     pct,
-    row,
     versions_table,
 )
 
@@ -90,7 +90,7 @@ def episode_details(records: list[dict[str, Any]], oracles: proc.OracleTraces) -
         if not trace or trace[0].get("event") != "reset":
             continue
         o = oracles.get(str(r["env_id"]), str(r["task_id"]), r.get("seed", trace[0].get("seed")))
-        d: dict[str, Any] = {"key": (r["env_id"], r["task_id"], row(r)), "process": proc.episode_process(trace, o)}
+        d: dict[str, Any] = {"key": detail_key(r), "process": proc.episode_process(trace, o)}
         if not metric(r, "overall"):
             d["taxonomy"] = tax.classify_episode(trace, o)
         out.append(d)
@@ -104,12 +104,12 @@ def aggregate_details(records: list[dict[str, Any]], episodes: list[dict[str, An
     taxonomy: dict[str, dict[str, Any]] = {}
     for env_id, agents in group(records).items():
         for agent, recs in agents.items():
-            eps = [by_key[k] for r in recs if (k := (r["env_id"], r["task_id"], row(r))) in by_key]
+            eps = [by_key[k] for r in recs if (k := detail_key(r)) in by_key]
             if eps:
                 process.setdefault(env_id, {})[agent] = proc.aggregate([e["process"] for e in eps])
             failed = [r for r in recs if not metric(r, "overall") and not is_error(r)]
             classified = [by_key[k]["taxonomy"] for r in failed
-                          if (k := (r["env_id"], r["task_id"], row(r))) in by_key]
+                          if (k := detail_key(r)) in by_key]
             if failed:
                 taxonomy.setdefault(env_id, {})[agent] = {**tax.shares(classified),
                                                           "failed_episodes": len(failed),

@@ -11,7 +11,8 @@ from jinja2 import Environment, select_autoescape
 from embodiedweb.report import Report
 from embodiedweb.report import plots as P
 from embodiedweb.report.process import steps_file
-from embodiedweb.report.tables import agent_sort_key, metric, row
+from embodiedweb.report.tables import agent_sort_key, detail_key, metric, row
+from embodiedweb.runs import participant
 
 TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
@@ -103,11 +104,12 @@ def viewer_episodes(report: Report, limit: int = 200) -> tuple[list[dict[str, An
     recs.sort(key=lambda r: (bool(metric(r, "overall")), r["env_id"], agent_sort_key(row(r)), r["task_id"]))
     out = []
     for r in recs[:limit]:
-        d = details.get((r["env_id"], r["task_id"], row(r)), {})
+        d = details.get(detail_key(r), {})
         taxo = d.get("taxonomy") or {}
         path = steps_file(r)
         assert path is not None
-        out.append({"env_id": r["env_id"], "agent": row(r), "task_id": r["task_id"],
+        who = f"{row(r)} ({participant(r)})" if participant(r) else row(r)
+        out.append({"env_id": r["env_id"], "agent": who, "task_id": r["task_id"],
                     "overall": bool(metric(r, "overall")), "completion": f"{float(metric(r, 'completion') or 0):.2f}",
                     "run_error": str(r.get("error") or "error")[:300] if r.get("status") == "error" else "",
                     "primary": taxo.get("primary"), "categories": taxo.get("categories") or {},

@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from embodiedweb.runs import run_dir
+from embodiedweb.runs import steps_subdir
 from embodiedweb.trace import APPEND, canonical_json, id_of, list_ids
 
 POSE_KEYS = frozenset({"agent", "position", "rotation", "horizon", "heading", "pose", "distance", "visible",
@@ -459,17 +459,18 @@ def steps_dir(source: str | Path) -> Path:
 
 
 def steps_file(rec: dict[str, Any]) -> Path | None:
-    """``<out stem>.steps/<env_id>/<agent>-<run id>/<task_id>.jsonl`` of a record (old records: ``<agent>``) (None when it does not exist)."""
+    """``<out stem>.steps/<env_id>/<agent>-<run id>[/<participant>]/<task_id>.jsonl`` of a record (old records:
+    ``<agent>``) (None when it does not exist)."""
     if "_source" not in rec:
         return None
-    p = steps_dir(rec["_source"]) / str(rec["env_id"]) / run_dir(rec) / f"{rec['task_id']}.jsonl"
+    p = steps_dir(rec["_source"]) / str(rec["env_id"]) / steps_subdir(rec) / f"{rec['task_id']}.jsonl"
     return p if p.exists() else None
 
 
 def trace_file(rec: dict[str, Any]) -> Path | None:
     if "_source" not in rec:
         return None
-    p = steps_dir(rec["_source"]) / str(rec["env_id"]) / run_dir(rec) / f"{rec['task_id']}.trace.jsonl"
+    p = steps_dir(rec["_source"]) / str(rec["env_id"]) / steps_subdir(rec) / f"{rec['task_id']}.trace.jsonl"
     return p if p.exists() else None
 
 

@@ -20,13 +20,14 @@ Rates are in 0..1 in the numbers and shown as percentages.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from embodiedweb.runs import run_id, run_label
+from embodiedweb.runs import participant, run_id, run_label
 
 ACC_KEYS = ("overall", "web", "embodied", "completion")
 ACC_LABELS = {"overall": "Overall", "web": "Web-only", "embodied": "Embodied-only", "completion": "Completion"}
@@ -65,8 +66,15 @@ def agent_sort_key(agent: str) -> tuple[int, str]:
     return (len(AGENT_ORDER) + 1, agent)
 
 
-def episode_key(rec: dict[str, Any]) -> tuple[str, str, str]:
-    return str(rec["env_id"]), str(rec["task_id"]), run_id(rec)
+def episode_key(rec: dict[str, Any]) -> tuple[str, str, str, str]:
+    """(env, task, run id, participant): human-play records of one task by two people are two episodes
+    (agents' records have no participant)."""
+    return str(rec["env_id"]), str(rec["task_id"]), run_id(rec), participant(rec)
+
+
+def detail_key(rec: dict[str, Any]) -> tuple[str, str, str, str]:
+    """(env, task, row, participant): a record's process/taxonomy details once rows are labelled."""
+    return str(rec["env_id"]), str(rec["task_id"]), row(rec), participant(rec)
 
 
 def row(rec: dict[str, Any]) -> str:
@@ -103,9 +111,9 @@ def label_runs(records: list[dict[str, Any]], split_runs: bool = False) -> None:
 
 
 def load_records(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
-    """Records of every file, deduplicated by (env, task, run id) — a later line or file wins — each
+    """Records of every file, deduplicated by (env, task, run id, participant) — a later line or file wins — each
     with ``_source`` (the JSONL path, to find its ``.steps`` folder). Cut lines are skipped."""
-    by_key: dict[tuple[str, str, str], dict[str, Any]] = {}
+    by_key: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for p in paths:
         path = Path(p)
         with open(path, encoding="utf-8") as f:
@@ -201,8 +209,41 @@ def geolocation(recs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: z of a two-sided 95 % interval
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a binomial rate (95 % by default); None when ``n`` is 0. Unlike
+    p ± z·sqrt(p(1-p)/n) it stays inside 0..1 and is not empty at 0 % or 100 %."""
+    if n <= 0:
+        return None
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def is_human(rec: dict[str, Any]) -> bool:
+    return rec.get("agent") == "human"
+
+
+def human_accuracy(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Human play of one env and row: episodes, participants (distinct ids), overall accuracy and its
+    95 % Wilson interval (episodes taken as independent trials)."""
+    ok = [r for r in recs if not is_error(r)]
+    wins = sum(1 for r in ok if metric(r, "overall"))
+    ci = wilson_interval(wins, len(ok))
+    return {"episodes": len(ok), "errors": len(recs) - len(ok),
+            "participants": len({participant(r) for r in ok if participant(r)}),
+            "overall": round(wins / len(ok), 4) if ok else None,
+            "ci95": [round(ci[0], 4), round(ci[1], 4)] if ci else None}
+
+
 def compute(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """All accuracy numbers: ``accuracy`` (every env), and the Table 2/3/4 views."""
+    """All accuracy numbers: ``accuracy`` (every env), the Table 2/3/4 views and ``human`` (human-play
+    accuracy per env with participants and a 95 % interval)."""
     g = group(records)
     acc = {e: {a: accuracy(rs) for a, rs in agents.items()} for e, agents in g.items()}
     t2: dict[str, dict[str, Any]] = {}
@@ -217,8 +258,10 @@ def compute(records: list[dict[str, Any]]) -> dict[str, Any]:
                 t4.setdefault(e, {})[a] = {**geolocation(rs), **{k: acc[e][a][k] for k in ACC_KEYS}}
             else:
                 t3.setdefault(e, {})[a] = acc[e][a]
+    human = {e: {a: human_accuracy(rs) for a, rs in agents.items() if all(is_human(r) for r in rs)}
+             for e, agents in g.items()}
     return {"accuracy": acc, "table2": {a: t2[a] for a in sorted(t2, key=agent_sort_key)}, "table3": t3,
-            "table4": t4}
+            "table4": t4, "human": {e: per for e, per in human.items() if per}}
 
 
 # ---------------------------------------------------------------------------------------------- rendering
@@ -277,6 +320,17 @@ def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
             t.rows.append([a, str(r["episodes"]), str(r["errors"]), *(pct(r[k]) for k in GEO_RATE_KEYS),
                            num(r["distance_km"]),
                            num(r["geoguessr_score"], 0)])
+        tables.append(t)
+    human = numbers.get("human") or {}
+    if human:
+        t = Table("Human accuracy", ["Env", "Agent", "Participants", "Episodes", "Errors", "Overall %", "95 % CI"],
+                  caption="human play (ewa play): overall accuracy over episodes with a 95 % Wilson score interval; "
+                          "participants = distinct participant ids")
+        for e, per in human.items():
+            for a, r in per.items():
+                ci = r["ci95"]
+                t.rows.append([env_label(e), a, str(r["participants"]), str(r["episodes"]), str(r["errors"]),
+                               pct(r["overall"]), f"{pct(ci[0])}–{pct(ci[1])}" if ci else "–"])
         tables.append(t)
     return tables
 
