@@ -15,13 +15,14 @@ from gymnasium import spaces
 
 from embodiedweb.actions import REGISTRY, ActionError, ParsedAction
 from embodiedweb.domains.base import Domain, Episode
-from embodiedweb.spaces import UnicodeText
+from embodiedweb.spaces import OBS_TEXT_MAX, UnicodeText, fit_text, obs_text_space
 from embodiedweb.tasks import Task, TaskError, TaskSuite
 from embodiedweb.trace import Trace, diff_state
 from embodiedweb.web.driver import WebDriver
 from web_sites.registry import get_webapp
 
-TEXT_MAX = 1_000_000
+#: the longest text field of an observation (see :data:`embodiedweb.spaces.OBS_TEXT_MAX` for each field)
+TEXT_MAX = max(OBS_TEXT_MAX.values())
 #: the longest action accepted (a `type` of a long text fits); longer ones are refused, stored cut
 MAX_ACTION_CHARS = 50_000
 #: error messages are cut to this length (they may quote the action)
@@ -134,9 +135,11 @@ class EmbodiedWebEnv(gym.Env):
         self.record_trace = record_trace
         self.trace_path = trace_path
         self.watchdog_s = watchdog_s
+        #: the step limit of a TimeLimit wrapper over this env (set by :class:`embodiedweb.registration.StepLimit`)
+        self.time_limit: int | None = None
         self.domains = ("web", domain.world_kind, "meta") if domain.web_enabled else (domain.world_kind, "meta")
 
-        obs_spaces: dict[str, spaces.Space] = {k: UnicodeText(TEXT_MAX) for k in OBS_TEXT_KEYS}
+        obs_spaces: dict[str, spaces.Space] = {k: obs_text_space(OBS_TEXT_MAX[k]) for k in OBS_TEXT_KEYS}
         if render_images:
             w, h = self.image_size
             vw, vh = self.viewport
@@ -160,6 +163,7 @@ class EmbodiedWebEnv(gym.Env):
         self.switches = 0
         self.message = ""
         self.last_action = ""
+        self._action_chars = 0  # the length of the last action as given (last_action may be cut)
         self.last_error = ""
         self.answer: str | None = None
         self.done = False
@@ -191,8 +195,10 @@ class EmbodiedWebEnv(gym.Env):
         t0 = time.perf_counter()
         self.task = task
         self._reset_state()
-        # a task may size its own step budget (e.g. to its route); the env's max_steps caps it
-        self.episode_limit = min(self.max_steps, int(task.meta.get("max_steps", self.max_steps)))
+        # a task may size its own step budget (e.g. to its route); the env's max_steps caps it, and so does a
+        # smaller TimeLimit over the env (gym.make(id, max_episode_steps=n)): the env then truncates at that
+        # step itself, so info["metrics"] is there whichever truncates
+        self.episode_limit = min(self.step_limit, int(task.meta.get("max_steps", self.max_steps)))
         self.world.reset(task.embodied, ep_seed)
         self.world.set_clock(0)
         self.webapp.reset_session(self.session, task.web, ep_seed)
@@ -213,6 +219,11 @@ class EmbodiedWebEnv(gym.Env):
         info = self._info(reset_ms=(t1 - t0) * 1e3, obs_ms=(t2 - t1) * 1e3)
         return obs, info
 
+    @property
+    def step_limit(self) -> int:
+        """The most steps of an episode: ``max_steps``, or a smaller limit of a TimeLimit wrapper over the env."""
+        return min(self.max_steps, self.time_limit) if self.time_limit else self.max_steps
+
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.task is None:
             raise RuntimeError("call reset() before step()")
@@ -220,6 +231,7 @@ class EmbodiedWebEnv(gym.Env):
         t0 = time.perf_counter()
         text = clean_action(action)
         self.last_action = cut(text, MAX_ACTION_CHARS)
+        self._action_chars = len(text)
         self.last_error = ""
         carried = ""
         parsed: ParsedAction | None = None
@@ -251,7 +263,8 @@ class EmbodiedWebEnv(gym.Env):
         obs = self._observation()
         faults = self._driver_faults()
         if faults:
-            self.last_error = obs["last_action_error"] = cut(f"{self.last_error} {faults}".strip(), MAX_ERROR_CHARS)
+            self.last_error = cut(f"{self.last_error} {faults}".strip(), MAX_ERROR_CHARS)
+            obs["last_action_error"] = fit_text(self.last_error, OBS_TEXT_MAX["last_action_error"])
         t2 = time.perf_counter()
         record = {"step": self.steps, "action": self.last_action, "parsed": parsed.to_json() if parsed else None,
                   "active": self.active, "error": self.last_error, "web_url": obs["web_url"],
@@ -366,10 +379,14 @@ class EmbodiedWebEnv(gym.Env):
             "web_tabs": web_tabs,
             "web_text": web_text,
             "embodied_text": self.world.text(),
-            "last_action": self.last_action[:TEXT_MAX],
+            "last_action": self.last_action,
             "last_action_error": self.last_error,
             "message": self.message,
         }
+        # inside the observation space: long text cut with a marker, characters outside the charset shown as
+        # U+FFFD (the trace keeps the real text)
+        for key in OBS_TEXT_KEYS:
+            obs[key] = fit_text(obs[key], OBS_TEXT_MAX[key], self._action_chars if key == "last_action" else None)
         if self.render_images:
             obs["embodied_image"] = self._fit(self.world.image(self.image_size), self.image_size)
             obs["web_screenshot"] = self._web_screenshot()
@@ -423,14 +440,41 @@ class EmbodiedWebEnv(gym.Env):
                 "last_action_error": self.last_error}
 
     def render(self) -> Any:
+        """``rgb_array``: one frame of a constant size for the env's life (video recorders need that):
+        the web page (``viewport``) on the left and the embodied view on the right, scaled to the page's
+        height, the active one framed in blue; an env without web access renders the embodied view only
+        (``image_size``). ``ansi``: the observation's text fields."""
         if self.render_mode == "rgb_array":
-            if self.active == "embodied":
-                return self._fit(self.world.image(self.image_size), self.image_size)
-            return self._fit(self._ensure_driver().screenshot(self.viewport), self.viewport)
+            return self._render_frame()
         if self.render_mode == "ansi":
             obs = self._observation()
             return "\n".join(f"## {k}\n{obs[k]}" for k in OBS_TEXT_KEYS)
         return None
+
+    @property
+    def frame_shape(self) -> tuple[int, int, int]:
+        """The shape of every ``render()`` frame in ``rgb_array`` mode: (height, width, 3)."""
+        iw, ih = self.image_size
+        if not self.domain.web_enabled:
+            return ih, iw, 3
+        vw, vh = self.viewport
+        return vh, vw + max(1, round(iw * vh / ih)), 3
+
+    def _render_frame(self) -> np.ndarray:
+        h, w, _ = self.frame_shape
+        embodied = self._fit(self.world.image(self.image_size), self.image_size)
+        if not self.domain.web_enabled:
+            return embodied
+        vw, vh = self.viewport
+        frame = np.full((h, w, 3), 255, np.uint8)
+        frame[:, :vw] = self._web_screenshot()
+        frame[:, vw:] = self._fit(embodied, (w - vw, h))
+        x0, x1 = (0, vw) if self.active == "web" else (vw, w)
+        b = max(2, h // 120)
+        blue = np.array([40, 110, 230], np.uint8)
+        frame[:b, x0:x1] = frame[-b:, x0:x1] = blue
+        frame[:, x0:x0 + b] = frame[:, x1 - b:x1] = blue
+        return frame
 
     @property
     def suite_version(self) -> str:
@@ -470,6 +514,7 @@ class EmbodiedWebEnv(gym.Env):
             episode = {"task_id": self.task.task_id, "seed": self.episode_seed, "actions": list(self._actions),
                        "digest": self.trace_digest()}
         return {"pickle_version": 1, "init": self._init_kwargs(), "spec": self.spec, "episode": episode,
+                "time_limit": self.time_limit,
                 "np_random": self.np_random, "np_random_seed": self._np_random_seed,  # seeded if not yet
                 "sites": [site.name for site in self.webapp.sites]}
 
@@ -477,6 +522,7 @@ class EmbodiedWebEnv(gym.Env):
         init = dict(state["init"])
         self.__init__(init.pop("domain"), init.pop("tasks"), **init)  # type: ignore[misc]
         self.spec = state["spec"]
+        self.time_limit = state.get("time_limit")
         missing = sorted(set(state["sites"]) - {site.name for site in self.webapp.sites})
         if missing:
             warnings.warn(f"{self.env_id or self.domain.name}: the original's web app had sites this process lacks "

@@ -74,13 +74,45 @@ def make_env(spec_id: str, **kwargs: Any) -> Any:
     return EmbodiedWebEnv(domain, tasks, env_id=spec.id, **opts)
 
 
+class StepLimit(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """Tells the env the step limit of the ``TimeLimit`` wrapper under this one, so that the env truncates
+    at that step itself and ``info["metrics"]`` is there whichever truncates.
+
+    Every registered id has ``max_episode_steps`` = the spec's ``max_steps`` and this wrapper in its
+    ``additional_wrappers`` (Gymnasium adds those over ``TimeLimit``). By default the two limits are equal;
+    ``gym.make(id, max_episode_steps=n)`` with ``n`` below the env's ``max_steps`` lowers the env's limit to
+    ``n`` (``env.unwrapped.step_limit``); a larger ``n`` leaves it (pass ``max_steps=n`` too to raise it).
+    Without a ``TimeLimit`` (``max_episode_steps=-1``) the env keeps its own limit.
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+        limit = None
+        inner: Any = env
+        while isinstance(inner, gym.Wrapper):
+            if isinstance(inner, gym.wrappers.TimeLimit):
+                limit = inner._max_episode_steps if limit is None else min(limit, inner._max_episode_steps)
+            inner = inner.env
+        if hasattr(inner, "time_limit"):
+            inner.time_limit = limit
+
+
+STEP_LIMIT_WRAPPER = gym.envs.registration.WrapperSpec(
+    name="StepLimit", entry_point="embodiedweb.registration:StepLimit", kwargs={})
+
+
 def register_all() -> list[str]:
-    """Register every spec with Gymnasium (idempotent); returns the ids."""
+    """Register every spec with Gymnasium (idempotent); returns the ids.
+
+    ``max_episode_steps`` is the spec's ``max_steps`` (the env's own limit); see :class:`StepLimit`.
+    """
     ids = []
     for spec in load_specs():
         if spec.id not in gym.registry:
             gym.register(id=spec.id, entry_point="embodiedweb.registration:make_env",
-                         kwargs={"spec_id": spec.id})
+                         kwargs={"spec_id": spec.id}, max_episode_steps=spec.max_steps,
+                         additional_wrappers=(STEP_LIMIT_WRAPPER,))
         ids.append(spec.id)
     return ids
 
