@@ -79,23 +79,33 @@ class StepLimit(gym.Wrapper, gym.utils.RecordConstructorArgs):
     at that step itself and ``info["metrics"]`` is there whichever truncates.
 
     Every registered id has ``max_episode_steps`` = the spec's ``max_steps`` and this wrapper in its
-    ``additional_wrappers`` (Gymnasium adds those over ``TimeLimit``). By default the two limits are equal;
-    ``gym.make(id, max_episode_steps=n)`` with ``n`` below the env's ``max_steps`` lowers the env's limit to
-    ``n`` (``env.unwrapped.step_limit``); a larger ``n`` leaves it (pass ``max_steps=n`` too to raise it).
-    Without a ``TimeLimit`` (``max_episode_steps=-1``) the env keeps its own limit.
+    ``additional_wrappers`` (Gymnasium adds those over ``TimeLimit``), so the two limits are equal:
+
+    - ``gym.make(id)``: both are the spec's ``max_steps``;
+    - ``gym.make(id, max_steps=n)`` (the env's own option): the ``TimeLimit`` is set to ``n`` too;
+    - ``gym.make(id, max_episode_steps=n)``: the env's limit (``env.unwrapped.step_limit``) becomes
+      ``min(max_steps, n)``; a larger ``n`` leaves the env's limit (pass ``max_steps=n`` too to raise it);
+    - ``max_episode_steps=-1`` (no ``TimeLimit``): the env keeps its own limit.
     """
 
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)
         gym.Wrapper.__init__(self, env)
-        limit = None
         inner: Any = env
+        limits = []
         while isinstance(inner, gym.Wrapper):
             if isinstance(inner, gym.wrappers.TimeLimit):
-                limit = inner._max_episode_steps if limit is None else min(limit, inner._max_episode_steps)
+                limits.append(inner)
             inner = inner.env
-        if hasattr(inner, "time_limit"):
-            inner.time_limit = limit
+        if not hasattr(inner, "time_limit") or not limits:
+            return
+        spec = inner.spec
+        default = gym.spec(spec.id).max_episode_steps if spec is not None and spec.id in gym.registry else None
+        for tl in limits:
+            if tl._max_episode_steps == default and inner.max_steps != default:  # max_steps=n given alone
+                tl._max_episode_steps = inner.max_steps
+                tl._cached_spec = None
+        inner.time_limit = min(tl._max_episode_steps for tl in limits)
 
 
 STEP_LIMIT_WRAPPER = gym.envs.registration.WrapperSpec(

@@ -142,6 +142,9 @@ def test_spec_max_episode_steps_is_the_env_limit(env_id: str) -> None:
     env = gym.make(env_id, max_episode_steps=-1)  # no TimeLimit: the env's own limit
     assert env.unwrapped.step_limit == spec.max_steps
     env.close()
+    env = gym.make(env_id, max_steps=7)  # the env's own option sets both
+    assert env.spec.max_episode_steps == env.unwrapped.step_limit == 7
+    env.close()
     env = gym.make(env_id, max_episode_steps=500, max_steps=5)  # a larger TimeLimit leaves the env's
     assert env.unwrapped.step_limit == 5
     env.reset(seed=0)
