@@ -120,7 +120,7 @@ class EmbodiedWebEnv(gym.Env):
         self.domain = domain
         suite = tasks if isinstance(tasks, TaskSuite) else TaskSuite(tasks)
         self._suite = suite
-        self._suite_version: str | None = None
+        self._suite_version: tuple[int, str] | None = None
         self.tasks = suite.split(split) if split else suite
         self.split = split
         if len(self.tasks) == 0:
@@ -480,12 +480,15 @@ class EmbodiedWebEnv(gym.Env):
     def suite_version(self) -> str:
         """The version of this env's task suite: checker rules, tasks (every split), world data and
         settings (see :mod:`embodiedweb.versions`); every result record carries it."""
-        if self._suite_version is None:
+        # the step limit in force (a lower ``max_episode_steps`` given to gym.make counts): results
+        # measured under another limit are another suite
+        limit = self.step_limit
+        if self._suite_version is None or self._suite_version[0] != limit:
             from embodiedweb.versions import suite_version
 
-            self._suite_version = suite_version(self._suite, self.domain.checker_version,
-                                                {"max_steps": self.max_steps, **self.domain.settings()})
-        return self._suite_version
+            self._suite_version = (limit, suite_version(self._suite, self.domain.checker_version,
+                                                        {"max_steps": limit, **self.domain.settings()}))
+        return self._suite_version[1]
 
     def trace_digest(self) -> str:
         """Hash of this episode's trace (timings excluded): equal for equal seeds and actions."""

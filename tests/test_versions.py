@@ -97,3 +97,13 @@ def test_report_refuses_to_average_two_suite_versions(tmp_path, capsys):
     assert versions.rows == [[NAV, "c1-aaaaaaaaaaaa, c1-bbbbbbbbbbbb", "0.2.0", "2"]]
     one = _write(tmp_path / "o.jsonl", ["c1-aaaaaaaaaaaa"] * 2)
     assert build_report([one], process=False).numbers["table2"]["a"][NAV]["episodes"] == 2
+
+
+def test_a_lower_step_limit_through_gym_make_is_another_suite_version():
+    import gymnasium as gym
+
+    default = gym.make("EWA-Navigation-v0").unwrapped.suite_version
+    same = gym.make("EWA-Navigation-v0", max_episode_steps=gym.spec("EWA-Navigation-v0").max_episode_steps)
+    lower = gym.make("EWA-Navigation-v0", max_episode_steps=5)
+    assert same.unwrapped.suite_version == default
+    assert lower.unwrapped.step_limit == 5 and lower.unwrapped.suite_version != default
