@@ -10,8 +10,11 @@ web app, which changes element ids and so a random agent's choices).
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -115,3 +118,33 @@ def test_cli_ray_flag_saves_steps(tmp_path, capsys):
     assert res["results"][COOKING]["overall"] == 1.0 and res["results"][COOKING]["episodes"] == 2
     traces = sorted((tmp_path / "o.steps" / COOKING).glob("oracle-*/*.trace.jsonl"))
     assert len(traces) == 2 and all(t.with_name(t.name.replace(".trace", "")).exists() for t in traces)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_stop_keeps_finished_records(sig, tmp_path):
+    """SIGTERM to the eval process, or Ctrl-C (SIGINT to its whole process group, Ray's own processes
+    included): the actors are killed, the finished records kept whole, the exit code the shell's."""
+    out = tmp_path / "s.jsonl"
+    cmd = [sys.executable, "-m", "embodiedweb.cli", "eval", "--env", "all", "--agent", "random", "--limit", "100",
+           "--out", str(out), "--ray", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and out.read_text().count("\n") >= 3:
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, proc.communicate()
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + sig, err
+    recs = lines(out)  # every line whole
+    assert 3 <= len(recs) < 500 and len({(r["env_id"], r["task_id"]) for r in recs}) == len(recs)
+    assert f"stopped by {sig.name} after {len(recs)} episode(s)" in err, err
