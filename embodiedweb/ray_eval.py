@@ -14,11 +14,13 @@ Each actor builds its own agent and, lazily, one env per env id (from the id and
 never shipped). The driver keeps :data:`IN_FLIGHT` episodes queued per actor and hands the next episode
 to whichever actor finishes first; the results do not depend on which actor ran an episode.
 
-Without an address a local Ray instance is started (``ray.init``; ``num_cpus`` = ``--workers`` when more
-than 1) and shut down at the end; with one (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``) the driver
+Without an address a new local Ray instance is started (``ray.init(address="local")``, even when a cluster
+started by ``ray start`` runs on this machine; ``num_cpus`` = ``--workers`` when more than 1) and shut down
+at the end; with one (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``) the driver
 connects to that cluster, whose nodes need the same ``embodiedweb`` installed. A Ray already initialized
 in this process (a notebook, a test) is used as it is. Actors: ``--workers`` when more than 1, else the
-cluster's CPUs; never more than the episodes to run. Step files (``--save-steps``) are written on the
+cluster's CPUs; never more than the cluster's CPUs (an actor holds one) or the episodes to run. A cluster
+that cannot be started or reached is an :class:`~embodiedweb.evaluate.EvalFailed`. Step files (``--save-steps``) are written on the
 actor's node in a temporary folder and sent back with the record, so they land beside ``out`` on the
 driver's machine even on a remote cluster.
 """
@@ -113,19 +115,21 @@ def plan_jobs(env_ids: list[str], *, limit: int | None, split: str | None, out: 
     return order, jobs
 
 
-def connect(address: str | None, workers: int) -> bool:
-    """Initialize Ray unless it already is; True when this call started it (so it shuts it down)."""
+def connect(address: str | None, workers: int) -> None:
+    """``ray.init``: a local instance (``num_cpus`` = ``workers`` when more than 1), or the cluster at ``address``."""
     import ray
 
-    if ray.is_initialized():
-        return False
-    common = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
-              "configure_logging": True}
-    if address:
-        ray.init(address=address, **common)
-    else:
-        ray.init(num_cpus=workers if workers > 1 else None, object_store_memory=LOCAL_OBJECT_STORE_BYTES, **common)
-    return True
+    common = {"log_to_driver": False, "logging_level": logging.WARNING}
+    try:
+        if address:
+            ray.init(address=address, **common)
+        else:
+            ray.init(address="local", num_cpus=workers if workers > 1 else None, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                     include_dashboard=False, **common)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise EvalFailed(f"could not start or reach {where}: {first}", str(e)) from None
 
 
 def evaluate_ray(env_ids: list[str], agent_name: str, *, address: str | None, limit: int | None, split: str | None,
@@ -179,15 +183,19 @@ def _run_on_ray(jobs: list[Job], config: dict[str, Any], *, address: str | None,
     import ray
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    owned = connect(address, workers)
-    _take_stop_signals(stops)  # ray.init installs its own SIGTERM handler (sys.exit): ours comes first here
+    owned = not ray.is_initialized()  # then this run starts or connects Ray, and shuts it down at the end
     actors: list[Any] = []
     pending: dict[Any, tuple[int, Job]] = {}  # object ref -> (actor index, job)
     try:
+        if owned:
+            stops.raising = True  # a stop while Ray starts (or retries an unreachable address) ends it at once
+            connect(address, workers)
+        _take_stop_signals(stops)  # ray.init installs its own SIGTERM handler (sys.exit): ours comes first
+        stops.raising = False  # from here on a stop is noted and acted on between two records
         if stops.signum is not None:
             raise Stopped(stops.signum)
-        n = workers if workers > 1 else max(1, int(ray.cluster_resources().get("CPU", 1)))
-        n = max(1, min(n, len(jobs)))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        n = max(1, min(workers if workers > 1 else cpus, cpus, len(jobs)))  # an actor holds a CPU
         remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(EpisodeActor)
         actors = [remote.remote(config) for _ in range(n)]
         queue = list(reversed(jobs))  # popped from the end: task order
@@ -226,7 +234,7 @@ def _run_on_ray(jobs: list[Job], config: dict[str, Any], *, address: str | None,
         _keep_finished(ray, pending, keep)
         for actor in actors:
             ray.kill(actor, no_restart=True)
-        if owned:
+        if owned and ray.is_initialized():
             ray.shutdown()
 
 

@@ -42,7 +42,7 @@ def lines(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 2**20,
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 2**20,
              configure_logging=True, logging_level="WARNING")
     yield
     ray.shutdown()
