@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import signal
 import tempfile
 from pathlib import Path
@@ -124,8 +125,8 @@ def connect(address: str | None, workers: int) -> None:
         if address:
             ray.init(address=address, **common)
         else:
-            ray.init(address="local", num_cpus=workers if workers > 1 else None, object_store_memory=LOCAL_OBJECT_STORE_BYTES,
-                     include_dashboard=False, **common)
+            ray.init(address="local", num_cpus=workers if workers > 1 else None,
+                     object_store_memory=LOCAL_OBJECT_STORE_BYTES, include_dashboard=False, **common)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -245,11 +246,16 @@ def _result(ray: Any, ref: Any, a: int, job: Job) -> tuple[dict[str, Any], dict[
     try:
         return ray.get(ref)
     except RayActorError as e:
-        raise EvalFailed(f"ray actor {a} died during episode {job[0]} {job[1]}", str(e)) from None
+        raise EvalFailed(f"ray actor {a} died during episode {job[0]} {job[1]}", _plain(str(e))) from None
     except RayTaskError as e:
-        detail = str(e)
+        detail = _plain(str(e))
         last = detail.strip().splitlines()[-1] if detail.strip() else "error"
         raise EvalFailed(f"episode {job[0]} {job[1]} failed in ray actor {a}: {last}", detail) from None
+
+
+def _plain(text: str) -> str:
+    """Ray's error text without its terminal colours."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def _keep_finished(ray: Any, pending: dict[Any, tuple[int, Job]], keep: Any) -> None:

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -120,10 +121,38 @@ def test_cli_ray_flag_saves_steps(tmp_path, capsys):
     assert len(traces) == 2 and all(t.with_name(t.name.replace(".trace", "")).exists() for t in traces)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_sigterm_keeps_finished_records(tmp_path):
+    """SIGTERM while the actors run (Ray's own driver handler, which would exit at once, is set aside for
+    the run and back after it): the run stops, the finished records are kept whole."""
+    from embodiedweb.evaluate import Stopped
+
+    out = tmp_path / "t.jsonl"
+    before = signal.getsignal(signal.SIGTERM)
+
+    def fire() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_text().count("\n") >= 3:
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=fire, daemon=True)
+    thread.start()
+    with pytest.raises(Stopped) as e:
+        evaluate(ENV_IDS, "random", limit=100, seed=1, out=out, progress=False, ray_address="")
+    thread.join()
+    recs = lines(out)
+    assert e.value.signum == signal.SIGTERM and e.value.finished == len(recs) and 3 <= len(recs) < 500
+    assert len({(r["env_id"], r["task_id"]) for r in recs}) == len(recs)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT], ids=["SIGINT"])
 def test_stop_keeps_finished_records(sig, tmp_path):
-    """SIGTERM to the eval process, or Ctrl-C (SIGINT to its whole process group, Ray's own processes
-    included): the actors are killed, the finished records kept whole, the exit code the shell's."""
+    """Ctrl-C (SIGINT to the eval's whole process group, the Ray instance it started included): the actors
+    are killed, the finished records kept whole, the exit code the shell's (SIGTERM works the same way:
+    ``test_sigterm_keeps_finished_records`` in this process)."""
     out = tmp_path / "s.jsonl"
     cmd = [sys.executable, "-m", "embodiedweb.cli", "eval", "--env", "all", "--agent", "random", "--limit", "100",
            "--out", str(out), "--ray", "--no-progress"]
@@ -148,3 +177,28 @@ def test_stop_keeps_finished_records(sig, tmp_path):
     recs = lines(out)  # every line whole
     assert 3 <= len(recs) < 500 and len({(r["env_id"], r["task_id"]) for r in recs}) == len(recs)
     assert f"stopped by {sig.name} after {len(recs)} episode(s)" in err, err
+
+
+class Boom:
+    def run(self, fail: bool) -> int:
+        if fail:
+            raise RuntimeError("boom in the env")
+        time.sleep(30)
+        return 1
+
+
+def test_an_episode_that_raises_or_a_dead_actor_is_eval_failed():
+    """What stops the run with exit code 1: an exception outside the agent (the env's), an actor that dies."""
+    from embodiedweb.evaluate import EvalFailed
+    from embodiedweb.ray_eval import _result
+
+    boom = ray.remote(num_cpus=0)(Boom)
+    job = (COOKING, "c1", 0, None)
+    with pytest.raises(EvalFailed, match=r"episode EWA-Cooking-v0 c1 failed in ray actor 0: .*boom in the env") as e:
+        _result(ray, boom.remote().run.remote(True), 0, job)
+    assert 'in run\n    raise RuntimeError("boom in the env")' in e.value.detail and "\x1b[" not in e.value.detail
+    actor = boom.remote()
+    ref = actor.run.remote(False)
+    ray.kill(actor, no_restart=True)
+    with pytest.raises(EvalFailed, match=r"ray actor 1 died during episode EWA-Cooking-v0 c1"):
+        _result(ray, ref, 1, job)
