@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import signal
 import tempfile
@@ -124,7 +125,8 @@ def connect(address: str | None, workers: int) -> None:
     try:
         if address:
             ray.init(address=address, **common)
-        else:
+        else:  # a private instance for this run: no usage report from it unless the user opted in
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             ray.init(address="local", num_cpus=workers if workers > 1 else None,
                      object_store_memory=LOCAL_OBJECT_STORE_BYTES, include_dashboard=False, **common)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:

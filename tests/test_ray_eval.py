@@ -43,6 +43,7 @@ def lines(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 2**20,
              configure_logging=True, logging_level="WARNING")
     yield
