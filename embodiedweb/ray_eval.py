@@ -45,6 +45,7 @@ from embodiedweb.evaluate import (
     _open_append,
     _rewrite_sorted,
     _StopSignals,
+    close_agent,
     episode_key,
     is_done,
     load_done,
@@ -93,6 +94,7 @@ class EpisodeActor:
         for env in self.envs.values():
             env.close()
         self.envs.clear()
+        close_agent(self.agent)
 
 
 def plan_jobs(env_ids: list[str], *, limit: int | None, split: str | None, out: Path | None, seed: int,

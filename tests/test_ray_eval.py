@@ -203,3 +203,15 @@ def test_an_episode_that_raises_or_a_dead_actor_is_eval_failed():
     ray.kill(actor, no_restart=True)
     with pytest.raises(EvalFailed, match=r"ray actor 1 died during episode EWA-Cooking-v0 c1"):
         _result(ray, ref, 1, job)
+
+
+def test_plugin_agent_runs_in_the_actors(tmp_path):
+    """``--agent module:Class`` (issue 15 item 4): each actor imports and builds the plug-in itself."""
+    out = tmp_path / "p.jsonl"
+    summary, recs = evaluate([COOKING], "tests.plugin_agents:StopAgent", limit=2, out=out, progress=False,
+                             save_steps=True, ray_address="")
+    assert [r["status"] for r in recs] == ["ok", "ok"] and summary[COOKING]["episodes"] == 2
+    assert recs[0]["run_settings"]["agent_settings"]["plugin"] == "tests.plugin_agents:StopAgent"
+    steps = sorted((tmp_path / "p.steps" / COOKING).glob("*/*.jsonl"))
+    views = [json.loads(x) for x in next(p for p in steps if not p.name.endswith(".trace.jsonl")).read_text().splitlines()]
+    assert views[1]["agent"]["completion"] == "raw reply 1"  # the agent's side of the step came back too
