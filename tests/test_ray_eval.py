@@ -44,10 +44,12 @@ def lines(path: Path) -> list[dict]:
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    sigterm = signal.getsignal(signal.SIGTERM)  # ray.init installs its own: back after the module
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 2**20,
              configure_logging=True, logging_level="WARNING")
     yield
     ray.shutdown()
+    signal.signal(signal.SIGTERM, sigterm)
 
 
 @pytest.fixture(scope="module")
