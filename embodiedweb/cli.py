@@ -61,7 +61,7 @@ def cmd_eval(a: argparse.Namespace) -> int:
         summary, records = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out,
                                     seed=a.seed, progress=not a.no_progress, env_kwargs=env_kwargs,
                                     agent_kwargs=agent_kwargs, save_steps=a.save_steps, workers=a.workers,
-                                    retry_errors=a.retry_errors, run_label=a.run_label)
+                                    retry_errors=a.retry_errors, run_label=a.run_label, ray_address=a.ray)
     except AgentSpecError as e:  # --agent names no agent and no importable plug-in
         print(f"ewa eval: {e}", file=sys.stderr)
         return 2
@@ -234,6 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--run-label", default=None, help="readable name of this run in `ewa report` rows "
                    "(default: the agent's, e.g. oracle or llm:MODEL)")
     e.add_argument("--workers", type=int, default=1, help="run episodes in N processes (results do not depend on N)")
+    e.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run episodes in Ray actors (the 'ray' extra): on a local Ray instance, or on the cluster "
+                        "at ADDRESS (auto, HOST:PORT, ray://HOST:PORT); actors: --workers, else the cluster's CPUs")
     e.add_argument("--save-steps", action="store_true",
                    help="also write every step (action, observation text, thumbnails, trace) beside --out, "
                         "for the trajectory viewer of `ewa report`")

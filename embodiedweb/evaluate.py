@@ -254,8 +254,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = None,
              web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
              env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
-             save_steps: bool = False, workers: int = 1, retry_errors: bool = False, run_label: str | None = None
-             ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+             save_steps: bool = False, workers: int = 1, retry_errors: bool = False, run_label: str | None = None,
+             ray_address: str | None = None) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     """Evaluate ``agent_name`` (a built-in name or a plug-in ``module:Class``, see
     :func:`baselines.registry.make_agent`) on ``env_ids``; append records to ``out``; return (summary, records).
 
@@ -266,6 +266,9 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     With ``workers > 1`` episodes run in that many processes (see :func:`_evaluate_parallel`); an
     episode's seed is ``seed * 100_003 + i`` for the ``i``-th selected task of its env either way, so
     results do not depend on the number of workers.
+
+    With ``ray_address`` (``""``: a local Ray instance) episodes run in Ray actors instead
+    (:mod:`embodiedweb.ray_eval`; ``workers > 1``: that many actors, else one per CPU of the cluster).
     """
     from baselines.registry import make_agent
 
@@ -275,6 +278,10 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     kw = {"limit": limit, "split": split, "web_mode": web_mode, "out": out, "seed": seed, "progress": progress,
           "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps, "run": run,
           "retry_errors": retry_errors}
+    if ray_address is not None:
+        from embodiedweb.ray_eval import evaluate_ray
+
+        return evaluate_ray(env_ids, agent_name, address=ray_address or None, workers=workers, **kw)
     if workers > 1:
         with _StopSignals() as stops:
             return _evaluate_parallel(env_ids, agent_name, workers=workers, stops=stops, **kw)

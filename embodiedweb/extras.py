@@ -20,7 +20,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "google": ("the Google Street View backend", ("requests",)),
     "ai2thor": ("the AI2-THOR kitchen backend", ("ai2thor",)),
     "rl": ("Stable-Baselines3 training", ("stable_baselines3", "torch")),
-    "ray": ("evaluation on a Ray cluster", ("ray",)),
+    "ray": ("`ewa eval --ray` (evaluation on a Ray cluster)", ("ray",)),
     "video": ("video recording (Gymnasium's RecordVideo)", ("moviepy",)),
 }
 

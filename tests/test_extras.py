@@ -25,6 +25,7 @@ def test_load_names_the_extra_only_for_its_own_module(tmp_path, monkeypatch):
 @pytest.mark.parametrize(("argv", "extra"), [
     (["eval", "--env", "EWA-Cooking-v0", "--agent", "oracle", "--limit", "1", "--web-mode", "browser"], "browser"),
     (["eval", "--env", "EWA-Cooking-v0", "--agent", "llm", "--llm-model", "m", "--limit", "1"], "llm"),
+    (["eval", "--env", "EWA-Cooking-v0", "--agent", "oracle", "--limit", "1", "--ray"], "ray"),
     (["serve"], "serve"),
     (["play", "--env", "EWA-Cooking-v0", "--no-browser"], "serve"),
 ])
