@@ -16,8 +16,10 @@ import re
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
 
-__all__ = ["ShapedReward", "completion_now", "canonical_action"]
+__all__ = ["ShapedReward", "DiscreteActions", "all_candidates", "completion_now", "canonical_action"]
 
 
 def completion_now(base: Any) -> float:
@@ -113,8 +115,293 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         return obs, float(reward) + shaping, terminated, truncated, info
 
 
-def canonical_action(action: str) -> str:
+def canonical_action(action: str, drop_note: bool = False) -> str:
     """An action with its whitespace normalised: runs of whitespace become one space, none at the ends
-    and none just inside brackets (``type [ 3 ] [a  b]`` -> ``type [3] [a b]``)."""
+    and none just inside brackets (``type [ 3 ] [a  b]`` -> ``type [3] [a b]``).
+
+    ``drop_note``: ``switch_environment [note]`` becomes ``switch_environment``: the note is only carried
+    into the next observation's ``message`` (no state, no checker reads it), so the two are the same move.
+    """
     text = re.sub(r"\s+", " ", str(action)).strip()
-    return re.sub(r"\[\s*(.*?)\s*\]", lambda m: f"[{m.group(1)}]", text)
+    text = re.sub(r"\[\s*(.*?)\s*\]", lambda m: f"[{m.group(1)}]", text)
+    if drop_note and text.startswith("switch_environment"):
+        return "switch_environment"
+    return text
+
+
+#: the default ``K`` of :class:`DiscreteActions` (the measured maximum candidate count over every oracle
+#: step of the whole suite, with margin; see the README's measured figures)
+DEFAULT_MAX_ACTIONS = 512
+
+_NAME = re.compile(r"(?:[A-Z][\w'’.&-]*|\d[\w'’.:-]*)(?:\s+(?:[A-Z][\w'’.&-]*|\d[\w'’.:-]*|&|of|the|de|la|du|on|upon))*")
+_QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]")
+_TIME = re.compile(r"\b\d{1,2}:\d{2}\s?(?:am|pm)\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
+_CONNECTORS = {"of", "the", "de", "la", "du", "on", "upon", "&"}
+_STOPWORDS = {"the", "a", "an", "of", "and", "or", "to", "in", "on", "at", "by", "is", "it", "its", "for", "with",
+              "from", "this", "that", "what", "which", "who", "whose", "how", "many", "much", "when", "where",
+              "your", "you", "answer", "stop", "walk", "there", "then", "site", "wiki", "article", "question"}
+
+
+def names_in(text: str) -> list[str]:
+    """Names, places and numbers in ``text``, in order: quoted strings, then runs of capitalised words
+    or numbers (``St. Bartholomew's Church``, ``225 W 44th St``), cut of trailing connectors and
+    punctuation, and each of those with a leading article (``The``) dropped."""
+    out: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(text)]
+    for m in _NAME.finditer(text):
+        words = m.group(0).split()
+        while words and (words[-1].lower() in _CONNECTORS):
+            words.pop()
+        name = " ".join(words).rstrip(".,;:!?")
+        if name:
+            out.append(name)
+            if words[0] in ("The", "A", "An") and len(words) > 1:
+                out.append(" ".join(words[1:]).rstrip(".,;:!?"))
+    return _unique(out)
+
+
+def answer_spans(sentence: str) -> list[str]:
+    """What an answer drawn from ``sentence`` may be: names (two joined by ``and`` too), times, numbers,
+    then every word."""
+    names = names_in(sentence)
+    joined = [f"{a} and {b}" for a, b in zip(names, names[1:], strict=False) if f"{a} and {b}" in sentence]
+    return _unique(joined + names + _TIME.findall(sentence) + _NUMBER.findall(sentence)
+                   + [w for w in _WORD.findall(sentence) if w.lower() not in _STOPWORDS])
+
+
+def _unique(items: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for x in items:
+        x = re.sub(r"\s+", " ", x).strip()
+        if x and x not in seen:
+            seen.add(x)
+            out.append(x)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
+
+
+class _Memory:
+    """What the candidate generator remembers of an episode: place names and answer sentences seen."""
+
+    def __init__(self, instruction: str) -> None:
+        self.instruction = instruction
+        self.instruction_names = names_in(instruction)
+        #: the words of the question (from a question word to "?" in the instruction, or all of it), less the
+        #: words of its names (the landmark's own name is in every sentence of its article)
+        asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
+        self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
+        self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
+        self.places: list[str] = []  # store names etc. seen in select options and pages
+        self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
+
+    def read_page(self, tree_text: str) -> None:
+        for m in _LINE.finditer(tree_text):
+            role, name = m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
+            if role == "option" and not name.lower().startswith("choose"):
+                self.places.append(name)
+            elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
+                for sent in re.split(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+", name):
+                    score = len(_words(sent) & self.question)
+                    if score >= 1:
+                        self.sentences[sent] = max(score, self.sentences.get(sent, 0))
+        self.places = _unique(self.places)
+
+    def answers(self, limit: int = 3) -> list[str]:
+        best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
+        return _unique([a for s in best for a in answer_spans(s)])
+
+
+class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstructorArgs):
+    """A ``Discrete(max_actions)`` action space over the env's candidate actions, with a validity mask.
+
+    At each step the wrapper lists the *candidate actions* of the state (:meth:`candidates`), as
+    TextWorld's admissible commands do, and action ``i`` runs the ``i``-th of them. The list is, in this
+    order (duplicates removed):
+
+    1. the env's admissible actions (``info["admissible_actions"]``: clicks, select options, scrolling,
+       tabs, world actions on visible objects, ``switch_environment``, ``stop``);
+    2. in the embodied world, the same actions on object *types* (``PutObject [CounterTop]``) and
+       ``Teleport`` to every object of the world by id (``Teleport [Knife|-0.35|+0.77|-0.19]``);
+    3. in the web, ``goto`` candidates: walking directions from the agent's place (``/map/directions``) to
+       each name of the instruction and each place seen on the pages (store names), and the wiki article
+       of every name seen whose title it is;
+    4. in the web, ``type`` actions: each search or text box with each name, place and number of the
+       instruction (with and without pressing Enter), and each drop-down with its options written in lower
+       case (``type [70] [medium]``);
+    5. ``stop [answer]`` with the names, times, numbers and words of the page sentences seen this episode
+       that share the most words with the instruction (the wiki fact the question asks about).
+
+    Overflow: the list is cut at ``max_actions`` keeping the first ones, so the env's own admissible
+    actions always come first and the order above is the priority (deterministic: every group is in page or
+    world order). ``max_actions`` defaults to :data:`DEFAULT_MAX_ACTIONS`, above the largest candidate list
+    measured over every oracle step of the suite.
+
+    The mask (``info["action_mask"]`` after ``reset`` and ``step``, and :meth:`action_masks` as
+    sb3-contrib's ``MaskablePPO`` calls it) is True for the first ``len(candidates)`` indices. A masked
+    index is still a valid action of the space: it is sent to the env as the text ``"noop"``, which the
+    env answers with an error in ``obs["last_action_error"]`` (a step is used, nothing changes).
+    ``info["candidate_actions"]`` holds the texts; :meth:`action_text` maps an index to its text.
+
+    The observation space is unchanged (compose with an observation wrapper for numeric inputs).
+
+    Example:
+        >>> import gymnasium as gym, embodiedweb
+        >>> from embodiedweb.wrappers import DiscreteActions
+        >>> env = DiscreteActions(gym.make("EWA-Navigation-v0"))
+        >>> obs, info = env.reset(seed=0)
+        >>> env.action_space
+        Discrete(512)
+        >>> bool(info["action_mask"][0]), env.action_text(0) == info["candidate_actions"][0]
+        (True, True)
+    """
+
+    def __init__(self, env: gym.Env[Any, Any], max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+        if int(max_actions) < 2:
+            raise ValueError(f"max_actions must be at least 2, got {max_actions!r}")
+        gym.utils.RecordConstructorArgs.__init__(self, max_actions=max_actions)
+        gym.Wrapper.__init__(self, env)
+        self.max_actions = int(max_actions)
+        self.action_space = spaces.Discrete(self.max_actions)
+        self._candidates: list[str] = []
+        self._mask = np.zeros(self.max_actions, dtype=bool)
+        self._memory: _Memory | None = None
+        #: how many candidates the last state had before the cut at ``max_actions``
+        self.last_candidate_count = 0
+
+    # the candidate list ---------------------------------------------------------------------------
+    def candidates(self) -> list[str]:
+        """The candidate actions of the current state (at most ``max_actions``)."""
+        return list(self._candidates)
+
+    def action_text(self, index: int) -> str:
+        """The action text of ``index`` (``"noop"`` for a masked index)."""
+        i = int(index)
+        return self._candidates[i] if 0 <= i < len(self._candidates) else "noop"
+
+    def action_masks(self) -> np.ndarray:
+        """The valid indices of the current state (sb3-contrib ``MaskablePPO``'s hook)."""
+        return self._mask.copy()
+
+    def _refresh(self, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        base = self.env.unwrapped
+        assert self._memory is not None
+        full = all_candidates(base, obs, info, self._memory)
+        self.last_candidate_count = len(full)
+        self._candidates = full[: self.max_actions]
+        self._mask = np.zeros(self.max_actions, dtype=bool)
+        self._mask[: len(self._candidates)] = True
+        info["action_mask"] = self._mask.copy()
+        info["candidate_actions"] = list(self._candidates)
+
+    # gym API ------------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        self._memory = _Memory(str(self.env.unwrapped.task.instruction))
+        self._refresh(obs, info)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(self.action_text(int(action)))
+        self._refresh(obs, info)
+        return obs, reward, terminated, truncated, info
+
+
+def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory: _Memory) -> list[str]:
+    """Every candidate action of ``base``'s state in :class:`DiscreteActions`'s order (not cut)."""
+    out = list(info.get("admissible_actions") or base.admissible_actions())
+    if base.active == "embodied":
+        for a in out[:]:
+            m = re.fullmatch(r"(\w+) \[([^|\]]+)\|[^\]]*\]", a)
+            if m:
+                out.append(f"{m.group(1)} [{m.group(2)}]")
+        state = base.world.semantic_state()
+        for o in state.get("objects", []) if isinstance(state, dict) else []:
+            if isinstance(o, dict) and o.get("objectId"):
+                out.append(f"Teleport [{o['objectId']}]")
+    elif base.active == "web" and base.driver is not None:
+        try:
+            tree = base.driver.tree()
+        except Exception:  # the browser is down (said in the observation)
+            tree = None
+        if tree is not None:
+            memory.read_page(tree.text)
+            out += _web_candidates(base, tree, memory)
+    out += [f"stop [{a}]" for a in memory.answers()]
+    return _unique(out)
+
+
+def _web_candidates(base: Any, tree: Any, memory: _Memory) -> list[str]:
+    from urllib.parse import urlencode
+
+    out: list[str] = []
+    names = memory.instruction_names
+    here = None
+    state = base.world.semantic_state()
+    if isinstance(state, dict) and isinstance(state.get("node"), str):
+        here = state["node"]
+    if here is not None:
+        out += ["goto [/map/directions?" + urlencode({"from": here, "to": p}) + "]"
+                for p in _unique(names + memory.places)]
+    seen = _plain(" ".join([tree.text, memory.instruction, base.world.text()]))
+    out += [f"goto [{url}]" for title, url in _site_index() if title in seen]
+    out += [f"goto [{url}]" for url in SITE_PAGES]
+    boxes = [n.bid for n in tree.interactive if n.role in ("searchbox", "textbox")]
+    words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
+    for bid in boxes:
+        out += [f"type [{bid}] [{w}] [1]" for w in words]
+        out += [f"type [{bid}] [{w}]" for w in words]
+    from embodiedweb.env import _select_options
+
+    for node, opt in _select_options(tree):
+        low = re.sub(r"\s*\(.*?\)", "", opt).strip().lower()
+        out += [f"type [{node.bid}] [{low}]", f"type [{node.bid}] [{low.replace(' ', '-')}]"]
+    return out
+
+
+#: pages of the local sites a ``goto`` may always open
+SITE_PAGES = ("/shop/", "/shop/cart", "/recipes/", "/wiki/", "/map/")
+
+_INDEX: list[tuple[str, str]] | None = None
+
+
+def _plain(text: str) -> str:
+    """Lower-case words separated by single spaces, with a space at each end (whole-word matching)."""
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+def _site_index() -> list[tuple[str, str]]:
+    """(title as :func:`_plain` text, path) of every wiki article, shop product and recipe of the local sites: a
+    ``goto`` candidate when its title is in the instruction, the page or the embodied view."""
+    global _INDEX
+    if _INDEX is None:
+        from urllib.parse import quote
+
+        index: list[tuple[str, str]] = []
+        try:
+            from web_sites.wiki.catalog import articles
+
+            index += [(_plain(str(a["title"])), f"/wiki/article/{quote(str(a['slug']))}") for a in articles()
+                      if a.get("title")]
+        except Exception:  # no wiki
+            pass
+        try:
+            from web_sites.shop.catalog import products
+
+            index += [(_plain(str(p["name"])), f"/shop/product/{p['product_id']}") for p in products() if p.get("name")]
+        except Exception:  # no shop
+            pass
+        try:
+            from web_sites.recipes.catalog import recipes
+
+            index += [(_plain(str(r["name"])), f"/recipes/recipe/{r['recipe_id']}") for r in recipes() if r.get("name")]
+        except Exception:  # no recipes
+            pass
+        _INDEX = index
+    return _INDEX
