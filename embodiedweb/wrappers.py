@@ -133,10 +133,13 @@ def canonical_action(action: str, drop_note: bool = False) -> str:
 #: step of the whole suite, with margin; see the README's measured figures)
 DEFAULT_MAX_ACTIONS = 512
 
-_NAME = re.compile(r"(?:[A-Z][\w'’.&-]*|\d[\w'’.:-]*)(?:\s+(?:[A-Z][\w'’.&-]*|\d[\w'’.:-]*|&|of|the|de|la|du|on|upon))*")
+_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|&|of|the|de|la|du|on|upon))*")
+#: a place after "to", "at" or "from", up to a parenthesis, "and", or the end of the clause
+_PLACE = re.compile(r"\b(?:to|at|from) ([A-Z0-9][^()\n,;]*?)(?= \(| and |[,.;:!?]\s|[,.;:!?]?$)")
 _QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\s?(?:am|pm)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
 _CONNECTORS = {"of", "the", "de", "la", "du", "on", "upon", "&"}
@@ -148,7 +151,8 @@ _STOPWORDS = {"the", "a", "an", "of", "and", "or", "to", "in", "on", "at", "by",
 def names_in(text: str) -> list[str]:
     """Names, places and numbers in ``text``, in order: quoted strings, then runs of capitalised words
     or numbers (``St. Bartholomew's Church``, ``225 W 44th St``), cut of trailing connectors and
-    punctuation, and each of those with a leading article (``The``) dropped."""
+    punctuation, and each of those with a leading article (``The``) dropped; then the places named after
+    "to", "at" or "from" as written (``34th Street-Penn Station station``)."""
     out: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(text)]
     for m in _NAME.finditer(text):
         words = m.group(0).split()
@@ -159,15 +163,16 @@ def names_in(text: str) -> list[str]:
             out.append(name)
             if words[0] in ("The", "A", "An") and len(words) > 1:
                 out.append(" ".join(words[1:]).rstrip(".,;:!?"))
+    out += [m.group(1).strip() for m in _PLACE.finditer(text)]
     return _unique(out)
 
 
 def answer_spans(sentence: str) -> list[str]:
-    """What an answer drawn from ``sentence`` may be: names (two joined by ``and`` too), times, numbers,
-    then every word."""
+    """What an answer drawn from ``sentence`` may be: names (two joined by ``and`` too), times, numbers
+    (an ordinal's too: ``2`` of ``2nd``), then every word."""
     names = names_in(sentence)
     joined = [f"{a} and {b}" for a, b in zip(names, names[1:], strict=False) if f"{a} and {b}" in sentence]
-    return _unique(joined + names + _TIME.findall(sentence) + _NUMBER.findall(sentence)
+    return _unique(joined + names + _TIME.findall(sentence) + _NUMBER.findall(sentence) + _ORDINAL.findall(sentence)
                    + [w for w in _WORD.findall(sentence) if w.lower() not in _STOPWORDS])
 
 
@@ -175,7 +180,7 @@ def _unique(items: list[str]) -> list[str]:
     seen: set[str] = set()
     out = []
     for x in items:
-        x = re.sub(r"\s+", " ", x).strip()
+        x = " ".join(x.split())
         if x and x not in seen:
             seen.add(x)
             out.append(x)
@@ -199,8 +204,15 @@ class _Memory:
         self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
         self.places: list[str] = []  # store names etc. seen in select options and pages
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
+        self._read: set[str] = set()  # page texts read already
+        self._answers: list[str] | None = None
+        self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
 
     def read_page(self, tree_text: str) -> None:
+        if tree_text in self._read:
+            return
+        self._read.add(tree_text)
+        self._answers = None
         for m in _LINE.finditer(tree_text):
             role, name = m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
             if role == "option" and not name.lower().startswith("choose"):
@@ -213,8 +225,10 @@ class _Memory:
         self.places = _unique(self.places)
 
     def answers(self, limit: int = 3) -> list[str]:
-        best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
-        return _unique([a for s in best for a in answer_spans(s)])
+        if self._answers is None:
+            best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
+            self._answers = _unique([a for s in best for a in answer_spans(s)])
+        return self._answers
 
 
 class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstructorArgs):
@@ -321,54 +335,64 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
             m = re.fullmatch(r"(\w+) \[([^|\]]+)\|[^\]]*\]", a)
             if m:
                 out.append(f"{m.group(1)} [{m.group(2)}]")
-        state = base.world.semantic_state()
-        for o in state.get("objects", []) if isinstance(state, dict) else []:
-            if isinstance(o, dict) and o.get("objectId"):
-                out.append(f"Teleport [{o['objectId']}]")
+        out += [f"Teleport [{oid}]" for oid in _object_ids(base.world)]
     elif base.active == "web" and base.driver is not None:
-        try:
-            tree = base.driver.tree()
-        except Exception:  # the browser is down (said in the observation)
-            tree = None
-        if tree is not None:
-            memory.read_page(tree.text)
-            out += _web_candidates(base, tree, memory)
+        page = str(obs.get("web_text", ""))
+        here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
+        key = (page, here, str(obs.get("embodied_text", "")))
+        if key not in memory._web:
+            memory.read_page(page)
+            memory._web[key] = _web_candidates(page, here, key[2], memory)
+        out += memory._web[key]
     out += [f"stop [{a}]" for a in memory.answers()]
     return _unique(out)
 
 
-def _web_candidates(base: Any, tree: Any, memory: _Memory) -> list[str]:
+def _object_ids(world: Any) -> list[str]:
+    """The ids of the world's objects (a kitchen's; none for the street and geo worlds)."""
+    try:
+        return [o.object_id for o in world._require().active_objects()]
+    except AttributeError:
+        state = world.semantic_state()
+        objects = state.get("objects", []) if isinstance(state, dict) else []
+        return [o["objectId"] for o in objects if isinstance(o, dict) and o.get("objectId")]
+
+
+def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[str]:
+    """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
     from urllib.parse import urlencode
 
     out: list[str] = []
     names = memory.instruction_names
-    here = None
-    state = base.world.semantic_state()
-    if isinstance(state, dict) and isinstance(state.get("node"), str):
-        here = state["node"]
-    if here is not None:
+    if here:
         out += ["goto [/map/directions?" + urlencode({"from": here, "to": p}) + "]"
                 for p in _unique(names + memory.places)]
-    seen = _plain(" ".join([tree.text, memory.instruction, base.world.text()]))
-    out += [f"goto [{url}]" for title, url in _site_index() if title in seen]
+    seen = _plain(" ".join([page, memory.instruction, view]))
+    index = _site_index()
+    out += [f"goto [{url}]" for word in dict.fromkeys(seen.split()) for title, url in index.get(word, ())
+            if title in seen]
     out += [f"goto [{url}]" for url in SITE_PAGES]
-    boxes = [n.bid for n in tree.interactive if n.role in ("searchbox", "textbox")]
+    lines = [(m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+             for m in _LINE.finditer(page)]
+    boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
     words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]
-    from embodiedweb.env import _select_options
-
-    for node, opt in _select_options(tree):
-        low = re.sub(r"\s*\(.*?\)", "", opt).strip().lower()
-        out += [f"type [{node.bid}] [{low}]", f"type [{node.bid}] [{low.replace(' ', '-')}]"]
+    select = None
+    for bid, role, name in lines:
+        if role == "combobox":
+            select = bid
+        elif role == "option" and select is not None:
+            low = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
+            out += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
     return out
 
 
 #: pages of the local sites a ``goto`` may always open
 SITE_PAGES = ("/shop/", "/shop/cart", "/recipes/", "/wiki/", "/map/")
 
-_INDEX: list[tuple[str, str]] | None = None
+_INDEX: dict[str, list[tuple[str, str]]] | None = None
 
 
 def _plain(text: str) -> str:
@@ -376,9 +400,10 @@ def _plain(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
-def _site_index() -> list[tuple[str, str]]:
-    """(title as :func:`_plain` text, path) of every wiki article, shop product and recipe of the local sites: a
-    ``goto`` candidate when its title is in the instruction, the page or the embodied view."""
+def _site_index() -> dict[str, list[tuple[str, str]]]:
+    """(title as :func:`_plain` text, path) of every wiki article, shop product and recipe of the local sites,
+    by the title's first word: a ``goto`` candidate when its title is in the instruction, the page or the
+    embodied view (whole words)."""
     global _INDEX
     if _INDEX is None:
         from urllib.parse import quote
@@ -403,5 +428,8 @@ def _site_index() -> list[tuple[str, str]]:
             index += [(_plain(str(r["name"])), f"/recipes/recipe/{r['recipe_id']}") for r in recipes() if r.get("name")]
         except Exception:  # no recipes
             pass
-        _INDEX = index
+        _INDEX = {}
+        for title, url in index:
+            if title.split():
+                _INDEX.setdefault(title.split()[0], []).append((title, url))
     return _INDEX
