@@ -133,7 +133,7 @@ def canonical_action(action: str, drop_note: bool = False) -> str:
 #: step of the whole suite, with margin; see the README's measured figures)
 DEFAULT_MAX_ACTIONS = 512
 
-_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|&|of|the|de|la|du|on|upon))*")
+_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|&|of|the|de|la|du|on|upon|and|van|von|der|den|da|di|le|el|al|bin|ibn|ter))*")
 #: a place after "to", "at" or "from", up to a parenthesis, "and", or the end of the clause
 _PLACE = re.compile(r"\b(?:to|at|from) ([A-Z0-9][^()\n,;]*?)(?= \(| and |[,.;:!?]\s|[,.;:!?]?$)")
 _QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]")
@@ -142,7 +142,10 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
-_CONNECTORS = {"of", "the", "de", "la", "du", "on", "upon", "&"}
+_CONNECTORS = {"of", "the", "de", "la", "du", "on", "upon", "&", "and", "van", "von", "der", "den", "da", "di", "le",
+               "el", "al", "bin", "ibn", "ter"}
+#: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
+_PLACE_PAREN = re.compile(r"(?=\b(?:to|at|from) ([A-Z0-9][^()\n,;]*? \([^()]*\)) \()")
 _STOPWORDS = {"the", "a", "an", "of", "and", "or", "to", "in", "on", "at", "by", "is", "it", "its", "for", "with",
               "from", "this", "that", "what", "which", "who", "whose", "how", "many", "much", "when", "where",
               "your", "you", "answer", "stop", "walk", "there", "then", "site", "wiki", "article", "question"}
@@ -161,9 +164,12 @@ def names_in(text: str) -> list[str]:
         name = " ".join(words).rstrip(".,;:!?")
         if name:
             out.append(name)
+            if " and " in name:  # "Anders Lombardi and Inès Makinde", "Museum of Arts and Design"
+                out += [part for part in name.split(" and ") if part[:1].isupper() or part[:1].isdigit()]
             if words[0] in ("The", "A", "An") and len(words) > 1:
                 out.append(" ".join(words[1:]).rstrip(".,;:!?"))
     out += [m.group(1).strip() for m in _PLACE.finditer(text)]
+    out += [m.group(1).strip() for m in _PLACE_PAREN.finditer(text)]
     return _unique(out)
 
 
