@@ -13,6 +13,7 @@ Both wrap an env made by ``gym.make("EWA-...-v0")`` (any wrappers in between) an
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -212,6 +213,7 @@ class _Memory:
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
         self._read: set[str] = set()  # page texts read already
         self._answers: list[str] | None = None
+        self._stops: list[str] | None = None
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
 
     def read_page(self, tree_text: str) -> None:
@@ -235,6 +237,12 @@ class _Memory:
             best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
             self._answers = _unique([a for s in best for a in answer_spans(s)])
         return self._answers
+
+    def stops(self) -> list[str]:
+        """``stop [answer]`` for each of :meth:`answers`."""
+        if self._stops is None or self._answers is None:
+            self._stops = [f"stop [{a}]" for a in self.answers()]
+        return self._stops
 
 
 class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstructorArgs):
@@ -337,10 +345,7 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
     """Every candidate action of ``base``'s state in :class:`DiscreteActions`'s order (not cut)."""
     out = list(info.get("admissible_actions") or base.admissible_actions())
     if base.active == "embodied":
-        for a in out[:]:
-            m = re.fullmatch(r"(\w+) \[([^|\]]+)\|[^\]]*\]", a)
-            if m:
-                out.append(f"{m.group(1)} [{m.group(2)}]")
+        out += [t for t in map(_on_type, out) if t]
         out += [f"Teleport [{oid}]" for oid in _object_ids(base.world)]
     elif base.active == "web" and base.driver is not None:
         page = str(obs.get("web_text", ""))
@@ -350,15 +355,24 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
             memory.read_page(page)
             memory._web[key] = _web_candidates(page, here, key[2], memory)
         out += memory._web[key]
-    out += [f"stop [{a}]" for a in memory.answers()]
-    return _unique(out)
+    out += memory.stops()
+    return list(dict.fromkeys(out))  # every part is whitespace-normalised already
+
+
+@lru_cache(maxsize=65536)
+def _on_type(action: str) -> str:
+    """``PutObject [CounterTop]`` of ``PutObject [CounterTop|+0.45|+0.90|+1.95]`` (empty for other actions)."""
+    m = re.fullmatch(r"(\w+) \[([^|\]]+)\|[^\]]*\]", action)
+    return f"{m.group(1)} [{m.group(2)}]" if m else ""
 
 
 def _object_ids(world: Any) -> list[str]:
     """The ids of the world's objects (a kitchen's; none for the street and geo worlds)."""
+    if getattr(world, "kind", None) != "kitchen":
+        return []
     try:
         return [o.object_id for o in world._require().active_objects()]
-    except AttributeError:
+    except AttributeError:  # another kitchen implementation: its semantic state lists the objects
         state = world.semantic_state()
         objects = state.get("objects", []) if isinstance(state, dict) else []
         return [o["objectId"] for o in objects if isinstance(o, dict) and o.get("objectId")]
