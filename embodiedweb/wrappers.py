@@ -1,0 +1,455 @@
+"""Gymnasium wrappers that make the EmbodiedWeb envs RL-ready (issue 16, item 2).
+
+* :class:`ShapedReward` - the sparse success reward, or that reward plus potential-based shaping on the
+  checker's completion fraction (the optimal policy is unchanged, Ng et al. 1999).
+* :class:`DiscreteActions` - a ``Discrete(K)`` action space over the env's admissible actions plus
+  ``type`` actions with candidate strings from the instruction and the page, with a mask
+  (``info["action_mask"]`` and ``action_masks()``, sb3-contrib ``MaskablePPO``'s convention).
+
+Both wrap an env made by ``gym.make("EWA-...-v0")`` (any wrappers in between) and read the
+:class:`embodiedweb.env.EmbodiedWebEnv` under them through ``env.unwrapped``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+__all__ = ["ShapedReward", "DiscreteActions", "all_candidates", "completion_now", "canonical_action"]
+
+
+def completion_now(base: Any) -> float:
+    """The checker's completion fraction (0..1) of the env's current semantic state.
+
+    ``base`` is an :class:`embodiedweb.env.EmbodiedWebEnv`; the domain's ``check`` runs on an
+    :class:`embodiedweb.domains.base.Episode` built from the world's semantic state, the web session's
+    snapshot, the answer so far (``None`` until ``stop``), the step and switch counts and the history:
+    the same Episode the env checks at the end of an episode, so at the last step this is
+    ``info["metrics"]["completion"]``. A checker error counts as 0.
+    """
+    if base.task is None:
+        return 0.0
+    return float(base._metrics().get("completion", 0.0))
+
+
+class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorArgs):
+    """Chooses the reward of an EmbodiedWeb env: ``sparse`` or ``progress`` (potential-based shaping).
+
+    * ``mode="sparse"``: the env's own reward, 1.0 on the step that ends a successful episode
+      (``info["metrics"]["overall"]``), 0.0 otherwise. The wrapper then only adds ``info["potential"]``
+      and ``info["shaping"]`` = 0.0 (nothing is computed: sparse costs nothing).
+    * ``mode="progress"``: ``r' = r + gamma * Phi(s') - Phi(s)`` where the potential ``Phi(s)`` is the
+      checker's completion fraction of the state (:func:`completion_now`: the domain's ``check`` on the
+      current semantic state, every step). Because the shaping term is a difference of potentials, the
+      optimal policy of the shaped MDP is the optimal policy of the sparse one (Ng, Harada and Russell,
+      *Policy invariance under reward transformations*, ICML 1999); use the same ``gamma`` as the agent.
+
+    Terminal states: by default (``terminal_potential="zero"``) the potential of the state an episode
+    *terminates* in (``stop``) is 0, as Ng et al.'s absorbing state requires for invariance in episodic
+    tasks: over an episode the shaping terms then sum to ``-Phi(s_0)`` for ``gamma=1`` (progress earned
+    is given back at the end unless the success reward pays for it). With ``terminal_potential="completion"``
+    the terminal state keeps its completion as potential (the episode's shaping then sums to
+    ``Phi(s_T) - Phi(s_0)`` for ``gamma=1``, a bonus for partial completion: no longer strictly
+    policy-invariant). A truncated episode's last state is not absorbing: its potential is its completion.
+
+    ``info`` gains ``potential`` (``Phi(s')`` as used) and ``shaping`` (``r' - r``); the env's reward stays
+    in ``info["sparse_reward"]``.
+
+    Example:
+        >>> import gymnasium as gym, embodiedweb
+        >>> from embodiedweb.wrappers import ShapedReward
+        >>> env = ShapedReward(gym.make("EWA-Navigation-v0"), mode="progress", gamma=0.99)
+        >>> obs, info = env.reset(seed=0)
+        >>> info["potential"]
+        0.0
+
+    Cost: one checker call per step in ``progress`` mode (see the README's measured figures).
+    """
+
+    def __init__(self, env: gym.Env[Any, Any], mode: str = "progress", gamma: float = 0.99,
+                 terminal_potential: str = "zero") -> None:
+        if mode not in ("sparse", "progress"):
+            raise ValueError(f"mode must be 'sparse' or 'progress', got {mode!r}")
+        if not 0.0 <= gamma <= 1.0:
+            raise ValueError(f"gamma must be in [0, 1], got {gamma!r}")
+        if terminal_potential not in ("zero", "completion"):
+            raise ValueError(f"terminal_potential must be 'zero' or 'completion', got {terminal_potential!r}")
+        gym.utils.RecordConstructorArgs.__init__(self, mode=mode, gamma=gamma, terminal_potential=terminal_potential)
+        gym.Wrapper.__init__(self, env)
+        self.mode = mode
+        self.gamma = float(gamma)
+        self.terminal_potential = terminal_potential
+        self.potential = 0.0
+
+    def _phi(self) -> float:
+        return completion_now(self.env.unwrapped) if self.mode == "progress" else 0.0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        self.potential = self._phi()
+        info["potential"] = self.potential
+        info["shaping"] = 0.0
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if self.mode == "progress":
+            if terminated and self.terminal_potential == "zero":
+                phi = 0.0
+            elif "metrics" in info:  # the env checked the final state already
+                phi = float(info["metrics"].get("completion", 0.0))
+            else:
+                phi = self._phi()
+            shaping = self.gamma * phi - self.potential
+            self.potential = phi
+        else:
+            shaping = 0.0
+        info["potential"] = self.potential
+        info["shaping"] = shaping
+        info["sparse_reward"] = float(reward)
+        return obs, float(reward) + shaping, terminated, truncated, info
+
+
+def canonical_action(action: str, drop_note: bool = False) -> str:
+    """An action with its whitespace normalised: runs of whitespace become one space, none at the ends
+    and none just inside brackets (``type [ 3 ] [a  b]`` -> ``type [3] [a b]``).
+
+    ``drop_note``: ``switch_environment [note]`` becomes ``switch_environment``: the note is only carried
+    into the next observation's ``message`` (no state, no checker reads it), so the two are the same move.
+    """
+    text = re.sub(r"\s+", " ", str(action)).strip()
+    text = re.sub(r"\[\s*(.*?)\s*\]", lambda m: f"[{m.group(1)}]", text)
+    if drop_note and text.startswith("switch_environment"):
+        return "switch_environment"
+    return text
+
+
+#: the default ``K`` of :class:`DiscreteActions` (the measured maximum candidate count over every oracle
+#: step of the whole suite, with margin; see the README's measured figures)
+DEFAULT_MAX_ACTIONS = 512
+
+_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|&|of|the|de|la|du|on|upon|and|van|von|der|den|da|di|le|el|al|bin|ibn|ter))*")
+#: a place after "to", "at" or "from", up to a parenthesis, "and", or the end of the clause
+_PLACE = re.compile(r"\b(?:to|at|from) ([A-Z0-9][^()\n,;]*?)(?= \(| and |[,.;:!?]\s|[,.;:!?]?$)")
+_QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]")
+_TIME = re.compile(r"\b\d{1,2}:\d{2}\s?(?:am|pm)\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
+_CONNECTORS = {"of", "the", "de", "la", "du", "on", "upon", "&", "and", "van", "von", "der", "den", "da", "di", "le",
+               "el", "al", "bin", "ibn", "ter"}
+#: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
+_PLACE_PAREN = re.compile(r"(?=\b(?:to|at|from) ([A-Z0-9][^()\n,;]*? \([^()]*\)) \()")
+_STOPWORDS = {"the", "a", "an", "of", "and", "or", "to", "in", "on", "at", "by", "is", "it", "its", "for", "with",
+              "from", "this", "that", "what", "which", "who", "whose", "how", "many", "much", "when", "where",
+              "your", "you", "answer", "stop", "walk", "there", "then", "site", "wiki", "article", "question"}
+
+
+def names_in(text: str) -> list[str]:
+    """Names, places and numbers in ``text``, in order: quoted strings, then runs of capitalised words
+    or numbers (``St. Bartholomew's Church``, ``225 W 44th St``), cut of trailing connectors and
+    punctuation, and each of those with a leading article (``The``) dropped; then the places named after
+    "to", "at" or "from" as written (``34th Street-Penn Station station``)."""
+    out: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(text)]
+    for m in _NAME.finditer(text):
+        words = m.group(0).split()
+        while words and (words[-1].lower() in _CONNECTORS):
+            words.pop()
+        name = " ".join(words).rstrip(".,;:!?")
+        if name:
+            out.append(name)
+            if " and " in name:  # "Anders Lombardi and Inès Makinde", "Museum of Arts and Design"
+                out += [part for part in name.split(" and ") if part[:1].isupper() or part[:1].isdigit()]
+            if words[0] in ("The", "A", "An") and len(words) > 1:
+                out.append(" ".join(words[1:]).rstrip(".,;:!?"))
+    out += [m.group(1).strip() for m in _PLACE.finditer(text)]
+    out += [m.group(1).strip() for m in _PLACE_PAREN.finditer(text)]
+    return _unique(out)
+
+
+def answer_spans(sentence: str) -> list[str]:
+    """What an answer drawn from ``sentence`` may be: names (two joined by ``and`` too), times, numbers
+    (an ordinal's too: ``2`` of ``2nd``), then every word."""
+    names = names_in(sentence)
+    joined = [f"{a} and {b}" for a, b in zip(names, names[1:], strict=False) if f"{a} and {b}" in sentence]
+    return _unique(joined + names + _TIME.findall(sentence) + _NUMBER.findall(sentence) + _ORDINAL.findall(sentence)
+                   + [w for w in _WORD.findall(sentence) if w.lower() not in _STOPWORDS])
+
+
+def _unique(items: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for x in items:
+        x = " ".join(x.split())
+        if x and x not in seen:
+            seen.add(x)
+            out.append(x)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
+
+
+class _Memory:
+    """What the candidate generator remembers of an episode: place names and answer sentences seen."""
+
+    def __init__(self, instruction: str) -> None:
+        self.instruction = instruction
+        self.instruction_names = names_in(instruction)
+        #: the words of the question (from a question word to "?" in the instruction, or all of it), less the
+        #: words of its names (the landmark's own name is in every sentence of its article)
+        asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
+        self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
+        self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
+        self.places: list[str] = []  # store names etc. seen in select options and pages
+        self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
+        self._read: set[str] = set()  # page texts read already
+        self._answers: list[str] | None = None
+        self._stops: list[str] | None = None
+        self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
+
+    def read_page(self, tree_text: str) -> None:
+        if tree_text in self._read:
+            return
+        self._read.add(tree_text)
+        self._answers = None
+        for m in _LINE.finditer(tree_text):
+            role, name = m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
+            if role == "option" and not name.lower().startswith("choose"):
+                self.places.append(name)
+            elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
+                for sent in re.split(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+", name):
+                    score = len(_words(sent) & self.question)
+                    if score >= 1:
+                        self.sentences[sent] = max(score, self.sentences.get(sent, 0))
+        self.places = _unique(self.places)
+
+    def answers(self, limit: int = 3) -> list[str]:
+        if self._answers is None:
+            best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
+            self._answers = _unique([a for s in best for a in answer_spans(s)])
+        return self._answers
+
+    def stops(self) -> list[str]:
+        """``stop [answer]`` for each of :meth:`answers`."""
+        if self._stops is None or self._answers is None:
+            self._stops = [f"stop [{a}]" for a in self.answers()]
+        return self._stops
+
+
+class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstructorArgs):
+    """A ``Discrete(max_actions)`` action space over the env's candidate actions, with a validity mask.
+
+    At each step the wrapper lists the *candidate actions* of the state (:meth:`candidates`), as
+    TextWorld's admissible commands do, and action ``i`` runs the ``i``-th of them. The list is, in this
+    order (duplicates removed):
+
+    1. the env's admissible actions (``info["admissible_actions"]``: clicks, select options, scrolling,
+       tabs, world actions on visible objects, ``switch_environment``, ``stop``);
+    2. in the embodied world, the same actions on object *types* (``PutObject [CounterTop]``) and
+       ``Teleport`` to every object of the world by id (``Teleport [Knife|-0.35|+0.77|-0.19]``);
+    3. in the web, ``goto`` candidates: walking directions from the agent's place (``/map/directions``) to
+       each name of the instruction and each place seen on the pages (store names), and the wiki article
+       of every name seen whose title it is;
+    4. in the web, ``type`` actions: each search or text box with each name, place and number of the
+       instruction (with and without pressing Enter), and each drop-down with its options written in lower
+       case (``type [70] [medium]``);
+    5. ``stop [answer]`` with the names, times, numbers and words of the page sentences seen this episode
+       that share the most words with the instruction (the wiki fact the question asks about).
+
+    Overflow: the list is cut at ``max_actions`` keeping the first ones, so the env's own admissible
+    actions always come first and the order above is the priority (deterministic: every group is in page or
+    world order). ``max_actions`` defaults to :data:`DEFAULT_MAX_ACTIONS`, above the largest candidate list
+    measured over every oracle step of the suite.
+
+    The mask (``info["action_mask"]`` after ``reset`` and ``step``, and :meth:`action_masks` as
+    sb3-contrib's ``MaskablePPO`` calls it) is True for the first ``len(candidates)`` indices. A masked
+    index is still a valid action of the space: it is sent to the env as the text ``"noop"``, which the
+    env answers with an error in ``obs["last_action_error"]`` (a step is used, nothing changes).
+    ``info["candidate_actions"]`` holds the texts; :meth:`action_text` maps an index to its text.
+
+    The observation space is unchanged (compose with an observation wrapper for numeric inputs).
+
+    Example:
+        >>> import gymnasium as gym, embodiedweb
+        >>> from embodiedweb.wrappers import DiscreteActions
+        >>> env = DiscreteActions(gym.make("EWA-Navigation-v0"))
+        >>> obs, info = env.reset(seed=0)
+        >>> env.action_space
+        Discrete(512)
+        >>> bool(info["action_mask"][0]), env.action_text(0) == info["candidate_actions"][0]
+        (True, True)
+    """
+
+    def __init__(self, env: gym.Env[Any, Any], max_actions: int = DEFAULT_MAX_ACTIONS) -> None:
+        if int(max_actions) < 2:
+            raise ValueError(f"max_actions must be at least 2, got {max_actions!r}")
+        gym.utils.RecordConstructorArgs.__init__(self, max_actions=max_actions)
+        gym.Wrapper.__init__(self, env)
+        self.max_actions = int(max_actions)
+        self.action_space = spaces.Discrete(self.max_actions)
+        self._candidates: list[str] = []
+        self._mask = np.zeros(self.max_actions, dtype=bool)
+        self._memory: _Memory | None = None
+        #: how many candidates the last state had before the cut at ``max_actions``
+        self.last_candidate_count = 0
+
+    # the candidate list ---------------------------------------------------------------------------
+    def candidates(self) -> list[str]:
+        """The candidate actions of the current state (at most ``max_actions``)."""
+        return list(self._candidates)
+
+    def action_text(self, index: int) -> str:
+        """The action text of ``index`` (``"noop"`` for a masked index)."""
+        i = int(index)
+        return self._candidates[i] if 0 <= i < len(self._candidates) else "noop"
+
+    def action_masks(self) -> np.ndarray:
+        """The valid indices of the current state (sb3-contrib ``MaskablePPO``'s hook)."""
+        return self._mask.copy()
+
+    def _refresh(self, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        base = self.env.unwrapped
+        assert self._memory is not None
+        full = all_candidates(base, obs, info, self._memory)
+        self.last_candidate_count = len(full)
+        self._candidates = full[: self.max_actions]
+        self._mask = np.zeros(self.max_actions, dtype=bool)
+        self._mask[: len(self._candidates)] = True
+        info["action_mask"] = self._mask.copy()
+        info["candidate_actions"] = list(self._candidates)
+
+    # gym API ------------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        self._memory = _Memory(str(self.env.unwrapped.task.instruction))
+        self._refresh(obs, info)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(self.action_text(int(action)))
+        self._refresh(obs, info)
+        return obs, reward, terminated, truncated, info
+
+
+def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory: _Memory) -> list[str]:
+    """Every candidate action of ``base``'s state in :class:`DiscreteActions`'s order (not cut)."""
+    out = list(info.get("admissible_actions") or base.admissible_actions())
+    if base.active == "embodied":
+        out += [t for t in map(_on_type, out) if t]
+        out += [f"Teleport [{oid}]" for oid in _object_ids(base.world)]
+    elif base.active == "web" and base.driver is not None:
+        page = str(obs.get("web_text", ""))
+        here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
+        key = (page, here, str(obs.get("embodied_text", "")))
+        if key not in memory._web:
+            memory.read_page(page)
+            memory._web[key] = _web_candidates(page, here, key[2], memory)
+        out += memory._web[key]
+    out += memory.stops()
+    return list(dict.fromkeys(out))  # every part is whitespace-normalised already
+
+
+@lru_cache(maxsize=65536)
+def _on_type(action: str) -> str:
+    """``PutObject [CounterTop]`` of ``PutObject [CounterTop|+0.45|+0.90|+1.95]`` (empty for other actions)."""
+    m = re.fullmatch(r"(\w+) \[([^|\]]+)\|[^\]]*\]", action)
+    return f"{m.group(1)} [{m.group(2)}]" if m else ""
+
+
+def _object_ids(world: Any) -> list[str]:
+    """The ids of the world's objects (a kitchen's; none for the street and geo worlds)."""
+    if getattr(world, "kind", None) != "kitchen":
+        return []
+    try:
+        return [o.object_id for o in world._require().active_objects()]
+    except AttributeError:  # another kitchen implementation: its semantic state lists the objects
+        state = world.semantic_state()
+        objects = state.get("objects", []) if isinstance(state, dict) else []
+        return [o["objectId"] for o in objects if isinstance(o, dict) and o.get("objectId")]
+
+
+def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[str]:
+    """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
+    from urllib.parse import urlencode
+
+    out: list[str] = []
+    names = memory.instruction_names
+    if here:
+        out += ["goto [/map/directions?" + urlencode({"from": here, "to": p}) + "]"
+                for p in _unique(names + memory.places)]
+    seen = _plain(" ".join([page, memory.instruction, view]))
+    index = _site_index()
+    out += [f"goto [{url}]" for word in dict.fromkeys(seen.split()) for title, url in index.get(word, ())
+            if title in seen]
+    out += [f"goto [{url}]" for url in SITE_PAGES]
+    lines = [(m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+             for m in _LINE.finditer(page)]
+    boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
+    words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
+    for bid in boxes:
+        out += [f"type [{bid}] [{w}] [1]" for w in words]
+        out += [f"type [{bid}] [{w}]" for w in words]
+    select = None
+    for bid, role, name in lines:
+        if role == "combobox":
+            select = bid
+        elif role == "option" and select is not None:
+            low = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
+            out += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
+    return out
+
+
+#: pages of the local sites a ``goto`` may always open
+SITE_PAGES = ("/shop/", "/shop/cart", "/recipes/", "/wiki/", "/map/")
+
+_INDEX: dict[str, list[tuple[str, str]]] | None = None
+
+
+def _plain(text: str) -> str:
+    """Lower-case words separated by single spaces, with a space at each end (whole-word matching)."""
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+def _site_index() -> dict[str, list[tuple[str, str]]]:
+    """(title as :func:`_plain` text, path) of every wiki article, shop product and recipe of the local sites,
+    by the title's first word: a ``goto`` candidate when its title is in the instruction, the page or the
+    embodied view (whole words)."""
+    global _INDEX
+    if _INDEX is None:
+        from urllib.parse import quote
+
+        index: list[tuple[str, str]] = []
+        try:
+            from web_sites.wiki.catalog import articles
+
+            index += [(_plain(str(a["title"])), f"/wiki/article/{quote(str(a['slug']))}") for a in articles()
+                      if a.get("title")]
+        except Exception:  # no wiki
+            pass
+        try:
+            from web_sites.shop.catalog import products
+
+            index += [(_plain(str(p["name"])), f"/shop/product/{p['product_id']}") for p in products() if p.get("name")]
+        except Exception:  # no shop
+            pass
+        try:
+            from web_sites.recipes.catalog import recipes
+
+            index += [(_plain(str(r["name"])), f"/recipes/recipe/{r['recipe_id']}") for r in recipes() if r.get("name")]
+        except Exception:  # no recipes
+            pass
+        _INDEX = {}
+        for title, url in index:
+            if title.split():
+                _INDEX.setdefault(title.split()[0], []).append((title, url))
+    return _INDEX

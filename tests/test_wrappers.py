@@ -1,0 +1,246 @@
+"""The RL wrappers of :mod:`embodiedweb.wrappers` (issue 16, item 2)."""
+
+from __future__ import annotations
+
+import os
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import embodiedweb  # noqa: F401  (registers the ids)
+from baselines.oracle import OracleAgent
+from embodiedweb.env import clean_action
+from embodiedweb.registration import registered_ids
+from embodiedweb.wrappers import (
+    DEFAULT_MAX_ACTIONS,
+    DiscreteActions,
+    ShapedReward,
+    canonical_action,
+    completion_now,
+)
+
+IDS = registered_ids()
+
+
+def oracle_episode(env, task_id, seed=0):
+    """(infos, rewards) of the oracle's episode on ``task_id`` through ``env``."""
+    agent = OracleAgent()
+    obs, info = env.reset(seed=seed, options={"task_id": task_id})
+    agent.reset(env, obs, info)
+    infos, rewards = [info], []
+    done = False
+    while not done:
+        obs, r, terminated, truncated, info = env.step(agent.act(obs, info))
+        infos.append(info)
+        rewards.append(float(r))
+        done = terminated or truncated
+    return infos, rewards
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")
+@pytest.mark.parametrize("env_id", IDS)
+def test_shaped_reward_check_env(env_id):
+    env = ShapedReward(gym.make(env_id), mode="progress")
+    check_env(env.unwrapped)
+    check_env(env, skip_render_check=True)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("terminal", ["completion", "zero"])
+def test_progress_reward_telescopes_on_oracle_episode(env_id, terminal):
+    """Potential-based: with gamma=1 the shaping terms sum to Phi(final) - Phi(initial), so the progress
+    return is the sparse return plus that difference; the potential climbs through the episode."""
+    env = ShapedReward(gym.make(env_id), mode="progress", gamma=1.0, terminal_potential=terminal)
+    task = env.unwrapped.tasks.tasks[0]
+    infos, rewards = oracle_episode(env, task.task_id)
+    sparse = sum(i["sparse_reward"] for i in infos[1:])
+    shaping = [i["shaping"] for i in infos[1:]]
+    phi0, phi_t = infos[0]["potential"], infos[-1]["potential"]
+    assert sparse == 1.0  # the oracle succeeds
+    assert sum(shaping) == pytest.approx(phi_t - phi0)
+    assert sum(rewards) == pytest.approx(sparse + phi_t - phi0)
+    assert phi_t == (1.0 if terminal == "completion" else 0.0)
+    # the shaping is dense: some step before the last earns progress (geolocation's completion counts the
+    # answer's fields: it moves at stop only)
+    if env_id != "EWA-Geolocation-v0":
+        assert any(s > 0 for s in shaping[:-1])
+    # each term is gamma * Phi(s') - Phi(s) of the potentials reported
+    pots = [i["potential"] for i in infos]
+    assert np.allclose(shaping, np.diff(pots))
+    env.close()
+
+
+def test_progress_reward_discounted_terms():
+    env = ShapedReward(gym.make("EWA-Cooking-v0"), mode="progress", gamma=0.9, terminal_potential="completion")
+    infos, rewards = oracle_episode(env, env.unwrapped.tasks.tasks[0].task_id)
+    pots = [i["potential"] for i in infos]
+    expect = [0.9 * b - a for a, b in zip(pots, pots[1:], strict=False)]
+    assert np.allclose([i["shaping"] for i in infos[1:]], expect)
+    assert np.allclose(rewards, [i["sparse_reward"] + e for i, e in zip(infos[1:], expect, strict=True)])
+    env.close()
+
+
+def test_potential_is_the_checkers_completion():
+    env = ShapedReward(gym.make("EWA-Cooking-v0"), mode="progress", gamma=1.0, terminal_potential="completion")
+    infos, _ = oracle_episode(env, env.unwrapped.tasks.tasks[0].task_id)
+    assert infos[-1]["potential"] == infos[-1]["metrics"]["completion"]
+    assert completion_now(env.unwrapped) == infos[-1]["metrics"]["completion"]
+    env.close()
+
+
+def test_sparse_mode_is_the_env_reward():
+    env = ShapedReward(gym.make("EWA-Navigation-v0"), mode="sparse")
+    infos, rewards = oracle_episode(env, env.unwrapped.tasks.tasks[0].task_id)
+    assert rewards == [i["sparse_reward"] for i in infos[1:]]
+    assert sum(rewards) == 1.0 and all(i["shaping"] == 0.0 for i in infos)
+    env.close()
+
+
+def test_shaped_reward_rejects_bad_options():
+    with pytest.raises(ValueError):
+        ShapedReward(gym.make("EWA-Cooking-v0"), mode="dense")
+    with pytest.raises(ValueError):
+        ShapedReward(gym.make("EWA-Cooking-v0"), gamma=1.5)
+
+
+# DiscreteActions ------------------------------------------------------------------------------------
+#: tasks per env of the oracle-in-the-set test in ``make test``; ``EWA_WRAPPER_SAMPLE=0`` runs the whole
+#: suite (about 4 minutes; figures in the README)
+SAMPLE = int(os.environ.get("EWA_WRAPPER_SAMPLE", "10"))
+#: oracle actions no candidate list can hold: geolocation's ``stop`` answers the task's true coordinates
+#: and street, which no page shows (see the README)
+KNOWN_GAP = {"EWA-Geolocation-v0": "stop"}
+
+
+def sample_tasks(env, n=SAMPLE):
+    tasks = env.unwrapped.tasks.tasks
+    return tasks if n <= 0 else tasks[:: max(1, len(tasks) // n)][:n]
+
+
+def oracle_through_discrete(env, task_id):
+    """Run the oracle through ``env`` (a DiscreteActions): each oracle action is looked up in the candidate
+    list (canonical form, a ``switch_environment`` note dropped) and taken by its index. Returns
+    (misses, largest candidate list, metrics); a missed action is taken as text under the wrapper."""
+    agent = OracleAgent()
+    obs, info = env.reset(seed=0, options={"task_id": task_id})
+    agent.reset(env, obs, info)
+    misses, most, done = [], 0, False
+    while not done:
+        action = clean_action(agent.act(obs, info))
+        cands = info["candidate_actions"]
+        most = max(most, env.last_candidate_count)
+        index = {canonical_action(c, drop_note=True): i for i, c in reversed(list(enumerate(cands)))}
+        key = canonical_action(action, drop_note=True)
+        if key in index:
+            obs, _, terminated, truncated, info = env.step(index[key])
+        else:
+            misses.append(action)
+            obs, _, terminated, truncated, info = env.env.step(action)
+            env._refresh(obs, info)
+        done = terminated or truncated
+    return misses, most, info["metrics"]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_oracle_actions_are_candidates(env_id):
+    """Every oracle action of the sampled tasks is in the candidate list, within K, and the oracle solves
+    its tasks through the discrete interface (by index)."""
+    env = DiscreteActions(gym.make(env_id))
+    gap = KNOWN_GAP.get(env_id)
+    for task in sample_tasks(env):
+        misses, most, metrics = oracle_through_discrete(env, task.task_id)
+        misses = [m for m in misses if not (gap and m.startswith(gap + " "))]
+        assert misses == [], (task.task_id, misses)
+        assert most <= DEFAULT_MAX_ACTIONS, (task.task_id, most)
+        if gap is None:
+            assert metrics["overall"], task.task_id
+    env.close()
+
+
+def test_without_candidate_generation_oracle_actions_are_missed():
+    """The admissible set alone misses oracle actions (what the candidate generation adds)."""
+    env = gym.make("EWA-Cooking-v0")
+    agent = OracleAgent()
+    obs, info = env.reset(seed=0, options={"task_id": env.unwrapped.tasks.tasks[0].task_id})
+    agent.reset(env, obs, info)
+    missed, done = 0, False
+    while not done:
+        action = clean_action(agent.act(obs, info))
+        adm = {canonical_action(a, drop_note=True) for a in info["admissible_actions"]}
+        missed += canonical_action(action, drop_note=True) not in adm
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert missed > 0
+    env.close()
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")
+@pytest.mark.parametrize("env_id", IDS)
+def test_discrete_actions_check_env(env_id):
+    env = DiscreteActions(ShapedReward(gym.make(env_id), mode="progress"))
+    assert env.action_space == gym.spaces.Discrete(DEFAULT_MAX_ACTIONS)
+    check_env(env, skip_render_check=True)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_action_mask_matches_candidates(env_id):
+    """The mask is True exactly on the candidates; the env's admissible actions come first, in order;
+    ``action_masks()`` equals ``info["action_mask"]``; index i runs candidate i."""
+    env = DiscreteActions(gym.make(env_id))
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=0)
+    for _ in range(15):
+        mask, cands = info["action_mask"], info["candidate_actions"]
+        assert mask.dtype == bool and mask.shape == (DEFAULT_MAX_ACTIONS,)
+        assert np.array_equal(mask, env.action_masks())
+        assert mask.sum() == len(cands) and mask[: len(cands)].all()
+        adm = info["admissible_actions"]
+        assert cands[: len(adm)] == adm
+        assert len(set(cands)) == len(cands)
+        i = int(rng.choice(np.flatnonzero(mask)))
+        assert env.action_text(i) == cands[i]
+        obs, _, terminated, truncated, info = env.step(i)
+        assert obs["last_action"] == cands[i]
+        if terminated or truncated:
+            obs, info = env.reset()
+    env.close()
+
+
+def test_masked_index_is_a_noop_and_overflow_keeps_the_first():
+    env = DiscreteActions(gym.make("EWA-Cooking-v0"), max_actions=8)
+    obs, info = env.reset(seed=0)
+    assert env.last_candidate_count > 8
+    assert info["candidate_actions"] == info["admissible_actions"][:8]
+    assert info["action_mask"].all()
+    big = DiscreteActions(gym.make("EWA-Cooking-v0"))
+    obs, info = big.reset(seed=0)
+    last = DEFAULT_MAX_ACTIONS - 1
+    assert not info["action_mask"][last]
+    obs, _, _, _, info = big.step(last)
+    assert obs["last_action"] == "noop" and obs["last_action_error"]
+    env.close()
+    big.close()
+
+
+@pytest.mark.parametrize("env_id", ["EWA-Navigation-v0", "EWA-Traveling-v0"])
+def test_random_play_earns_progress_reward(env_id):
+    """Random masked play over the discrete candidates earns a non-zero progress reward somewhere."""
+    env = DiscreteActions(ShapedReward(gym.make(env_id), mode="progress", gamma=1.0))
+    rng = np.random.default_rng(0)
+    nonzero = 0
+    for ep in range(8):
+        obs, info = env.reset(seed=ep)
+        for _ in range(80):
+            valid = [i for i in np.flatnonzero(info["action_mask"]) if env.action_text(i) != "stop"]
+            obs, r, terminated, truncated, info = env.step(int(rng.choice(valid)))
+            nonzero += r != 0.0
+            if terminated or truncated:
+                break
+        if nonzero:
+            break
+    assert nonzero > 0
+    env.close()
