@@ -474,6 +474,28 @@ def _mp_context() -> Any:
     return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def plan_jobs(env_ids: list[str], *, limit: int | None, split: str | None, out: Path | None, seed: int,
+              env_kwargs: dict[str, Any] | None, save_steps: bool, run: dict[str, Any], retry_errors: bool,
+              done: dict[tuple[str, str, str], dict[str, Any]]) -> tuple[dict[tuple[str, str, str], int], list[tuple[str, str, int, str | None]]]:
+    """(task order of every selected episode, the episodes still to run): as the parallel path lists them."""
+    rdir = run_dir(run["run_settings"]["agent"], run["run_id"])
+    order: dict[tuple[str, str, str], int] = {}
+    jobs: list[tuple[str, str, int, str | None]] = []
+    for env_id in env_ids:
+        env = gym.make(env_id, web_mode="text", **{k: v for k, v in (env_kwargs or {}).items()
+                                                    if k not in ("render_images",)})
+        ids = select_tasks(env, limit, split)
+        suite = env.unwrapped.suite_version
+        env.close()
+        for i, task_id in enumerate(ids):
+            key = (env_id, task_id, run["run_id"])
+            order[key] = len(order)
+            if not is_done(done, key, suite, retry_errors):
+                steps = steps_path_for(out, env_id, rdir, task_id) if save_steps else None
+                jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
+    return order, jobs
+
+
 def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None, split: str | None, web_mode: str,
                        out: Path | None, seed: int, progress: bool, env_kwargs: dict[str, Any] | None,
                        agent_kwargs: dict[str, Any] | None, save_steps: bool, workers: int, stops: _StopSignals,
@@ -493,22 +515,9 @@ def _evaluate_parallel(env_ids: list[str], agent_name: str, *, limit: int | None
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    rdir = run_dir(run["run_settings"]["agent"], run["run_id"])
     done = load_done(out)
-    order: dict[tuple[str, str, str], int] = {}
-    jobs: list[tuple[str, str, int, str | None]] = []
-    for env_id in env_ids:
-        env = gym.make(env_id, web_mode="text", **{k: v for k, v in (env_kwargs or {}).items()
-                                                    if k not in ("render_images",)})
-        ids = select_tasks(env, limit, split)
-        suite = env.unwrapped.suite_version
-        env.close()
-        for i, task_id in enumerate(ids):
-            key = (env_id, task_id, run["run_id"])
-            order[key] = len(order)
-            if not is_done(done, key, suite, retry_errors):
-                steps = steps_path_for(out, env_id, rdir, task_id) if save_steps else None
-                jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
+    order, jobs = plan_jobs(env_ids, limit=limit, split=split, out=out, seed=seed, env_kwargs=env_kwargs,
+                            save_steps=save_steps, run=run, retry_errors=retry_errors, done=done)
     new: dict[tuple[str, str, str], dict[str, Any]] = {}
     n_workers = max(1, min(workers, len(jobs)))
     config = {"agent_name": agent_name, "seed": seed, "web_mode": web_mode, "env_kwargs": env_kwargs or {},

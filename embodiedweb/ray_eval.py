@@ -47,15 +47,12 @@ from embodiedweb.evaluate import (
     _StopSignals,
     close_agent,
     episode_key,
-    is_done,
     load_done,
+    plan_jobs,
     run_episode,
-    select_tasks,
-    steps_path_for,
     summarize,
 )
 from embodiedweb.extras import require
-from embodiedweb.runs import run_dir
 
 #: episodes queued per actor (one running, the next ready, so an actor never waits for the driver)
 IN_FLIGHT = 2
@@ -95,28 +92,6 @@ class EpisodeActor:
             env.close()
         self.envs.clear()
         close_agent(self.agent)
-
-
-def plan_jobs(env_ids: list[str], *, limit: int | None, split: str | None, out: Path | None, seed: int,
-              env_kwargs: dict[str, Any] | None, save_steps: bool, run: dict[str, Any], retry_errors: bool,
-              done: dict[tuple[str, str, str], dict[str, Any]]) -> tuple[dict[tuple[str, str, str], int], list[Job]]:
-    """(task order of every selected episode, the episodes still to run): as the parallel path lists them."""
-    rdir = run_dir(run["run_settings"]["agent"], run["run_id"])
-    order: dict[tuple[str, str, str], int] = {}
-    jobs: list[Job] = []
-    for env_id in env_ids:
-        env = gym.make(env_id, web_mode="text", **{k: v for k, v in (env_kwargs or {}).items()
-                                                    if k not in ("render_images",)})
-        ids = select_tasks(env, limit, split)
-        suite = env.unwrapped.suite_version
-        env.close()
-        for i, task_id in enumerate(ids):
-            key = (env_id, task_id, run["run_id"])
-            order[key] = len(order)
-            if not is_done(done, key, suite, retry_errors):
-                steps = steps_path_for(out, env_id, rdir, task_id) if save_steps else None
-                jobs.append((env_id, task_id, seed * 100_003 + i, str(steps) if steps else None))
-    return order, jobs
 
 
 def connect(address: str | None, workers: int) -> None:
