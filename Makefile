@@ -6,14 +6,24 @@ STAMP  := $(VENV)/.installed-stamp
 SUDO   := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 DEMO_LIMIT ?= 10
 
-.PHONY: setup chromium demo test bench soak lint clean mutate
+.PHONY: setup torch-cpu chromium demo test bench soak lint clean mutate
 
 setup: $(STAMP) chromium
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(MAKE) --no-print-directory torch-cpu
 	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
 	@touch $(STAMP)
+
+# PyTorch's CPU build (for the RL extra and its tests) before anything asks for `torch`: a plain `torch`
+# requirement would take the registry's newest build with several GB of CUDA libraries this machine cannot
+# use. A local wheel of the pinned CPU build (pip's find-links) is used first, else PyTorch's CPU index.
+TORCH_CPU ?= 2.13.0
+torch-cpu:
+	@$(PY) -c "import torch" 2>/dev/null || \
+	  $(PY) -m pip install -q --disable-pip-version-check "torch==$(TORCH_CPU)+cpu" 2>/dev/null || \
+	  $(PY) -m pip install -q --disable-pip-version-check torch --index-url https://download.pytorch.org/whl/cpu
 
 chromium:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then \

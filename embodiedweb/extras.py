@@ -19,7 +19,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "llm": ("the LLM agent (an OpenAI-compatible endpoint)", ("openai",)),
     "google": ("the Google Street View backend", ("requests",)),
     "ai2thor": ("the AI2-THOR kitchen backend", ("ai2thor",)),
-    "rl": ("Stable-Baselines3 training", ("stable_baselines3", "torch")),
+    "rl": ("Stable-Baselines3 training", ("stable_baselines3", "sb3_contrib", "torch")),
     "ray": ("`ewa eval --ray` (evaluation on a Ray cluster)", ("ray",)),
     "video": ("video recording (Gymnasium's RecordVideo)", ("moviepy",)),
 }

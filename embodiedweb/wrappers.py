@@ -1,7 +1,8 @@
 """Gymnasium wrappers that make the EmbodiedWeb envs RL-ready (issue 16, item 2).
 
-* :class:`ShapedReward` - the sparse success reward, or that reward plus potential-based shaping on the
-  checker's completion fraction (the optimal policy is unchanged, Ng et al. 1999).
+* :class:`ShapedReward` - the sparse success reward, that reward plus potential-based shaping on the
+  checker's completion fraction (the optimal policy is unchanged, Ng et al. 1999), or plus a one-off bonus
+  per sub-goal reached.
 * :class:`DiscreteActions` - a ``Discrete(K)`` action space over the env's admissible actions plus
   ``type`` actions with candidate strings from the instruction and the page, with a mask
   (``info["action_mask"]`` and ``action_masks()``, sb3-contrib ``MaskablePPO``'s convention).
@@ -38,7 +39,8 @@ def completion_now(base: Any) -> float:
 
 
 class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorArgs):
-    """Chooses the reward of an EmbodiedWeb env: ``sparse`` or ``progress`` (potential-based shaping).
+    """Chooses the reward of an EmbodiedWeb env: ``sparse``, ``progress`` (potential-based shaping) or
+    ``subgoal`` (a one-off bonus per sub-goal).
 
     * ``mode="sparse"``: the env's own reward, 1.0 on the step that ends a successful episode
       (``info["metrics"]["overall"]``), 0.0 otherwise. The wrapper then only adds ``info["potential"]``
@@ -49,7 +51,15 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
       optimal policy of the shaped MDP is the optimal policy of the sparse one (Ng, Harada and Russell,
       *Policy invariance under reward transformations*, ICML 1999); use the same ``gamma`` as the agent.
 
-    Terminal states: by default (``terminal_potential="zero"``) the potential of the state an episode
+    * ``mode="subgoal"``: ``r' = r + bonus * max(0, Phi(s') - best)`` where ``best`` is the highest completion
+      reached so far this episode: each sub-goal of the checker (its completion counts equal sub-goals: the
+      directions looked up, a checkpoint passed, the right product in the cart ...) pays ``bonus`` times its
+      share of the task the first time it is reached, and never again; nothing is taken back when a later
+      action undoes it. An episode's bonuses sum to at most ``bonus``. Easier to learn from than
+      ``progress`` on long tasks, but *not* policy-invariant (an agent may prefer collecting sub-goals to
+      finishing): keep ``bonus`` below the success reward (the default 0.5).
+
+    Terminal states (``progress``): by default (``terminal_potential="zero"``) the potential of the state an episode
     *terminates* in (``stop``) is 0, as Ng et al.'s absorbing state requires for invariance in episodic
     tasks: over an episode the shaping terms then sum to ``-Phi(s_0)`` for ``gamma=1`` (progress earned
     is given back at the end unless the success reward pays for it). With ``terminal_potential="completion"``
@@ -72,27 +82,34 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     """
 
     def __init__(self, env: gym.Env[Any, Any], mode: str = "progress", gamma: float = 0.99,
-                 terminal_potential: str = "zero") -> None:
-        if mode not in ("sparse", "progress"):
-            raise ValueError(f"mode must be 'sparse' or 'progress', got {mode!r}")
+                 terminal_potential: str = "zero", bonus: float = 0.5) -> None:
+        if mode not in REWARD_MODES:
+            raise ValueError(f"mode must be one of {', '.join(map(repr, REWARD_MODES))}, got {mode!r}")
+        if not 0.0 <= float(bonus) <= 1e6:
+            raise ValueError(f"bonus must be a non-negative number, got {bonus!r}")
         if not 0.0 <= gamma <= 1.0:
             raise ValueError(f"gamma must be in [0, 1], got {gamma!r}")
         if terminal_potential not in ("zero", "completion"):
             raise ValueError(f"terminal_potential must be 'zero' or 'completion', got {terminal_potential!r}")
-        gym.utils.RecordConstructorArgs.__init__(self, mode=mode, gamma=gamma, terminal_potential=terminal_potential)
+        gym.utils.RecordConstructorArgs.__init__(self, mode=mode, gamma=gamma, terminal_potential=terminal_potential,
+                                                 bonus=bonus)
         gym.Wrapper.__init__(self, env)
         self.mode = mode
         self.gamma = float(gamma)
         self.terminal_potential = terminal_potential
+        self.bonus = float(bonus)
         self.potential = 0.0
+        #: the highest completion reached this episode (``subgoal`` mode)
+        self.best = 0.0
 
     def _phi(self) -> float:
-        return completion_now(self.env.unwrapped) if self.mode == "progress" else 0.0
+        return completion_now(self.env.unwrapped) if self.mode != "sparse" else 0.0
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
         self.potential = self._phi()
+        self.best = self.potential
         info["potential"] = self.potential
         info["shaping"] = 0.0
         return obs, info
@@ -107,6 +124,11 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
             else:
                 phi = self._phi()
             shaping = self.gamma * phi - self.potential
+            self.potential = phi
+        elif self.mode == "subgoal":
+            phi = float(info["metrics"].get("completion", 0.0)) if "metrics" in info else self._phi()
+            shaping = self.bonus * max(0.0, phi - self.best)
+            self.best = max(self.best, phi)
             self.potential = phi
         else:
             shaping = 0.0
@@ -129,6 +151,9 @@ def canonical_action(action: str, drop_note: bool = False) -> str:
         return "switch_environment"
     return text
 
+
+#: the reward modes of :class:`ShapedReward`
+REWARD_MODES = ("sparse", "progress", "subgoal")
 
 #: the default ``K`` of :class:`DiscreteActions` (the measured maximum candidate count over every oracle
 #: step of the whole suite, with margin; see the README's measured figures)

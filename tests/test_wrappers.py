@@ -99,11 +99,40 @@ def test_sparse_mode_is_the_env_reward():
     env.close()
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_subgoal_bonus_is_paid_once_per_subgoal(env_id):
+    """``subgoal``: each rise of the episode's best completion pays bonus x that rise, once; the oracle's
+    bonuses sum to bonus x (final completion - initial), and never go negative."""
+    env = ShapedReward(gym.make(env_id), mode="subgoal", bonus=0.5)
+    infos, rewards = oracle_episode(env, env.unwrapped.tasks.tasks[0].task_id)
+    bonuses = [i["shaping"] for i in infos[1:]]
+    assert all(b >= 0 for b in bonuses)
+    assert sum(bonuses) == pytest.approx(0.5 * (infos[-1]["metrics"]["completion"] - infos[0]["potential"]))
+    assert sum(rewards) == pytest.approx(1.0 + sum(bonuses))
+    env.close()
+
+
+def test_subgoal_bonus_is_not_paid_twice(monkeypatch):
+    """Undoing a sub-goal and reaching it again pays nothing the second time (``progress`` takes it back
+    and pays it again): the completion is scripted, the steps are real."""
+    import embodiedweb.wrappers as w
+
+    script = iter([0.0, 0.5, 0.0, 0.5, 1.0, 1.0])
+    monkeypatch.setattr(w, "completion_now", lambda base: next(script))
+    env = ShapedReward(gym.make("EWA-Navigation-v0"), mode="subgoal", bonus=1.0)
+    env.reset(seed=0)
+    paid = [env.step("forward")[1] for _ in range(5)]
+    assert paid == [0.5, 0.0, 0.0, 0.5, 0.0]
+    env.close()
+
+
 def test_shaped_reward_rejects_bad_options():
     with pytest.raises(ValueError):
         ShapedReward(gym.make("EWA-Cooking-v0"), mode="dense")
     with pytest.raises(ValueError):
         ShapedReward(gym.make("EWA-Cooking-v0"), gamma=1.5)
+    with pytest.raises(ValueError, match="non-negative"):
+        ShapedReward(gym.make("EWA-Cooking-v0"), mode="subgoal", bonus=-1)
 
 
 # DiscreteActions ------------------------------------------------------------------------------------
