@@ -276,7 +276,7 @@ class EmbodiedWebEnv(gym.Env):
         self.trace.add(record)
         self.history.append(record)
         info = self._info(action_ms=(t1 - t0) * 1e3, obs_ms=(t2 - t1) * 1e3)
-        info["parsed_action"] = parsed.to_json() if parsed else None
+        info["parsed_action"] = parsed.to_json() if parsed else {}  # one type per key: vector envs batch infos
         reward = 0.0
         if metrics is not None:
             info["metrics"] = metrics
