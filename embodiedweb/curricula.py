@@ -10,10 +10,13 @@ action interface, text mode). The measures are:
 * ``route_m`` - walking distance from the start to the goal along the streets (outdoor domains; the task's
   ``goal.route_m`` for navigation, which goes through its checkpoints);
 * ``checkpoints`` - the route's intermediate sub-goals (navigation);
-* ``recipe_steps`` - the recipe's steps (cooking).
+* ``recipe_steps`` - the recipe's steps (cooking);
+* ``cues`` / ``hints`` / ``capital`` - the standpoint's distinguishing cue kinds, its hint kinds, and whether
+  the city is a capital (geolocation: fewer cues and hints and a non-capital city are harder; the
+  oracle's walk to a cue is 2-3 moves everywhere, too flat to rank by alone).
 
 The **score** of a task is the mean, over its domain's :data:`SCORE_MEASURES`, of the task's percentile
-rank in its split (mid-rank for ties, 0..1). **Levels** are the quartiles of the score within each split
+rank in its split (mid-rank for ties, 0..1; a measure written ``-name`` ranks the other way: more is easier). **Levels** are the quartiles of the score within each split
 (tasks sorted by score then id, cut into four equal parts): level 0 is the easiest quarter, 3 the
 hardest, and a level's train and test tasks match in difficulty. ``gym.make(id, curriculum=L)`` keeps
 level ``L``'s tasks; ``curriculum=None`` (the default) keeps them all. ``ewa curricula`` prints the counts.
@@ -40,7 +43,7 @@ SCORE_MEASURES: dict[str, tuple[str, ...]] = {
     "navigation": ("route_m", "checkpoints", "oracle_switches", "oracle_steps"),
     "shopping": ("route_m", "oracle_switches", "oracle_steps"),
     "traveling": ("route_m", "oracle_switches", "oracle_steps"),
-    "geolocation": ("oracle_world_steps", "oracle_switches", "oracle_steps"),
+    "geolocation": ("oracle_world_steps", "oracle_steps", "-cues", "-hints", "-capital"),
 }
 FORMAT_VERSION = 1
 
@@ -81,13 +84,18 @@ def _ranks(values: list[float]) -> list[float]:
     return out
 
 
+def _value(record: dict[str, Any], measure: str) -> float:
+    """A measure's value oriented so that more is harder (``-name``: the negated value of ``name``)."""
+    return -float(record[measure[1:]]) if measure.startswith("-") else float(record[measure])
+
+
 def assign_levels(domain: str, records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """``records`` (measures and ``split`` per task id) with ``score`` and ``level`` added."""
     measures = SCORE_MEASURES[domain]
     out = {tid: dict(r) for tid, r in records.items()}
     for split in sorted({r["split"] for r in records.values()}):
         ids = sorted(tid for tid, r in records.items() if r["split"] == split)
-        ranks = [_ranks([float(records[t][m]) for t in ids]) for m in measures]
+        ranks = [_ranks([_value(records[t], m) for t in ids]) for m in measures]
         for i, tid in enumerate(ids):
             out[tid]["score"] = round(sum(r[i] for r in ranks) / len(measures), 6)
         ordered = sorted(ids, key=lambda t: (out[t]["score"], t))
@@ -168,6 +176,7 @@ def level_table(env_ids: list[str] | None = None) -> list[dict[str, Any]]:
                 row: dict[str, Any] = {"env_id": spec.id, "level": level, "split": split, "tasks": len(recs),
                                        "score": sum(r["score"] for r in recs) / len(recs)}
                 for m in SCORE_MEASURES[domain.name]:
+                    m = m.lstrip("-")
                     row[m] = sum(float(r[m]) for r in recs) / len(recs)
                 rows.append(row)
     return rows

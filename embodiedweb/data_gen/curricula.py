@@ -3,7 +3,7 @@
 For each registered env and each task, the domain's oracle plays the task once through the public action
 interface (``gym.make(id)``, text mode, seed 0) and the record keeps what the oracle needed (steps,
 switches, web and world actions) together with the task's own measures (route length, checkpoints,
-recipe steps); :func:`embodiedweb.curricula.assign_levels` then adds the score and the level. The output is
+recipe steps, geolocation's cues); :func:`embodiedweb.curricula.assign_levels` then adds the score and the level. The output is
 deterministic (sorted keys, fixed seed): a rerun writes the same bytes. Regenerate after any change to
 tasks, worlds, sites or oracles::
 
@@ -38,6 +38,10 @@ def task_measures(domain_name: str, task: Any) -> dict[str, Any]:
 
         goal = task.goal["store_node" if domain_name == "shopping" else "place_node"]
         out["route_m"] = round(float(city().shortest_length(task.embodied["start"], goal)), 1)
+    elif domain_name == "geolocation":
+        out["cues"] = len(task.meta.get("distinguishing") or [])
+        out["hints"] = len(task.meta.get("hints") or [])
+        out["capital"] = int(bool(task.meta.get("capital")))
     return out
 
 
