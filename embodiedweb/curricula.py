@@ -28,6 +28,7 @@ actions and scores only one side (see :meth:`embodiedweb.env.EmbodiedWebEnv.rese
 from __future__ import annotations
 
 import json
+import numbers
 from functools import lru_cache
 from typing import Any
 
@@ -123,7 +124,7 @@ def check_level(curriculum: Any) -> int | None:
 
     if curriculum is None:
         return None
-    if isinstance(curriculum, bool) or not isinstance(curriculum, int) or curriculum not in LEVELS:
+    if isinstance(curriculum, bool) or not isinstance(curriculum, numbers.Integral) or curriculum not in LEVELS:
         raise gym.error.Error(f"curriculum must be one of {', '.join(map(str, LEVELS))} (0 = easiest) or None "
                               f"(all tasks), got {curriculum!r}")
     return int(curriculum)
