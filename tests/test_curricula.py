@@ -246,3 +246,14 @@ def test_skill_episode_is_deterministic_counts_agent_steps_and_copies() -> None:
     env.reset(seed=5, options={"task_id": task.task_id})
     assert base.trace_digest() == first
     env.close()
+
+
+def test_ewa_curricula_prints_every_level(capsys: Any) -> None:
+    from embodiedweb.cli import main
+
+    assert main(["curricula", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == len(ENVS) * len(LEVELS) * 2
+    assert sum(r["tasks"] for r in rows) == sum(len(shipped(e)) for e in ENVS)
+    assert main(["curricula", "--env", "EWA-Navigation-v0"]) == 0
+    assert "| EWA-Navigation-v0 | 3 | test |" in capsys.readouterr().out
