@@ -179,6 +179,23 @@ def cmd_envs(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_curricula(a: argparse.Namespace) -> int:
+    """The curriculum levels: tasks per env, level and split, mean score and measures (Markdown table)."""
+    from embodiedweb.curricula import level_table
+
+    rows = level_table(_env_ids(a.env) if a.env else None)
+    if a.json:
+        print(json.dumps(rows, sort_keys=True))
+        return 0
+    print("| env | level | split | tasks | score | measures (means) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        measures = ", ".join(f"{k} {v:.1f}" for k, v in r.items()
+                             if k not in ("env_id", "level", "split", "tasks", "score"))
+        print(f"| {r['env_id']} | {r['level']} | {r['split']} | {r['tasks']} | {r['score']:.3f} | {measures} |")
+    return 0
+
+
 def cmd_report(a: argparse.Namespace) -> int:
     """Paper-style tables, process metrics and error taxonomy of per-episode JSONL files."""
     from embodiedweb.report import build_report
@@ -285,6 +302,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("envs", help="list the registered env ids")
     v.set_defaults(func=cmd_envs)
+
+    c = sub.add_parser("curricula", help="print the curriculum levels (gym.make(id, curriculum=L)): tasks per "
+                       "env, level and split, with the mean difficulty score and measures")
+    c.add_argument("--env", default=None, help="env ids, comma-separated, or all (default)")
+    c.add_argument("--json", action="store_true", help="one JSON list of rows")
+    c.set_defaults(func=cmd_curricula)
 
     r = sub.add_parser("report", help="paper-style tables, process metrics, error taxonomy and an HTML report")
     r.add_argument("results", nargs="+", help="per-episode JSONL files of `ewa eval` (and human play)")

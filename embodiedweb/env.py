@@ -113,7 +113,8 @@ class EmbodiedWebEnv(gym.Env):
     def __init__(self, domain: Domain, tasks: TaskSuite | list[Task], *, env_id: str = "", web_mode: str = "text",
                  render_images: bool = False, max_steps: int = 100, image_size: tuple[int, int] = (300, 300),
                  viewport: tuple[int, int] = (1280, 720), render_mode: str | None = None, split: str | None = None,
-                 record_trace: bool = True, trace_path: str | None = None, watchdog_s: float | None = None) -> None:
+                 record_trace: bool = True, trace_path: str | None = None, watchdog_s: float | None = None,
+                 curriculum: int | None = None, skill: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -121,10 +122,19 @@ class EmbodiedWebEnv(gym.Env):
         suite = tasks if isinstance(tasks, TaskSuite) else TaskSuite(tasks)
         self._suite = suite
         self._suite_version: tuple[int, str] | None = None
+        from embodiedweb.curricula import check_level, check_skill, level_ids
+
+        self.curriculum = check_level(curriculum)
+        self.skill = check_skill(skill, domain, env_id)
         self.tasks = suite.split(split) if split else suite
+        if self.curriculum is not None:
+            keep = level_ids(domain.name, self.curriculum, [t.task_id for t in self.tasks], env_id)
+            self.tasks = TaskSuite(t for t in self.tasks if t.task_id in keep)
         self.split = split
         if len(self.tasks) == 0:
-            raise TaskError(f"{env_id or domain.name}: no tasks{f' in split {split!r}' if split else ''}")
+            where = [f"split {split!r}"] if split else []
+            where += [f"curriculum level {self.curriculum}"] if self.curriculum is not None else []
+            raise TaskError(f"{env_id or domain.name}: no tasks{' in ' + ', '.join(where) if where else ''}")
         self.env_id = env_id
         self.web_mode = web_mode
         self.render_images = render_images
@@ -171,6 +181,10 @@ class EmbodiedWebEnv(gym.Env):
         self._web_state: dict[str, Any] = {}
         self._world_state: dict[str, Any] = {}
         self._actions: list[Any] = []  # as given to step(), for replay by a copy (__getstate__)
+        # a skill variant's replayed oracle prefix (see reset): its steps and switches, and whether it runs now
+        self._prefix_steps = 0
+        self._prefix_switches = 0
+        self._in_prefix = False
 
     def describe_actions(self, with_examples: bool = True) -> str:
         """The action set of this env (web + its world + switch/stop), ready for a prompt."""
@@ -193,6 +207,19 @@ class EmbodiedWebEnv(gym.Env):
         ep_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31 - 1))
         self.episode_seed = ep_seed
         t0 = time.perf_counter()
+        self._begin(task, ep_seed)
+        if self.skill is not None:
+            self._play_prefix(task, ep_seed)
+        t1 = time.perf_counter()
+        obs = self._observation()
+        t2 = time.perf_counter()
+        info = self._info(reset_ms=(t1 - t0) * 1e3, obs_ms=(t2 - t1) * 1e3)
+        if self.skill is not None:
+            info["prefix_steps"] = self._prefix_steps
+        return obs, info
+
+    def _begin(self, task: Task, ep_seed: int) -> None:
+        """Start ``task``'s episode with ``ep_seed``: world, web session, driver and trace."""
         self.task = task
         self._reset_state()
         # a task may size its own step budget (e.g. to its route); the env's max_steps caps it, and so does a
@@ -210,14 +237,67 @@ class EmbodiedWebEnv(gym.Env):
         if self.record_trace:
             self._world_state = self.world.semantic_state()
             self._web_state = self.webapp.snapshot(self.session)
-            self.trace.add({"step": 0, "event": "reset", "task_id": task.task_id, "seed": ep_seed,
-                            "active": self.active, "web_url": driver.url, "world": self._world_state,
-                            "web": self._web_state})
-        t1 = time.perf_counter()
-        obs = self._observation()
-        t2 = time.perf_counter()
-        info = self._info(reset_ms=(t1 - t0) * 1e3, obs_ms=(t2 - t1) * 1e3)
-        return obs, info
+            record = {"step": 0, "event": "reset", "task_id": task.task_id, "seed": ep_seed,
+                      "active": self.active, "web_url": driver.url, "world": self._world_state,
+                      "web": self._web_state}
+            if self.skill is not None:
+                record["skill"] = self.skill
+            self.trace.add(record)
+
+    def _play_prefix(self, task: Task, ep_seed: int) -> None:
+        """A skill variant's start: the domain's oracle plays the leading actions of ``task`` through the
+        public interface (:meth:`step`), so the agent starts where its skill begins.
+
+        * ``skill="web"``: the oracle's actions before its first web action (often just the switch into the
+          web, none when the task starts there): the agent starts in the web, nothing researched yet.
+        * ``skill="embodied"``: the oracle's actions up to and including its last web action before its
+          first embodied-world action (``switch_environment`` is not one): the research is done and the
+          agent is still on that web page, seeing what the oracle found; it must switch and act in the world.
+          (When the oracle acts in the world before any web action, as in geolocation, there is no prefix.)
+
+        What the agent sees: the episode *starts after the prefix*. ``info["step"]``, the step limit
+        (``max_steps``, the task's budget, a ``TimeLimit`` over the env) and ``metrics["steps"]`` /
+        ``metrics["switches"]`` count the agent's own actions only, from 0, as Gymnasium's ``TimeLimit``
+        (which never sees the prefix) counts them; this is the least surprising choice for an RL user:
+        the first ``step`` is step 1 of the agent's budget and a return is over the agent's actions only.
+        The first observation is that of a fresh episode at that state (``last_action``, its error and the
+        carried message are empty). The prefix is not hidden: the trace keeps its records, each marked
+        ``"prefix": true``, followed by a ``{"event": "prefix_end"}`` record; ``metrics`` and the reset's
+        ``info`` give ``prefix_steps`` (and metrics ``prefix_switches``). The checker judges the whole
+        episode (the prefix's web work included). The oracle is deterministic, so the prefix (and the
+        episode) is too, for a given task and seed; a pickled copy plays it again on its ``reset``.
+        """
+        from embodiedweb.curricula import action_kind
+
+        self._in_prefix = True
+        try:
+            agent = self.domain.oracle(task)
+            obs, info = self._observation(), self._info()
+            agent.reset(self, obs, info)
+            taken: list[str] = []
+            kinds: list[str] = []
+            while len(taken) < self.episode_limit - 1:
+                action = agent.act(obs, info)
+                kind = action_kind(self, action)
+                if kind in ("stop", "invalid", "web" if self.skill == "web" else "world"):
+                    break
+                obs, _, _, _, info = self.step(action)
+                taken.append(action)
+                kinds.append(kind)
+            if self.skill == "embodied":
+                cut = max((i + 1 for i, k in enumerate(kinds) if k == "web"), default=0)
+                if cut < len(taken):  # the oracle went past its last web action: start again, replay up to it
+                    self._begin(task, ep_seed)
+                    self._in_prefix = True
+                    for action in taken[:cut]:
+                        self.step(action)
+        finally:
+            self._in_prefix = False
+        self._prefix_steps, self._prefix_switches = self.steps, self.switches
+        self._actions = []  # a copy replays the prefix on its own reset
+        self.last_action, self.last_error, self.message, self._action_chars = "", "", "", 0
+        self.trace.add({"step": self.steps, "event": "prefix_end", "skill": self.skill,
+                        "prefix_steps": self.steps, "active": self.active})
 
     @property
     def step_limit(self) -> int:
@@ -255,7 +335,7 @@ class EmbodiedWebEnv(gym.Env):
         self.last_error = cut(self.last_error, MAX_ERROR_CHARS)
         self.message = carried
         terminated = self.answer is not None
-        truncated = not terminated and self.steps >= self.episode_limit
+        truncated = not terminated and self.steps - self._prefix_steps >= self.episode_limit
         metrics = None
         if (terminated or truncated) and not self.done:
             self.done = True
@@ -269,6 +349,8 @@ class EmbodiedWebEnv(gym.Env):
         record = {"step": self.steps, "action": self.last_action, "parsed": parsed.to_json() if parsed else None,
                   "active": self.active, "error": self.last_error, "web_url": obs["web_url"],
                   "timings": {"action_ms": (t1 - t0) * 1e3, "observation_ms": (t2 - t1) * 1e3}}
+        if self._in_prefix:
+            record["prefix"] = True
         if self.record_trace:
             record["changes"] = self._changes(changed)
         if metrics is not None:
@@ -280,7 +362,7 @@ class EmbodiedWebEnv(gym.Env):
         reward = 0.0
         if metrics is not None:
             info["metrics"] = metrics
-            reward = 1.0 if metrics["overall"] else 0.0
+            reward = 1.0 if metrics["skill_success" if self.skill is not None else "overall"] else 0.0
         return obs, reward, bool(terminated), bool(truncated), info
 
     def _execute(self, p: ParsedAction) -> tuple[str, str]:
@@ -349,9 +431,14 @@ class EmbodiedWebEnv(gym.Env):
         m["web"] = bool(m.get("web", False))
         m["embodied"] = bool(m.get("embodied", False))
         m["completion"] = float(m.get("completion", 0.0))
-        m["steps"] = self.steps
-        m["switches"] = self.switches
+        m["steps"] = self.steps - self._prefix_steps
+        m["switches"] = self.switches - self._prefix_switches
         m["answer"] = self.answer
+        if self.skill is not None:  # scored on the skill's own metric (see _play_prefix)
+            m["skill"] = self.skill
+            m["skill_success"] = bool(m[self.skill])
+            m["prefix_steps"] = self._prefix_steps
+            m["prefix_switches"] = self._prefix_switches
         return m
 
     def _driver_faults(self) -> str:
@@ -435,7 +522,8 @@ class EmbodiedWebEnv(gym.Env):
 
     def _info(self, **timings: float) -> dict[str, Any]:
         assert self.task is not None
-        return {"task_id": self.task.task_id, "env_id": self.env_id, "active": self.active, "step": self.steps,
+        return {"task_id": self.task.task_id, "env_id": self.env_id, "active": self.active,
+                "step": self.steps - self._prefix_steps,
                 "timings": Timings(**timings), "admissible_actions": self.admissible_actions(),
                 "last_action_error": self.last_error}
 
@@ -486,8 +574,18 @@ class EmbodiedWebEnv(gym.Env):
         if self._suite_version is None or self._suite_version[0] != limit:
             from embodiedweb.versions import suite_version
 
-            self._suite_version = (limit, suite_version(self._suite, self.domain.checker_version,
-                                                        {"max_steps": limit, **self.domain.settings()}))
+            settings = {"max_steps": limit, **self.domain.settings()}
+            if self.curriculum is not None:  # the level and the tasks it holds (every split)
+                import hashlib
+
+                from embodiedweb.curricula import level_ids
+
+                ids = sorted(level_ids(self.domain.name, self.curriculum, [t.task_id for t in self._suite]))
+                settings["curriculum"] = self.curriculum
+                settings["curriculum_tasks"] = hashlib.sha256("\n".join(ids).encode()).hexdigest()
+            if self.skill is not None:
+                settings["skill"] = self.skill
+            self._suite_version = (limit, suite_version(self._suite, self.domain.checker_version, settings))
         return self._suite_version[1]
 
     def trace_digest(self) -> str:

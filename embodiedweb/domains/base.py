@@ -39,6 +39,11 @@ class Domain(ABC):
         """Options of this domain instance that change what an episode is (part of the suite version)."""
         return {}
 
+    def skills(self) -> tuple[str, ...]:
+        """The single-domain skill variants this setting supports (``gym.make(id, skill=...)``): both
+        ``web`` and ``embodied`` when the web is on, none without it (there is no web part to split off)."""
+        return ("web", "embodied") if self.web_enabled else ()
+
     @abstractmethod
     def make_world(self) -> EmbodiedWorld:
         """A fresh world instance for one env."""

@@ -46,6 +46,11 @@ class GeolocationDomain(Domain):
     def settings(self) -> dict[str, Any]:
         return {"passive": self.passive, "static": self.static}
 
+    def skills(self) -> tuple[str, ...]:
+        """``passive`` has no web (no skill); ``static`` cannot walk to a distinguishing cue, so its
+        ``embodied`` metric is false by design: only the ``web`` skill."""
+        return () if self.passive else ("web",) if self.static else ("web", "embodied")
+
     def make_world(self) -> EmbodiedWorld:
         from embodiedweb.worlds.geo.world import GeoWorld
 
