@@ -198,6 +198,35 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
 
 
+# caches of pure functions of a text (pages and sentences repeat across steps and episodes) --------------
+@lru_cache(maxsize=65536)
+def _word_set(text: str) -> frozenset[str]:
+    """:func:`_words` of ``text``, cached."""
+    return frozenset(_words(text))
+
+
+@lru_cache(maxsize=65536)
+def _answer_spans(sentence: str) -> tuple[str, ...]:
+    """:func:`answer_spans` of ``sentence``, cached."""
+    return tuple(answer_spans(sentence))
+
+
+@lru_cache(maxsize=4096)
+def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
+    """(id, role, name) of each line of a page's tree text (the name unescaped), cached."""
+    return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                 for m in _LINE.finditer(tree_text))
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+")
+
+
+@lru_cache(maxsize=65536)
+def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The sentences of a page line's name with their :func:`_words`, cached."""
+    return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
+
+
 class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
@@ -221,13 +250,12 @@ class _Memory:
             return
         self._read.add(tree_text)
         self._answers = None
-        for m in _LINE.finditer(tree_text):
-            role, name = m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
+        for _bid, role, name in _page_lines(tree_text):
             if role == "option" and not name.lower().startswith("choose"):
                 self.places.append(name)
             elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
-                for sent in re.split(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+", name):
-                    score = len(_words(sent) & self.question)
+                for sent, words in _sentences(name):
+                    score = len(words & self.question)
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
         self.places = _unique(self.places)
@@ -235,7 +263,7 @@ class _Memory:
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
             best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
-            self._answers = _unique([a for s in best for a in answer_spans(s)])
+            self._answers = _unique([a for s in best for a in _answer_spans(s)])
         return self._answers
 
     def stops(self) -> list[str]:
@@ -380,20 +408,27 @@ def _object_ids(world: Any) -> list[str]:
 
 def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[str]:
     """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
-    from urllib.parse import urlencode
-
     out: list[str] = []
     names = memory.instruction_names
     if here:
-        out += ["goto [/map/directions?" + urlencode({"from": here, "to": p}) + "]"
-                for p in _unique(names + memory.places)]
-    seen = _plain(" ".join([page, memory.instruction, view]))
-    index = _site_index()
-    out += [f"goto [{url}]" for word in dict.fromkeys(seen.split()) for title, url in index.get(word, ())
-            if title in seen]
+        out += [_directions(here, p) for p in _unique(names + memory.places)]
+    # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
+    # first words there: the words of each part and those that start a title are cached per part (a word
+    # never spans the space that joins two parts)
+    parts = [_plain_words(page), _plain_words(memory.instruction), _plain_words(view)]
+    firsts = dict.fromkeys(w for part in parts for w in part[1])
+    if firsts:
+        texts = [part[0] for part in parts if part[0]]
+        seen = " " + " ".join(texts) + " "
+        # a title of two words or more is in ``seen`` only if its first two words are: a set lookup
+        # (within a part, or across the join of two) before the substring search
+        pairs = [part[2] for part in parts]
+        joins = {(a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]) for a, b in zip(texts, texts[1:], strict=False)}
+        index = _site_index_pairs()
+        out += [f"goto [{url}]" for word in firsts for title, url, pair in index[word]
+                if (pair is None or pair in joins or any(pair in p for p in pairs)) and title in seen]
     out += [f"goto [{url}]" for url in SITE_PAGES]
-    lines = [(m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
-             for m in _LINE.finditer(page)]
+    lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
     words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
     for bid in boxes:
@@ -418,6 +453,31 @@ _INDEX: dict[str, list[tuple[str, str]]] | None = None
 def _plain(text: str) -> str:
     """Lower-case words separated by single spaces, with a space at each end (whole-word matching)."""
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+@lru_cache(maxsize=4096)
+def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
+    """(the words of :func:`_plain` of ``text`` joined by spaces, those of them that start a title of
+    :func:`_site_index` (first occurrences in order), its pairs of consecutive words), cached."""
+    words = re.findall(r"\w+", text.lower())
+    index = _site_index()
+    return " ".join(words), tuple(w for w in dict.fromkeys(words) if w in index), \
+        frozenset(zip(words, words[1:], strict=False))
+
+
+@lru_cache(maxsize=1)
+def _site_index_pairs() -> dict[str, list[tuple[str, str, tuple[str, str] | None]]]:
+    """:func:`_site_index` with each title's first two words (``None`` for a title of one word)."""
+    return {first: [(title, url, tuple(title.split()[:2]) if len(title.split()) > 1 else None)
+                    for title, url in entries] for first, entries in _site_index().items()}
+
+
+@lru_cache(maxsize=65536)
+def _directions(here: str, place: str) -> str:
+    """The ``goto`` of the walking directions from street node ``here`` to ``place``, cached."""
+    from urllib.parse import urlencode
+
+    return "goto [/map/directions?" + urlencode({"from": here, "to": place}) + "]"
 
 
 def _site_index() -> dict[str, list[tuple[str, str]]]:
