@@ -426,13 +426,13 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     if firsts:
         texts = [part[0] for part in parts if part[0]]
         seen = " " + " ".join(texts) + " "
-        # a title of two words or more is in ``seen`` only if its first two words are: a set lookup
-        # (within a part, or across the join of two) before the substring search
-        pairs = [part[2] for part in parts]
+        # a title of one word is in ``seen`` (its word is); one of more words only if its first two words
+        # are: a set lookup (within a part, or across the join of two) before the substring search
+        p0, p1, p2 = (part[2] for part in parts)
         joins = {(a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]) for a, b in zip(texts, texts[1:], strict=False)}
         index = _site_index_pairs()
         out += [f"goto [{url}]" for word in firsts for title, url, pair in index[word]
-                if (pair is None or pair in joins or any(pair in p for p in pairs)) and title in seen]
+                if pair is None or ((pair in p0 or pair in p1 or pair in p2 or pair in joins) and title in seen)]
     out += [f"goto [{url}]" for url in SITE_PAGES]
     lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
