@@ -671,29 +671,42 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self.observation_space = spaces.Dict(obs_spaces)
         self._token_ids: dict[str, int] = {}
         self._text_ids: dict[str, np.ndarray] = {}  # text -> all its token ids
+        self._line_ids: dict[str, list[int]] = {}  # line of a text -> its token ids
         self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
         self._rows: dict[str, np.ndarray] = {}  # candidate text -> its padded ids
         self._matrices: dict[tuple[str, ...], np.ndarray] = {}  # candidate list -> its matrix
 
     # tokens ---------------------------------------------------------------------------------------
     def text_ids(self, text: str) -> np.ndarray:
-        """All the token ids of ``text`` (int32, cached per text)."""
+        """All the token ids of ``text`` (int32, cached per text, and per line: no token spans a line
+        break, and most lines of a changed text, such as the embodied view's, were seen before)."""
         ids = self._text_ids.get(text)
         if ids is None:
-            table = self._token_ids
-            if len(table) > 1_000_000:
-                table.clear()
-            out = []
-            for tok in tokenize(text):
-                i = table.get(tok)
-                if i is None:
-                    i = table[tok] = token_id(tok, self.vocab_size)
-                out.append(i)
+            lines = self._line_ids
+            if len(lines) > 200_000:
+                lines.clear()
+            out: list[int] = []
+            for line in text.split("\n"):
+                line_ids = lines.get(line)
+                if line_ids is None:
+                    line_ids = lines[line] = self._token_list(tokenize(line))
+                out += line_ids
             ids = np.array(out, dtype=np.int32)
             if len(self._text_ids) >= 8192:
                 self._text_ids.clear()
             self._text_ids[text] = ids
         return ids
+
+    def _token_list(self, tokens: list[str]) -> list[int]:
+        table = self._token_ids
+        ids = list(map(table.get, tokens))
+        if None in ids:
+            if len(table) > 1_000_000:
+                table.clear()
+            for tok in set(tokens).difference(table):
+                table[tok] = token_id(tok, self.vocab_size)
+            ids = list(map(table.get, tokens))
+        return ids  # type: ignore[return-value]
 
     def _padded(self, ids: np.ndarray, n: int) -> np.ndarray:
         out = np.zeros(n, dtype=np.int32)
