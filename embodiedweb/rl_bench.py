@@ -3,6 +3,9 @@
 * ``vec_{sync,async}_{1,2,4}_sps``: env steps per second (summed over the envs) of
   ``gym.make_vec(VEC_ENV_ID, n, vectorization_mode=...)`` in text mode, random admissible actions,
   after the reset (making the envs is not timed); ``async{2,4}_speedup``: async n envs over 1 sync env.
+  ``vec_sync_1_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same with
+  each env in ``TokenObservations`` (async workers write text observations into shared memory one character
+  at a time; token arrays are copied whole).
 * ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
   ``wrapped_overhead_pct[env][stack]``: the time the wrappers add to that step, in % of it, for
   ``DiscreteActions``, ``ShapedReward(progress)``, ``TokenObservations`` (ids) and the three stacked. Each
@@ -72,9 +75,12 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[flo
     return 1e3 * spent[0] / steps, 1e3 * (total - spent[0]) / steps
 
 
-def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0) -> float:
-    """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode)``, random admissible actions."""
-    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode)
+def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, tokens: bool = False) -> float:
+    """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode)``, random admissible actions
+    (``tokens``: each env wrapped in ``TokenObservations``)."""
+    from embodiedweb.wrappers import TokenObservations
+
+    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=[TokenObservations] if tokens else None)
     try:
         rng = np.random.default_rng(seed)
         obs, infos = envs.reset(seed=seed)
@@ -102,6 +108,11 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
             figures[f"vec_{mode}_{n}_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps), 1)
     for n in (2, 4):
         figures[f"async{n}_speedup"] = round(figures[f"vec_async_{n}_sps"] / figures["vec_sync_1_sps"], 2)
+    # numeric observations: the async workers copy arrays into shared memory instead of text character by
+    # character
+    for mode, n in (("sync", 1), ("async", 2)):
+        figures[f"vec_{mode}_{n}_tokenobs_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps, tokens=True), 1)
+    figures["async2_tokenobs_speedup"] = round(figures["vec_async_2_tokenobs_sps"] / figures["vec_sync_1_tokenobs_sps"], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400
     raw_ms: dict[str, float] = {}
