@@ -217,3 +217,23 @@ def test_bad_arguments_raise_clear_errors():
         TokenObservations(DiscreteActions(base), candidates=True, candidate_tokens=0)
     with pytest.raises(ValueError, match="outermost"):
         TokenObservations(TokenObservations(base))
+
+
+def test_rl_bench_figures(monkeypatch):
+    """``ewa bench`` runs the RL figures: real measurements are positive; the JSON keys are all there."""
+    from embodiedweb import bench, rl_bench
+
+    assert ("embodiedweb.rl_bench", "bench_rl") in bench.BENCHES
+    inner, extra = rl_bench.wrapped_cost("EWA-Navigation-v0", DiscreteActions, 15)
+    assert inner > 0 and extra > 0
+    assert rl_bench.vec_throughput("EWA-Navigation-v0", 2, "sync", 5, tokens=True) > 0
+    monkeypatch.setattr(rl_bench, "vec_throughput", lambda *a, **k: 100.0)
+    monkeypatch.setattr(rl_bench, "wrapped_cost", lambda *a, **k: (1.0, 0.1))
+    figures = rl_bench.bench_rl(quick=True)
+    for key in ("vec_sync_1_sps", "vec_sync_4_sps", "vec_async_2_sps", "async2_speedup", "async4_speedup",
+                "vec_async_2_tokenobs_sps", "async2_tokenobs_speedup"):
+        assert key in figures
+    assert set(figures["wrapped_overhead_pct"]) == set(IDS)
+    assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"] == {
+        "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}
+    assert figures["wrapped_step_ms"]["EWA-Cooking-v0"] == 1.0
