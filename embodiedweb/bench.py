@@ -10,6 +10,7 @@ BENCHES = [
     ("embodiedweb.web.bench", "bench_web"),
     ("embodiedweb.worlds.kitchen.bench", "bench_kitchen"),
     ("embodiedweb.worlds.street.bench", "bench_street"),
+    ("embodiedweb.rl_bench", "bench_rl"),
 ]
 
 

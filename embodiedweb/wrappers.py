@@ -3,17 +3,20 @@
 * :class:`ShapedReward` - the sparse success reward, that reward plus potential-based shaping on the
   checker's completion fraction (the optimal policy is unchanged, Ng et al. 1999), or plus a one-off bonus
   per sub-goal reached.
+* :class:`TokenObservations` - numeric observations of fixed shapes: hashed token ids or bags of words of the
+  text fields (and, over a :class:`DiscreteActions`, the token ids of each candidate action).
 * :class:`DiscreteActions` - a ``Discrete(K)`` action space over the env's admissible actions plus
   ``type`` actions with candidate strings from the instruction and the page, with a mask
   (``info["action_mask"]`` and ``action_masks()``, sb3-contrib ``MaskablePPO``'s convention).
 
-Both wrap an env made by ``gym.make("EWA-...-v0")`` (any wrappers in between) and read the
+They wrap an env made by ``gym.make("EWA-...-v0")`` (any wrappers in between) and read the
 :class:`embodiedweb.env.EmbodiedWebEnv` under them through ``env.unwrapped``.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from functools import lru_cache
 from typing import Any, SupportsFloat
 
@@ -21,7 +24,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-__all__ = ["ShapedReward", "DiscreteActions", "all_candidates", "completion_now", "canonical_action"]
+from embodiedweb.spaces import OBS_TEXT_MAX, REPLACEMENT
+
+__all__ = ["ShapedReward", "DiscreteActions", "TokenObservations", "all_candidates", "completion_now", "canonical_action",
+           "tokenize", "token_id"]
 
 
 def completion_now(base: Any) -> float:
@@ -223,6 +229,35 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
 
 
+# caches of pure functions of a text (pages and sentences repeat across steps and episodes) --------------
+@lru_cache(maxsize=65536)
+def _word_set(text: str) -> frozenset[str]:
+    """:func:`_words` of ``text``, cached."""
+    return frozenset(_words(text))
+
+
+@lru_cache(maxsize=65536)
+def _answer_spans(sentence: str) -> tuple[str, ...]:
+    """:func:`answer_spans` of ``sentence``, cached."""
+    return tuple(answer_spans(sentence))
+
+
+@lru_cache(maxsize=4096)
+def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
+    """(id, role, name) of each line of a page's tree text (the name unescaped), cached."""
+    return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                 for m in _LINE.finditer(tree_text))
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+")
+
+
+@lru_cache(maxsize=65536)
+def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The sentences of a page line's name with their :func:`_words`, cached."""
+    return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
+
+
 class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
@@ -246,13 +281,12 @@ class _Memory:
             return
         self._read.add(tree_text)
         self._answers = None
-        for m in _LINE.finditer(tree_text):
-            role, name = m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
+        for _bid, role, name in _page_lines(tree_text):
             if role == "option" and not name.lower().startswith("choose"):
                 self.places.append(name)
             elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
-                for sent in re.split(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+", name):
-                    score = len(_words(sent) & self.question)
+                for sent, words in _sentences(name):
+                    score = len(words & self.question)
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
         self.places = _unique(self.places)
@@ -260,7 +294,7 @@ class _Memory:
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
             best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
-            self._answers = _unique([a for s in best for a in answer_spans(s)])
+            self._answers = _unique([a for s in best for a in _answer_spans(s)])
         return self._answers
 
     def stops(self) -> list[str]:
@@ -405,20 +439,27 @@ def _object_ids(world: Any) -> list[str]:
 
 def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[str]:
     """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
-    from urllib.parse import urlencode
-
     out: list[str] = []
     names = memory.instruction_names
     if here:
-        out += ["goto [/map/directions?" + urlencode({"from": here, "to": p}) + "]"
-                for p in _unique(names + memory.places)]
-    seen = _plain(" ".join([page, memory.instruction, view]))
-    index = _site_index()
-    out += [f"goto [{url}]" for word in dict.fromkeys(seen.split()) for title, url in index.get(word, ())
-            if title in seen]
+        out += [_directions(here, p) for p in _unique(names + memory.places)]
+    # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
+    # first words there: the words of each part and those that start a title are cached per part (a word
+    # never spans the space that joins two parts)
+    parts = [_plain_words(page), _plain_words(memory.instruction), _plain_words(view)]
+    firsts = dict.fromkeys(w for part in parts for w in part[1])
+    if firsts:
+        texts = [part[0] for part in parts if part[0]]
+        seen = " " + " ".join(texts) + " "
+        # a title of one word is in ``seen`` (its word is); one of more words only if its first two words
+        # are: a set lookup (within a part, or across the join of two) before the substring search
+        p0, p1, p2 = (part[2] for part in parts)
+        joins = {(a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]) for a, b in zip(texts, texts[1:], strict=False)}
+        index = _site_index_pairs()
+        out += [f"goto [{url}]" for word in firsts for title, url, pair in index[word]
+                if pair is None or ((pair in p0 or pair in p1 or pair in p2 or pair in joins) and title in seen)]
     out += [f"goto [{url}]" for url in SITE_PAGES]
-    lines = [(m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
-             for m in _LINE.finditer(page)]
+    lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
     words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
     for bid in boxes:
@@ -443,6 +484,31 @@ _INDEX: dict[str, list[tuple[str, str]]] | None = None
 def _plain(text: str) -> str:
     """Lower-case words separated by single spaces, with a space at each end (whole-word matching)."""
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+@lru_cache(maxsize=4096)
+def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
+    """(the words of :func:`_plain` of ``text`` joined by spaces, those of them that start a title of
+    :func:`_site_index` (first occurrences in order), its pairs of consecutive words), cached."""
+    words = re.findall(r"\w+", text.lower())
+    index = _site_index()
+    return " ".join(words), tuple(w for w in dict.fromkeys(words) if w in index), \
+        frozenset(zip(words, words[1:], strict=False))
+
+
+@lru_cache(maxsize=1)
+def _site_index_pairs() -> dict[str, list[tuple[str, str, tuple[str, str] | None]]]:
+    """:func:`_site_index` with each title's first two words (``None`` for a title of one word)."""
+    return {first: [(title, url, tuple(title.split()[:2]) if len(title.split()) > 1 else None)
+                    for title, url in entries] for first, entries in _site_index().items()}
+
+
+@lru_cache(maxsize=65536)
+def _directions(here: str, place: str) -> str:
+    """The ``goto`` of the walking directions from street node ``here`` to ``place``, cached."""
+    from urllib.parse import urlencode
+
+    return "goto [/map/directions?" + urlencode({"from": here, "to": place}) + "]"
 
 
 def _site_index() -> dict[str, list[tuple[str, str]]]:
@@ -478,3 +544,255 @@ def _site_index() -> dict[str, list[tuple[str, str]]]:
             if title.split():
                 _INDEX.setdefault(title.split()[0], []).append((title, url))
     return _INDEX
+
+
+# TokenObservations ----------------------------------------------------------------------------------
+#: a token: a number (``40.735699``, ``10:30``, ``1,200``), a run of letters, or one other character
+_TOKEN = re.compile(r"\d+(?:[.,:]\d+)*|[^\W\d_]+|\S")
+#: token ids: 0 pads, 1 is a character outside the observation charset (``�``), 2 marks a cut field
+PAD, UNK, TRUNC = 0, 1, 2
+RESERVED_IDS = 3
+
+#: token ids kept of each text field (``encoding="ids"``), measured over the oracle episodes of 40 tasks of
+#: every env (15,591 observations; tokens of :func:`tokenize`): 99th percentile / largest seen -
+#: instruction 107/107, web_url 31/80, web_tabs 49/93, web_text 1,113/1,428, embodied_text 1,204/1,483,
+#: last_action 17/27 (the oracle makes no errors and sends no messages: those get room for a sentence)
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "active": 1,
+    "instruction": 128,
+    "web_url": 64,
+    "web_tabs": 128,
+    "web_text": 1280,
+    "embodied_text": 1280,
+    "last_action": 32,
+    "last_action_error": 64,
+    "message": 64,
+}
+#: the fields :class:`TokenObservations` encodes by default (``web_tabs`` is left out: the tab titles repeat
+#: the url and page)
+DEFAULT_TOKEN_KEYS = ("active", "instruction", "web_url", "web_text", "embodied_text", "last_action",
+                      "last_action_error", "message")
+#: token ids kept of each candidate action (``candidates=True``): 99th percentile 17, largest 40 over the
+#: 717,070 candidates of the same episodes
+DEFAULT_CANDIDATE_TOKENS = 24
+
+
+def tokenize(text: str) -> list[str]:
+    """The tokens of ``text``: lower-cased numbers, runs of letters and single other characters."""
+    return _TOKEN.findall(text.lower())
+
+
+def token_id(token: str, vocab_size: int) -> int:
+    """The id of ``token`` in ``[RESERVED_IDS, vocab_size)``: CRC-32 of its UTF-8 bytes (stable across
+    processes and Python versions, unlike ``hash()``), or :data:`UNK` for ``�``."""
+    if token == REPLACEMENT:
+        return UNK
+    return zlib.crc32(token.encode("utf-8")) % (vocab_size - RESERVED_IDS) + RESERVED_IDS
+
+
+class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordConstructorArgs):
+    """Numeric observations of fixed shapes for an EmbodiedWeb env: hashed token ids or bags of words.
+
+    Each selected text field (``keys``) is split by :func:`tokenize` (lower-cased numbers, words and
+    punctuation) and each token hashed to an id by :func:`token_id` (CRC-32 modulo ``vocab_size - 3``, plus
+    3: ids 0, 1 and 2 are :data:`PAD`, :data:`UNK` for ``�`` and :data:`TRUNC`). The ids are the same in every
+    process (no ``hash()``, whose seed changes per process) and need no vocabulary file.
+
+    * ``encoding="ids"``: the field becomes ``Box(0, vocab_size - 1, (max_tokens[key],), int32)``, its token
+      ids in order, padded with 0; a field with more tokens keeps the first ``max_tokens - 1`` and ends with
+      :data:`TRUNC`. For an embedding layer (a transformer, a GRU, a mean of embeddings). The defaults
+      (:data:`DEFAULT_MAX_TOKENS`) cover the 99th percentile of every field over oracle episodes (web_text
+      1,280 for a 99th percentile of 1,113 tokens).
+    * ``encoding="bow"``: the field becomes ``Box(0, log1p(max characters), (vocab_size,), float32)``, the
+      ``log1p`` of the count of each id in the whole field (nothing is cut). For MLP policies (Stable
+      Baselines3's ``MultiInputPolicy``).
+    * ``active`` becomes ``Discrete(2)``: 0 in the embodied world, 1 in the web.
+    * ``images=True`` passes ``embodied_image`` and ``web_screenshot`` through (uint8, height x width x 3): the
+      env must be made with ``render_images=True``.
+    * ``candidates=True`` (the wrapper must be above a :class:`DiscreteActions`) adds ``candidates``:
+      ``Box(0, vocab_size - 1, (max_actions, candidate_tokens), int32)``, row ``i`` the token ids of
+      candidate action ``i`` (zeros for the masked indices), for policies that score each candidate.
+
+    ``vocab_size`` defaults to 16,384 for ``ids`` (an embedding table of 16,384 rows is small) and 4,096 for
+    ``bow`` (the width of each field's vector, the first layer of an MLP). The oracle episodes hold 18,620
+    distinct tokens, most of them numbers (coordinates, prices) of ``embodied_text``; web pages hold 2,758 and
+    instructions 536, of which 4,096 buckets give 751 and 32 a shared bucket, 16,384 buckets 198 and 9.
+
+    Example:
+        >>> import gymnasium as gym, embodiedweb
+        >>> from embodiedweb.wrappers import DiscreteActions, TokenObservations
+        >>> env = TokenObservations(DiscreteActions(gym.make("EWA-Navigation-v0")), candidates=True)
+        >>> obs, info = env.reset(seed=0)
+        >>> obs["web_text"].shape, obs["candidates"].shape, int(obs["active"])
+        ((1280,), (512, 24), 0)
+        >>> env.observation_space.contains(obs)
+        True
+
+    Cost: the tokens of each distinct text are computed once and cached (pages and instructions repeat), so
+    a step costs a few dictionary lookups and array copies (``ewa bench``'s ``wrapped_overhead_pct`` has the
+    measured figures).
+    """
+
+    def __init__(self, env: gym.Env[Any, Any], encoding: str = "ids", keys: tuple[str, ...] | None = None,
+                 vocab_size: int | None = None, max_tokens: dict[str, int] | None = None, images: bool = False,
+                 candidates: bool = False, candidate_tokens: int = DEFAULT_CANDIDATE_TOKENS) -> None:
+        if encoding not in ("ids", "bow"):
+            raise ValueError(f"encoding must be 'ids' or 'bow', got {encoding!r}")
+        if vocab_size is None:
+            vocab_size = 16_384 if encoding == "ids" else 4_096
+        if not isinstance(vocab_size, int | np.integer) or not 16 <= int(vocab_size) <= 2**31 - 1:
+            raise ValueError(f"vocab_size must be an integer from 16 to 2**31 - 1, got {vocab_size!r}")
+        text_keys = [k for k, s in env.observation_space.spaces.items() if isinstance(s, spaces.Text)] \
+            if isinstance(env.observation_space, spaces.Dict) else []
+        keys = tuple(DEFAULT_TOKEN_KEYS if keys is None else keys)
+        bad = [k for k in keys if k not in text_keys]
+        if bad or not keys:
+            raise ValueError(f"keys must be text fields of the observation {sorted(text_keys)}, got {list(keys)!r}"
+                             " (is TokenObservations under another observation wrapper or DiscreteActions?"
+                             " it goes outermost)")
+        limits = dict(DEFAULT_MAX_TOKENS)
+        for k, n in (max_tokens or {}).items():
+            if k not in DEFAULT_MAX_TOKENS:
+                raise ValueError(f"max_tokens has an unknown field {k!r} (fields: {sorted(DEFAULT_MAX_TOKENS)})")
+            if not isinstance(n, int | np.integer) or int(n) < 1:
+                raise ValueError(f"max_tokens[{k!r}] must be a positive integer, got {n!r}")
+            limits[k] = int(n)
+        image_keys = ("embodied_image", "web_screenshot")
+        if images and not all(k in env.observation_space.spaces for k in image_keys):
+            raise ValueError("images=True needs an env made with render_images=True "
+                             "(gym.make(id, render_images=True)): its observation has no images")
+        discrete = _find_discrete(env) if candidates else None
+        if candidates and discrete is None:
+            raise ValueError("candidates=True needs a DiscreteActions under TokenObservations "
+                             "(TokenObservations(DiscreteActions(env), candidates=True))")
+        if not isinstance(candidate_tokens, int | np.integer) or int(candidate_tokens) < 1:
+            raise ValueError(f"candidate_tokens must be a positive integer, got {candidate_tokens!r}")
+        gym.utils.RecordConstructorArgs.__init__(
+            self, encoding=encoding, keys=keys, vocab_size=vocab_size, max_tokens=max_tokens, images=images,
+            candidates=candidates, candidate_tokens=candidate_tokens)
+        gym.ObservationWrapper.__init__(self, env)
+        self.encoding = encoding
+        self.keys = keys
+        self.vocab_size = int(vocab_size)
+        self.max_tokens = {k: limits[k] for k in keys if k != "active"}
+        self.images = bool(images)
+        self.candidate_tokens = int(candidate_tokens)
+        self._discrete = discrete
+        high_bow = np.float32(np.log1p(max(OBS_TEXT_MAX.values())))
+        obs_spaces: dict[str, spaces.Space[Any]] = {}
+        for k in keys:
+            if k == "active":
+                obs_spaces[k] = spaces.Discrete(2)
+            elif encoding == "ids":
+                obs_spaces[k] = spaces.Box(0, self.vocab_size - 1, (self.max_tokens[k],), np.int32)
+            else:
+                obs_spaces[k] = spaces.Box(np.float32(0.0), high_bow, (self.vocab_size,), np.float32)
+        if images:
+            for k in image_keys:
+                obs_spaces[k] = env.observation_space.spaces[k]
+        if discrete is not None:
+            obs_spaces["candidates"] = spaces.Box(0, self.vocab_size - 1,
+                                                  (discrete.max_actions, self.candidate_tokens), np.int32)
+        self.observation_space = spaces.Dict(obs_spaces)
+        self._token_ids: dict[str, int] = {}
+        self._text_ids: dict[str, np.ndarray] = {}  # text -> all its token ids
+        self._line_ids: dict[str, list[int]] = {}  # line of a text -> its token ids
+        self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
+        self._rows: dict[str, np.ndarray] = {}  # candidate text -> its padded ids
+        self._matrices: dict[tuple[str, ...], np.ndarray] = {}  # candidate list -> its matrix
+
+    # tokens ---------------------------------------------------------------------------------------
+    def text_ids(self, text: str) -> np.ndarray:
+        """All the token ids of ``text`` (int32, cached per text, and per line: no token spans a line
+        break, and most lines of a changed text, such as the embodied view's, were seen before)."""
+        ids = self._text_ids.get(text)
+        if ids is None:
+            lines = self._line_ids
+            if len(lines) > 200_000:
+                lines.clear()
+            out: list[int] = []
+            for line in text.split("\n"):
+                line_ids = lines.get(line)
+                if line_ids is None:
+                    line_ids = lines[line] = self._token_list(tokenize(line))
+                out += line_ids
+            ids = np.array(out, dtype=np.int32)
+            if len(self._text_ids) >= 8192:
+                self._text_ids.clear()
+            self._text_ids[text] = ids
+        return ids
+
+    def _token_list(self, tokens: list[str]) -> list[int]:
+        table = self._token_ids
+        ids = list(map(table.get, tokens))
+        if None in ids:
+            if len(table) > 1_000_000:
+                table.clear()
+            for tok in set(tokens).difference(table):
+                table[tok] = token_id(tok, self.vocab_size)
+            ids = list(map(table.get, tokens))
+        return ids  # type: ignore[return-value]
+
+    def _padded(self, ids: np.ndarray, n: int) -> np.ndarray:
+        out = np.zeros(n, dtype=np.int32)
+        if len(ids) <= n:
+            out[: len(ids)] = ids
+        else:
+            out[: n - 1] = ids[: n - 1]
+            out[n - 1] = TRUNC
+        return out
+
+    def _field(self, key: str, text: str) -> np.ndarray:
+        if self.encoding == "bow":
+            return np.log1p(np.bincount(self.text_ids(text), minlength=self.vocab_size).astype(np.float32))
+        arr = self._fields.get((key, text))
+        if arr is None:
+            if len(self._fields) >= 8192:
+                self._fields.clear()
+            arr = self._fields[(key, text)] = self._padded(self.text_ids(text), self.max_tokens[key])
+        return arr.copy()
+
+    def _candidate_matrix(self, cands: list[str]) -> np.ndarray:
+        assert self._discrete is not None
+        key = tuple(cands)
+        mat = self._matrices.get(key)
+        if mat is None:
+            mat = np.zeros((self._discrete.max_actions, self.candidate_tokens), dtype=np.int32)
+            rows = []
+            for c in cands:
+                row = self._rows.get(c)
+                if row is None:
+                    if len(self._rows) >= 65536:
+                        self._rows.clear()
+                    row = self._rows[c] = self._padded(self.text_ids(c), self.candidate_tokens)
+                rows.append(row)
+            if rows:
+                mat[: len(rows)] = rows
+            if len(self._matrices) >= 128:
+                self._matrices.clear()
+            self._matrices[key] = mat
+        return mat.copy()
+
+    # gym API ------------------------------------------------------------------------------------
+    def observation(self, observation: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k in self.keys:
+            if k == "active":
+                out[k] = int(observation.get("active") == "web")
+            else:
+                out[k] = self._field(k, str(observation.get(k, "")))
+        if self.images:
+            out["embodied_image"] = observation["embodied_image"]
+            out["web_screenshot"] = observation["web_screenshot"]
+        if self._discrete is not None:
+            out["candidates"] = self._candidate_matrix(self._discrete._candidates)
+        return out
+
+
+def _find_discrete(env: Any) -> DiscreteActions | None:
+    """The :class:`DiscreteActions` in ``env``'s wrapper chain (None without one)."""
+    while env is not None:
+        if isinstance(env, DiscreteActions):
+            return env
+        env = getattr(env, "env", None)
+    return None

@@ -1,0 +1,130 @@
+"""RL figures of ``ewa bench`` (issue 16, item 5): vector-env throughput and the cost of the wrappers.
+
+* ``vec_{sync,async}_{1,2,4}_sps``: env steps per second (summed over the envs) of
+  ``gym.make_vec(VEC_ENV_ID, n, vectorization_mode=...)`` in text mode, random admissible actions,
+  after the reset (making the envs is not timed); ``async{2,4}_speedup``: async n envs over 1 sync env.
+  ``vec_sync_1_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same with
+  each env in ``TokenObservations`` (async workers write text observations into shared memory one character
+  at a time; token arrays are copied whole).
+* ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
+  ``wrapped_overhead_pct[env][stack]``: the time the wrappers add to that step, in % of it, for
+  ``DiscreteActions``, ``ShapedReward(progress)``, ``TokenObservations`` (ids) and the three stacked. Each
+  stack runs its own random episodes; the inner step's time is measured inside the same episodes (its
+  ``step`` is timed in place), so the figure is the wrappers' own time, not a difference of two noisy runs.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+VEC_ENV_ID = "EWA-Navigation-v0"
+
+
+def _stacks() -> dict[str, Any]:
+    from embodiedweb.wrappers import DiscreteActions, ShapedReward, TokenObservations
+
+    return {
+        "DiscreteActions": DiscreteActions,
+        "ShapedReward": lambda e: ShapedReward(e, mode="progress"),
+        "TokenObservations": TokenObservations,
+        "all": lambda e: TokenObservations(DiscreteActions(ShapedReward(e, mode="progress")), candidates=True),
+    }
+
+
+def _random_action(env: Any, info: dict[str, Any], rng: np.random.Generator) -> Any:
+    """A random action other than ``stop``: an index of a DiscreteActions, else an admissible action."""
+    from embodiedweb.wrappers import _find_discrete
+
+    d = _find_discrete(env)
+    if d is not None:
+        valid = [i for i in np.flatnonzero(info["action_mask"]) if not d.action_text(i).startswith("stop")]
+        return int(rng.choice(valid)) if valid else 0
+    adm = [a for a in info.get("admissible_actions") or [] if not a.startswith("stop")]
+    return adm[int(rng.integers(len(adm)))] if adm else "noop"
+
+
+def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[float, float]:
+    """(inner step ms, wrapper ms per step) over ``steps`` random steps of ``wrap(gym.make(env_id))``."""
+    inner = gym.make(env_id)
+    env = wrap(inner) if wrap is not None else inner
+    spent = [0.0]
+    step = inner.step
+
+    def timed(action: Any) -> Any:
+        t0 = time.perf_counter()
+        out = step(action)
+        spent[0] += time.perf_counter() - t0
+        return out
+
+    inner.step = timed  # type: ignore[method-assign]
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    total = 0.0
+    for i in range(steps):
+        action = _random_action(env, info, rng)
+        t0 = time.perf_counter()
+        obs, _, terminated, truncated, info = env.step(action)
+        total += time.perf_counter() - t0
+        if terminated or truncated:
+            obs, info = env.reset(seed=seed + i + 1)
+    env.close()
+    return 1e3 * spent[0] / steps, 1e3 * (total - spent[0]) / steps
+
+
+def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, tokens: bool = False) -> float:
+    """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode)``, random admissible actions
+    (``tokens``: each env wrapped in ``TokenObservations``)."""
+    from embodiedweb.wrappers import TokenObservations
+
+    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=[TokenObservations] if tokens else None)
+    try:
+        rng = np.random.default_rng(seed)
+        obs, infos = envs.reset(seed=seed)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            actions = []
+            for i in range(n):
+                adm = infos.get("admissible_actions")
+                ok = infos.get("_admissible_actions")
+                cands = [a for a in adm[i] if not a.startswith("stop")] if adm is not None and ok[i] else []
+                actions.append(cands[int(rng.integers(len(cands)))] if cands else "noop")
+            obs, _, _, _, infos = envs.step(tuple(actions))
+        return n * steps / (time.perf_counter() - t0)
+    finally:
+        envs.close()
+
+
+def bench_rl(quick: bool = False) -> dict[str, Any]:
+    from embodiedweb.registration import registered_ids
+
+    figures: dict[str, Any] = {}
+    vec_steps = 60 if quick else 300
+    for mode in ("sync", "async"):
+        for n in (1, 2, 4):
+            figures[f"vec_{mode}_{n}_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps), 1)
+    for n in (2, 4):
+        figures[f"async{n}_speedup"] = round(figures[f"vec_async_{n}_sps"] / figures["vec_sync_1_sps"], 2)
+    # numeric observations: the async workers copy arrays into shared memory instead of text character by
+    # character
+    for mode, n in (("sync", 1), ("async", 2)):
+        figures[f"vec_{mode}_{n}_tokenobs_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps, tokens=True), 1)
+    figures["async2_tokenobs_speedup"] = round(figures["vec_async_2_tokenobs_sps"] / figures["vec_sync_1_tokenobs_sps"], 2)
+    figures["vec_env_id"] = VEC_ENV_ID
+    steps = 80 if quick else 400
+    raw_ms: dict[str, float] = {}
+    overhead: dict[str, dict[str, float]] = {}
+    for env_id in registered_ids():
+        overhead[env_id] = {}
+        inner_total = 0.0
+        for name, wrap in _stacks().items():
+            inner_ms, extra_ms = wrapped_cost(env_id, wrap, steps)
+            inner_total += inner_ms
+            overhead[env_id][name] = round(100 * extra_ms / inner_ms, 1)
+        raw_ms[env_id] = round(inner_total / len(_stacks()), 3)
+    figures["wrapped_step_ms"] = raw_ms
+    figures["wrapped_overhead_pct"] = overhead
+    return figures

@@ -1,0 +1,239 @@
+"""TokenObservations of :mod:`embodiedweb.wrappers` (issue 16, item 2: numeric observations)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the ids)
+from baselines.oracle import OracleAgent
+from embodiedweb.env import clean_action
+from embodiedweb.registration import registered_ids
+from embodiedweb.wrappers import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TOKEN_KEYS,
+    PAD,
+    TRUNC,
+    UNK,
+    DiscreteActions,
+    ShapedReward,
+    TokenObservations,
+    canonical_action,
+    token_id,
+    tokenize,
+)
+
+IDS = registered_ids()
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class KeepText(gym.Wrapper):
+    """Keeps the last text observation (what the oracle reads under TokenObservations)."""
+
+    def reset(self, **kw):
+        self.text, info = self.env.reset(**kw)
+        return self.text, info
+
+    def step(self, action):
+        self.text, *rest = self.env.step(action)
+        return (self.text, *rest)
+
+
+def make(env_id, discrete=True, **kw):
+    keep = KeepText(gym.make(env_id))
+    inner = DiscreteActions(keep) if discrete else keep
+    return keep, TokenObservations(inner, **kw)
+
+
+def oracle_observations(env_id, n_tasks=2, **kw):
+    """(wrapped env, [(token obs, text obs, info)]) of the oracle's episodes on ``n_tasks`` tasks of
+    ``env_id`` through TokenObservations(DiscreteActions(...)): each oracle action is taken by its candidate
+    index, or as text under the wrappers when no candidate holds it (geolocation's answer)."""
+    keep, env = make(env_id, **kw)
+    d = env.env
+    tasks = env.unwrapped.tasks.tasks
+    out = []
+    for task in tasks[:: max(1, len(tasks) // n_tasks)][:n_tasks]:
+        agent = OracleAgent()
+        obs, info = env.reset(seed=0, options={"task_id": task.task_id})
+        agent.reset(env, keep.text, info)
+        out.append((obs, keep.text, info))
+        done = False
+        while not done:
+            action = clean_action(agent.act(keep.text, info))
+            index = {canonical_action(c, drop_note=True): i
+                     for i, c in reversed(list(enumerate(info["candidate_actions"])))}
+            key = canonical_action(action, drop_note=True)
+            if key in index:
+                obs, _, terminated, truncated, info = env.step(index[key])
+            else:
+                text, _, terminated, truncated, info = d.env.step(action)
+                d._refresh(text, info)
+                obs = env.observation(text)
+            out.append((obs, keep.text, info))
+            done = terminated or truncated
+    return env, out
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("encoding", ["ids", "bow"])
+def test_space_contains_every_oracle_observation(env_id, encoding):
+    """Fixed shapes, inside the space, at every step of sampled oracle episodes of every env; the ids are
+    the tokens of the text (truncated with TRUNC), the bag of words their counts; the candidates' rows are
+    the ids of the candidate actions."""
+    env, steps = oracle_observations(env_id, encoding=encoding, candidates=True)
+    space = env.observation_space
+    assert set(space.spaces) == set(DEFAULT_TOKEN_KEYS) | {"candidates"}
+    for obs, text, info in steps:
+        assert space.contains(obs), [k for k in space.spaces if not space[k].contains(obs[k])]
+        assert obs["active"] == (text["active"] == "web")
+        ids = env.text_ids(text["web_text"])
+        if encoding == "ids":
+            field = obs["web_text"]
+            n = DEFAULT_MAX_TOKENS["web_text"]
+            assert field.shape == (n,) and field.dtype == np.int32
+            if len(ids) <= n:
+                assert np.array_equal(field[: len(ids)], ids) and not field[len(ids):].any()
+            else:
+                assert np.array_equal(field[: n - 1], ids[: n - 1]) and field[-1] == TRUNC
+        else:
+            field = obs["web_text"]
+            assert field.shape == (env.vocab_size,) and field.dtype == np.float32
+            assert np.allclose(np.expm1(field).sum(), len(ids), rtol=1e-4)
+        cands = info["candidate_actions"]
+        mat = obs["candidates"]
+        assert mat.shape == (env.env.max_actions, env.candidate_tokens)
+        assert (mat[: len(cands)] != PAD).any(axis=1).all() and not mat[len(cands):].any()
+        n = env.candidate_tokens
+        for i in (0, len(cands) // 2, len(cands) - 1):
+            want = [token_id(t, env.vocab_size) for t in tokenize(cands[i])]
+            want = want + [PAD] * (n - len(want)) if len(want) <= n else want[: n - 1] + [TRUNC]
+            assert mat[i].tolist() == want, cands[i]
+    env.close()
+
+
+#: token_id("walk", 4096), pinned: the ids must not change between releases (saved policies use them)
+WALK_4096 = 2712
+
+
+def test_tokenizer_and_ids():
+    assert tokenize("Walk to Strand Bookstore (828 Broadway), 40.735699!") == \
+        ["walk", "to", "strand", "bookstore", "(", "828", "broadway", ")", ",", "40.735699", "!"]
+    assert token_id("\ufffd", 4096) == UNK
+    # a stable hash: these values are CRC-32's, the same in every process and Python version
+    assert token_id("walk", 4096) == zlib.crc32(b"walk") % 4093 + 3 == WALK_4096
+    ids = [token_id(t, 64) for t in ["walk", "broadway", "40.7", ",", "the"]]
+    assert all(3 <= i < 64 for i in ids)
+
+
+def test_deterministic_across_processes():
+    """Two processes with different PYTHONHASHSEED give the same arrays."""
+    code = (
+        "import gymnasium as gym, numpy as np, embodiedweb, hashlib\n"
+        "from embodiedweb.wrappers import TokenObservations, DiscreteActions\n"
+        "env = TokenObservations(DiscreteActions(gym.make('EWA-Shopping-v0')), candidates=True)\n"
+        "obs, info = env.reset(seed=3)\n"
+        "obs, *_ = env.step(1)\n"
+        "h = hashlib.sha256()\n"
+        "for k in sorted(obs): h.update(k.encode()); h.update(np.ascontiguousarray(obs[k]).tobytes())\n"
+        "print(h.hexdigest())\n"
+    )
+    outs = []
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout.split()[-1])
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("encoding", ["ids", "bow"])
+def test_async_make_vec_with_shared_memory(encoding):
+    envs = gym.make_vec("EWA-Navigation-v0", 2, vectorization_mode="async",
+                        wrappers=[lambda e: TokenObservations(DiscreteActions(e), encoding=encoding, candidates=True)])
+    try:
+        obs, infos = envs.reset(seed=0)
+        assert envs.observation_space.contains(obs)
+        for _ in range(3):
+            obs, *_ = envs.step(np.zeros(2, dtype=np.int64))
+            assert envs.observation_space.contains(obs)
+        assert obs["instruction"].shape[0] == 2 and obs["candidates"].shape == (2, 512, 24)
+        assert obs["instruction"].any()
+    finally:
+        envs.close()
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped")
+def test_check_env_passes():
+    from gymnasium.utils.env_checker import check_env
+
+    env = TokenObservations(ShapedReward(gym.make("EWA-Cooking-v0")), encoding="bow")
+    check_env(env, skip_render_check=True)
+    env.close()
+
+
+def test_keys_max_tokens_and_truncation():
+    keep, env = make("EWA-Navigation-v0", discrete=False, keys=("instruction", "active"),
+                     max_tokens={"instruction": 5}, vocab_size=1000)
+    obs, _ = env.reset(seed=0)
+    assert set(obs) == {"instruction", "active"} and obs["instruction"].shape == (5,)
+    want = [token_id(t, 1000) for t in tokenize(keep.text["instruction"])]
+    assert list(obs["instruction"][:4]) == want[:4] and obs["instruction"][4] == TRUNC
+    assert env.observation_space["instruction"].high.max() == 999
+
+
+def test_images_pass_through():
+    env = TokenObservations(gym.make("EWA-Cooking-v0", render_images=True), images=True)
+    obs, _ = env.reset(seed=0)
+    assert obs["embodied_image"].dtype == np.uint8 and obs["embodied_image"].ndim == 3
+    assert env.observation_space.contains(obs)
+    env.close()
+
+
+def test_bad_arguments_raise_clear_errors():
+    base = gym.make("EWA-Cooking-v0")
+    with pytest.raises(ValueError, match="encoding"):
+        TokenObservations(base, encoding="onehot")
+    with pytest.raises(ValueError, match="vocab_size"):
+        TokenObservations(base, vocab_size=3)
+    with pytest.raises(ValueError, match="keys"):
+        TokenObservations(base, keys=("nonsense",))
+    with pytest.raises(ValueError, match="max_tokens"):
+        TokenObservations(base, max_tokens={"web_text": 0})
+    with pytest.raises(ValueError, match="max_tokens"):
+        TokenObservations(base, max_tokens={"page": 10})
+    with pytest.raises(ValueError, match="render_images"):
+        TokenObservations(base, images=True)
+    with pytest.raises(ValueError, match="DiscreteActions"):
+        TokenObservations(base, candidates=True)
+    with pytest.raises(ValueError, match="candidate_tokens"):
+        TokenObservations(DiscreteActions(base), candidates=True, candidate_tokens=0)
+    with pytest.raises(ValueError, match="outermost"):
+        TokenObservations(TokenObservations(base))
+
+
+def test_rl_bench_figures(monkeypatch):
+    """``ewa bench`` runs the RL figures: real measurements are positive; the JSON keys are all there."""
+    from embodiedweb import bench, rl_bench
+
+    assert ("embodiedweb.rl_bench", "bench_rl") in bench.BENCHES
+    inner, extra = rl_bench.wrapped_cost("EWA-Navigation-v0", DiscreteActions, 15)
+    assert inner > 0 and extra > 0
+    assert rl_bench.vec_throughput("EWA-Navigation-v0", 2, "sync", 5, tokens=True) > 0
+    monkeypatch.setattr(rl_bench, "vec_throughput", lambda *a, **k: 100.0)
+    monkeypatch.setattr(rl_bench, "wrapped_cost", lambda *a, **k: (1.0, 0.1))
+    figures = rl_bench.bench_rl(quick=True)
+    for key in ("vec_sync_1_sps", "vec_sync_4_sps", "vec_async_2_sps", "async2_speedup", "async4_speedup",
+                "vec_async_2_tokenobs_sps", "async2_tokenobs_speedup"):
+        assert key in figures
+    assert set(figures["wrapped_overhead_pct"]) == set(IDS)
+    assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"] == {
+        "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}
+    assert figures["wrapped_step_ms"]["EWA-Cooking-v0"] == 1.0
