@@ -33,7 +33,7 @@ def play(env: Any, task_ids: list[str], policy: Any, seed: int = 0) -> dict[str,
         obs, info = env.reset(seed=seed + n, options={"task_id": task_id})
         done = False
         while not done:
-            obs, _r, terminated, truncated, info = env.step(policy(obs, env.action_masks()))
+            obs, _r, terminated, truncated, info = env.step(policy(obs, env.get_wrapper_attr("action_masks")()))
             done = terminated or truncated
             steps += 1
         metrics = info.get("metrics", {})
