@@ -45,6 +45,8 @@ def cmd_eval(a: argparse.Namespace) -> int:
     env_kwargs: dict[str, Any] = {}
     if a.max_steps:
         env_kwargs["max_steps"] = a.max_steps
+    if a.curriculum is not None:
+        env_kwargs["curriculum"] = a.curriculum
     agent_kwargs: dict[str, Any] = {}
     if a.agent == "llm":
         if not a.llm_model:
@@ -243,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=int, default=0, help="episode seeds; the LLM agent also sends it as the "
                    "request's seed (servers that support it sample reproducibly)")
     e.add_argument("--max-steps", type=int, default=None)
+    e.add_argument("--curriculum", type=int, default=None, choices=range(4), metavar="LEVEL",
+                   help="only the tasks of one difficulty level, 0 (easiest) to 3 (see `ewa curricula`)")
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
     e.add_argument("--retry-errors", action="store_true",

@@ -257,3 +257,20 @@ def test_ewa_curricula_prints_every_level(capsys: Any) -> None:
     assert sum(r["tasks"] for r in rows) == sum(len(shipped(e)) for e in ENVS)
     assert main(["curricula", "--env", "EWA-Navigation-v0"]) == 0
     assert "| EWA-Navigation-v0 | 3 | test |" in capsys.readouterr().out
+
+
+def test_ewa_eval_runs_one_level(tmp_path: Any, capsys: Any) -> None:
+    """`ewa eval --curriculum L` evaluates exactly the level's tasks of the split; a bad level exits 2."""
+    from embodiedweb.cli import main
+
+    out = tmp_path / "r.jsonl"
+    assert main(["eval", "--env", "EWA-Traveling-v0", "--agent", "oracle", "--curriculum", "0", "--split", "test",
+                 "--out", str(out), "--no-progress"]) == 0
+    env = gym.make("EWA-Traveling-v0", curriculum=0, split="test")
+    expected = {t.task_id for t in env.unwrapped.tasks.tasks}
+    env.close()
+    got = {json.loads(line)["task_id"] for line in out.read_text().splitlines()}
+    assert got == expected and 0 < len(got) < 60
+    with pytest.raises(SystemExit) as e:
+        main(["eval", "--env", "EWA-Traveling-v0", "--curriculum", "4"])
+    assert e.value.code == 2
