@@ -249,6 +249,12 @@ def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
                  for m in _LINE.finditer(tree_text))
 
 
+@lru_cache(maxsize=65536)
+def _names(text: str) -> tuple[str, ...]:
+    """:func:`names_in` of ``text``, cached."""
+    return tuple(names_in(text))
+
+
 _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+")
 
 
@@ -256,6 +262,10 @@ _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+")
 def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """The sentences of a page line's name with their :func:`_words`, cached."""
     return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
+
+
+#: at most this many names of the page read last become ``stop [name]`` candidates
+LATEST_NAMES = 40
 
 
 class _Memory:
@@ -272,6 +282,9 @@ class _Memory:
         self.places: list[str] = []  # store names etc. seen in select options and pages
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
         self._read: set[str] = set()  # page texts read already
+        #: the names on the page read last (a fact that shares no word with the instruction, such as the
+        #: city an article ties a shop sign to, is an answer too)
+        self.latest_names: list[str] = []
         self._answers: list[str] | None = None
         self._stops: list[str] | None = None
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
@@ -281,20 +294,23 @@ class _Memory:
             return
         self._read.add(tree_text)
         self._answers = None
+        latest: list[str] = []
         for _bid, role, name in _page_lines(tree_text):
             if role == "option" and not name.lower().startswith("choose"):
                 self.places.append(name)
             elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
+                latest += _names(name)
                 for sent, words in _sentences(name):
                     score = len(words & self.question)
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
         self.places = _unique(self.places)
+        self.latest_names = _unique(latest)[:LATEST_NAMES]
 
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
             best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
-            self._answers = _unique([a for s in best for a in _answer_spans(s)])
+            self._answers = _unique([a for s in best for a in _answer_spans(s)] + self.latest_names)
         return self._answers
 
     def stops(self) -> list[str]:
@@ -322,7 +338,8 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
        instruction (with and without pressing Enter), and each drop-down with its options written in lower
        case (``type [70] [medium]``);
     5. ``stop [answer]`` with the names, times, numbers and words of the page sentences seen this episode
-       that share the most words with the instruction (the wiki fact the question asks about).
+       that share the most words with the instruction (the wiki fact the question asks about), and the
+       names on the page read last (up to :data:`LATEST_NAMES`: the city a wiki article ties a sign to).
 
     Overflow: the list is cut at ``max_actions`` keeping the first ones, so the env's own admissible
     actions always come first and the order above is the priority (deterministic: every group is in page or
