@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from embodiedweb.extras import MissingExtra, require
+from embodiedweb.sampling import SUBSETS
 
 
 def _env_ids(arg: str) -> list[str]:
@@ -60,7 +61,7 @@ def cmd_eval(a: argparse.Namespace) -> int:
     from baselines.registry import AgentSpecError
 
     try:
-        summary, records = evaluate(ids, a.agent, limit=a.limit, split=a.split, web_mode=a.web_mode, out=out,
+        summary, records = evaluate(ids, a.agent, limit=a.limit, split=a.split, subset=a.subset, web_mode=a.web_mode, out=out,
                                     seed=a.seed, progress=not a.no_progress, env_kwargs=env_kwargs,
                                     agent_kwargs=agent_kwargs, save_steps=a.save_steps, workers=a.workers,
                                     retry_errors=a.retry_errors, run_label=a.run_label, ray_address=a.ray)
@@ -237,8 +238,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--env", default="all", help="env id, comma-separated ids, or 'all'")
     e.add_argument("--agent", default="oracle", help="oracle, random, perturbed, heuristic, llm, or a plug-in "
                    "module:Class / module:factory implementing baselines.base.AgentProtocol")
-    e.add_argument("--limit", type=int, default=None, help="at most N tasks per env")
-    e.add_argument("--split", default="all", choices=["all", "train", "test", "dev"])
+    e.add_argument("--limit", type=int, default=None, help="at most N tasks per env: a sample spread over the "
+                   "env's strata (difficulty level, recipe kind, store rule, question kind, continent), fixed by --seed")
+    e.add_argument("--split", default="test", choices=["all", "train", "test", "dev"],
+                   help="which tasks (default: the test split; train only when asked)")
+    e.add_argument("--subset", default=None, choices=sorted(SUBSETS),
+                   help="a named fixed subset of the split: lite = 10%% of each env's tasks (at least 20), stable "
+                        "across versions, for cheap LLM runs")
     e.add_argument("--web-mode", default="text", choices=["text", "browser"])
     e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun of the same agent, model "
                    "and settings resumes)")

@@ -225,12 +225,14 @@ def close_agent(agent: Any) -> None:
         agent.close()
 
 
-def select_tasks(env: Any, limit: int | None, split: str | None) -> list[str]:
-    tasks = env.unwrapped.tasks.tasks
-    if split and split != "all":
-        tasks = [t for t in tasks if t.split == split]
-    ids = [t.task_id for t in tasks]
-    return ids[:limit] if limit else ids
+def select_tasks(env: Any, limit: int | None, split: str | None, subset: str | None = None, seed: int = 0) -> list[str]:
+    """The task ids an evaluation of ``env`` runs (:func:`embodiedweb.sampling.select`): the ``split``
+    (``all``/None: every split), the named ``subset``, and ``limit`` as a seeded sample spread over the
+    env's strata, in file order."""
+    from embodiedweb.sampling import select
+
+    base = env.unwrapped
+    return select(base.domain, base.tasks.tasks, split=split, limit=limit, subset_name=subset, seed=seed)
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -251,8 +253,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = None,
-             web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
+def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, split: str | None = "test",
+             subset: str | None = None, web_mode: str = "text", out: Path | None = None, seed: int = 0, progress: bool = True,
              env_kwargs: dict[str, Any] | None = None, agent_kwargs: dict[str, Any] | None = None,
              save_steps: bool = False, workers: int = 1, retry_errors: bool = False, run_label: str | None = None,
              ray_address: str | None = None) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
@@ -274,6 +276,9 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
 
     probe = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))  # a bad plug-in spec fails here, once
     run = run_identity(probe, web_mode=web_mode, env_kwargs=env_kwargs, seed=seed, label=run_label)
+    # what was selected (not part of the run id: a record is one episode whatever chose it)
+    run["selection"] = {"split": split or "all", "subset": subset, "limit": limit,
+                        "curriculum": (env_kwargs or {}).get("curriculum")}
     close_agent(probe)
     kw = {"limit": limit, "split": split, "web_mode": web_mode, "out": out, "seed": seed, "progress": progress,
           "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps, "run": run,
@@ -307,7 +312,7 @@ def _evaluate_serial(env_ids: list[str], agent_name: str, *, limit: int | None, 
             for env_id in env_ids:
                 env = gym.make(env_id, web_mode=web_mode, **(env_kwargs or {}))
                 agent = make_agent(agent_name, seed=seed, **(agent_kwargs or {}))
-                ids = select_tasks(env, limit, split)
+                ids = select_tasks(env, limit, split, run["selection"]["subset"], seed)
                 job = bar.add_task(f"{env_id} · {agent_name}", total=len(ids))
                 rdir = run_dir(agent.name, run["run_id"])
                 for i, task_id in enumerate(ids):
@@ -484,7 +489,7 @@ def plan_jobs(env_ids: list[str], *, limit: int | None, split: str | None, out: 
     for env_id in env_ids:
         env = gym.make(env_id, web_mode="text", **{k: v for k, v in (env_kwargs or {}).items()
                                                     if k not in ("render_images",)})
-        ids = select_tasks(env, limit, split)
+        ids = select_tasks(env, limit, split, run.get("selection", {}).get("subset"), seed)
         suite = env.unwrapped.suite_version
         env.close()
         for i, task_id in enumerate(ids):

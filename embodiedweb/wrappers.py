@@ -165,7 +165,7 @@ REWARD_MODES = ("sparse", "progress", "subgoal")
 #: step of the whole suite, with margin; see the README's measured figures)
 DEFAULT_MAX_ACTIONS = 512
 
-_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|&|of|the|de|la|du|on|upon|and|van|von|der|den|da|di|le|el|al|bin|ibn|ter))*")
+_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|(?:&|of|the|de|del|della|do|dos|das|des|la|las|los|du|on|upon|and|y|van|von|der|den|da|di|le|el|al|bin|ibn|ter)(?![\w'’])))*")
 #: a place after "to", "at" or "from", up to a parenthesis, "and", or the end of the clause
 _PLACE = re.compile(r"\b(?:to|at|from) ([A-Z0-9][^()\n,;]*?)(?= \(| and |[,.;:!?]\s|[,.;:!?]?$)")
 _QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]")
@@ -174,8 +174,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
-_CONNECTORS = {"of", "the", "de", "la", "du", "on", "upon", "&", "and", "van", "von", "der", "den", "da", "di", "le",
-               "el", "al", "bin", "ibn", "ter"}
+_CONNECTORS = {"of", "the", "de", "del", "della", "do", "dos", "das", "des", "la", "las", "los", "du", "on", "upon", "&",
+               "and", "y", "van", "von", "der", "den", "da", "di", "le", "el", "al", "bin", "ibn", "ter"}
 #: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
 _PLACE_PAREN = re.compile(r"(?=\b(?:to|at|from) ([A-Z0-9][^()\n,;]*? \([^()]*\)) \()")
 _STOPWORDS = {"the", "a", "an", "of", "and", "or", "to", "in", "on", "at", "by", "is", "it", "its", "for", "with",

@@ -55,6 +55,15 @@ class Domain(ABC):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Metrics ``overall``, ``web``, ``embodied`` (bools) and ``completion`` (0..1), plus extras."""
 
+    def stratum(self, task: Task) -> tuple[Any, ...]:
+        """What evaluation samples spread over besides the curriculum level (:mod:`embodiedweb.sampling`):
+        a few values that change what the task asks (a store rule, a question kind); () by default."""
+        return ()
+
+    def variety(self, task: Task) -> tuple[str, ...]:
+        """What samples rotate over (a kitchen and a recipe, a store, a place); () by default."""
+        return ()
+
     def oracle(self, task: Task, perturb: Any = None) -> Any:
         """An agent that solves ``task`` through the public action interface.
 

@@ -45,6 +45,13 @@ class CookingDomain(Domain):
         if problems:
             raise TaskError(f"task {task.task_id!r}: cannot be carried out in {kid}: {'; '.join(problems)}")
 
+    def stratum(self, task: Task) -> tuple[Any, ...]:
+        """A missing ingredient to buy or not, and a constrained recipe version or not."""
+        return (bool(task.meta.get("shopping")), bool(task.meta.get("constraint")))
+
+    def variety(self, task: Task) -> tuple[str, ...]:
+        return (str(task.embodied.get("kitchen_id", "")), str(task.goal.get("recipe_id", "")))
+
     def check(self, episode: Episode) -> dict[str, Any]:
         return check_cooking(episode.task.goal, episode.world_state, episode.web_state)
 

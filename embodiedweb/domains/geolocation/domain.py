@@ -75,6 +75,13 @@ class GeolocationDomain(Domain):
         if not (-90 <= task.goal["lat"] <= 90 and -180 <= task.goal["lng"] <= 180):
             raise TaskError(f"task {task.task_id!r}: field 'goal.lat'/'goal.lng' out of range")
 
+    def stratum(self, task: Task) -> tuple[Any, ...]:
+        """The continent."""
+        return (str(task.goal.get("continent", "")),)
+
+    def variety(self, task: Task) -> tuple[str, ...]:
+        return (str(task.goal.get("country", "")),)
+
     def check(self, episode: Episode) -> dict[str, Any]:
         from embodiedweb.worlds.geo.world import load_standpoints
 

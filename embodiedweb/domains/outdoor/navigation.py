@@ -22,6 +22,13 @@ class NavigationDomain(StreetDomain):
     name = "navigation"
     node_fields = ("dest_node",)
 
+    def stratum(self, task: Task) -> tuple[Any, ...]:
+        """Checkpoints on the route or not."""
+        return (bool(task.goal.get("checkpoints")),)
+
+    def variety(self, task: Task) -> tuple[str, ...]:
+        return (str(task.goal.get("dest_place", "")),)
+
     def check(self, episode: Episode) -> dict[str, Any]:
         g = episode.task.goal
         dirs = episode.web_state.get("map", {}).get("directions", [])

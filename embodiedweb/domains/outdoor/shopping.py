@@ -47,6 +47,13 @@ class ShoppingDomain(StreetDomain):
             except ValueError as e:
                 raise TaskError(f"task {task.task_id!r}: field {e}") from None
 
+    def stratum(self, task: Task) -> tuple[Any, ...]:
+        """The store rule."""
+        return (str(task.goal.get("rule", "")),)
+
+    def variety(self, task: Task) -> tuple[str, ...]:
+        return (str(task.goal.get("store_id", "")), str(task.goal.get("product_id", "")))
+
     def check(self, episode: Episode) -> dict[str, Any]:
         g = episode.task.goal
         orders = episode.web_state.get("shop", {}).get("orders", [])

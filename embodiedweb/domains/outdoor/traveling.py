@@ -89,6 +89,13 @@ class TravelingDomain(StreetDomain):
             raise TaskError(f"task {tid!r}: field 'goal.answer': {g.get('answer')!r} ({g.get('kind')}) is not the "
                             f"article's {fact['value']!r} ({fact['kind']}); regenerate the suite")
 
+    def stratum(self, task: Task) -> tuple[Any, ...]:
+        """The kind of answer asked (a name, a number, a time, a choice)."""
+        return (str(task.goal.get("kind", "")),)
+
+    def variety(self, task: Task) -> tuple[str, ...]:
+        return (str(task.goal.get("place_id", "")),)
+
     def check(self, episode: Episode) -> dict[str, Any]:
         g = episode.task.goal
         viewed = g["slug"] in episode.web_state.get("wiki", {}).get("views", [])
