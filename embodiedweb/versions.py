@@ -25,12 +25,15 @@ __version__ = "0.2.0"
 def world_digest(folder: str | None = None) -> str:
     """sha256 over the data folder's world and site files (paths and bytes), task files excluded, and so is
     ``curricula/`` (derived difficulty records: a curriculum level puts its own task ids into the suite
-    version, see :attr:`embodiedweb.env.EmbodiedWebEnv.suite_version`)."""
+    version, see :attr:`embodiedweb.env.EmbodiedWebEnv.suite_version`) and ``tables/`` (the hand-written
+    tables the generators read, :mod:`embodiedweb.tables`: what they say reaches an episode only through
+    the generated files, which are covered, as it did when the tables were Python literals)."""
     root = Path(folder) if folder else data_dir()
     h = hashlib.sha256()
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).parts
-        if not p.is_file() or p.name.startswith("tasks.") or "__pycache__" in p.parts or rel[0] == "curricula":
+        if (not p.is_file() or p.name.startswith("tasks.") or "__pycache__" in p.parts
+                or rel[0] in ("curricula", "tables")):
             continue
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
         h.update(p.read_bytes())

@@ -31,7 +31,9 @@ SHIPPED = ("embodiedweb/_envs/cooking.toml", "embodiedweb/_data/cooking/tasks.js
            "web_sites/map/templates/map/directions.html", "web_sites/wiki/templates/wiki/article.html",
            "embodiedweb/_data/city/streets.json", "embodiedweb/_data/wiki/cues.json",
            "embodiedweb/_data/geo/tasks.jsonl", "embodiedweb/_envs/geolocation.toml",
-           "embodiedweb/play/templates/play.html", "embodiedweb/play/templates/start.html", "baselines/oracle.py")
+           "embodiedweb/play/templates/play.html", "embodiedweb/play/templates/start.html", "baselines/oracle.py",
+           # reference tables the runtime reads (the geolocation oracle, via embodiedweb.tables)
+           "embodiedweb/_data/tables/geo_countries.json", "embodiedweb/_data/tables/geo_places.json")
 
 # run inside the fresh venv: every env id makes, resets and steps; prints one JSON line
 SMOKE = textwrap.dedent("""
@@ -96,7 +98,7 @@ def test_every_package_directory_and_data_file_ships(dists):
         names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
     for needed in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "CHANGELOG.md", "CITATION.cff",
                    "data/cooking/tasks.jsonl", "envs/cooking.toml", "embodiedweb/worlds/__init__.py",
-                   "web_sites/templates/base.html"):
+                   "web_sites/templates/base.html", "data/tables/places.json"):
         assert needed in names, f"{needed} is missing from the sdist"
 
 

@@ -54,6 +54,9 @@ def test_suite_version_tracks_tasks_rules_world_and_settings(tmp_path):
     d = world_digest(str(tmp_path))
     (tmp_path / "nav" / "tasks.jsonl").write_text("{}\n")
     assert world_digest.__wrapped__(str(tmp_path)) == d
+    (tmp_path / "tables").mkdir()  # the generators' input tables: their effect is in the generated files
+    (tmp_path / "tables" / "places.json").write_text("{}")
+    assert world_digest.__wrapped__(str(tmp_path)) == d
     (tmp_path / "city" / "streets.json").write_text("{ }")
     assert world_digest.__wrapped__(str(tmp_path)) != d
 

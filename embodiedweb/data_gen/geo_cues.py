@@ -25,73 +25,20 @@ import re
 import unicodedata
 from typing import Any
 
+from embodiedweb.tables import load_table
+
 #: the key of the opaque ids (viewpoints, standpoints): public, it only keeps ids from carrying places
 ID_KEY = b"embodiedweb/geolocation/ids/v2"
 
 # syllables (start, ending) per language group: made-up names that sound local but name nothing real
-PHON: dict[str, tuple[list[str], list[str]]] = {
-    "en": (["brad", "ash", "har", "mel", "fen", "bur", "wes", "cor", "lin", "dun", "shel", "ram", "hol", "thorn",
-            "pem", "cal"], ["ley", "ton", "ford", "by", "well", "worth", "ham", "field", "more", "combe"]),
-    "fr": (["ver", "mar", "bel", "cha", "lau", "du", "ro", "sau", "gar", "fon", "tes", "bri", "mon", "pel", "cour",
-            "va"], ["aud", "ier", "et", "ot", "ac", "in", "eau", "ard", "esse", "elle"]),
-    "de": (["bram", "hol", "wen", "kel", "lin", "mar", "rot", "fal", "hag", "wil", "dorn", "eck", "lau", "tann",
-            "ber"], ["mann", "ler", "inger", "hof", "bach", "er", "ke", "stedt", "brink"]),
-    "nl": (["van", "ker", "hol", "bro", "dijk", "mee", "ste", "wou", "gel", "ree"],
-           ["man", "ink", "sma", "stra", "ers", "hof", "je", "ma"]),
-    "nordic": (["berg", "lund", "sol", "tor", "fjel", "ha", "vik", "ny", "ek", "sten", "al", "bre"],
-               ["sen", "berg", "lund", "vik", "strand", "holm", "qvist", "dal", "by", "nes"]),
-    "fi": (["kos", "mä", "vir", "lah", "sal", "hel", "tuu", "kal", "pel", "rau"],
-           ["nen", "la", "ri", "lainen", "o", "ala", "inen"]),
-    "es": (["al", "ca", "mo", "ve", "ri", "sal", "ben", "tor", "mar", "gal", "le", "pa", "qui", "ro", "ga"],
-           ["ez", "ero", "ado", "illa", "ón", "ita", "eña", "ales"]),
-    "pt": (["al", "ca", "mo", "ve", "ri", "sal", "ben", "tor", "mar", "gal", "bra", "lu"],
-           ["eira", "inho", "ão", "oso", "ela", "ada", "eiro"]),
-    "it": (["al", "ca", "mo", "ve", "ri", "sal", "ben", "tor", "mar", "gal", "bru", "pi", "fer"],
-           ["ini", "etti", "one", "ucci", "ello", "ari", "ese", "ino"]),
-    "ro": (["al", "ca", "mo", "ve", "ri", "sal", "ben", "tor", "mar", "gal", "dra", "pi"],
-           ["escu", "eanu", "ita", "aru", "ache"]),
-    "slavic": (["vol", "bor", "kra", "mir", "sla", "dob", "vel", "ko", "ra", "zel", "nov", "tor", "bro", "lu"],
-               ["ski", "ov", "ek", "ova", "ka", "enko", "in", "ak", "ets"]),
-    "hu": (["ba", "kö", "sze", "tó", "fe", "ha", "mo", "ke", "vár", "ge"], ["ás", "ényi", "ai", "es", "ó", "szi", "da"]),
-    "el": (["ka", "los", "ni", "ma", "ris", "the", "pa", "do", "gi", "ke", "ro", "sta"],
-           ["akis", "opoulos", "idis", "as", "ou", "ias"]),
-    "tr": (["ka", "ya", "dem", "ar", "su", "öz", "kul", "ba", "ser", "gün", "ay", "te"],
-           ["oğlu", "can", "er", "soy", "taş", "kan", "han"]),
-    "ka": (["ba", "go", "la", "me", "ni", "tso", "da", "ke", "ra"], ["shvili", "dze", "ia", "ava", "eli"]),
-    "hy": (["ar", "ha", "ka", "ma", "se", "va", "to", "gri"], ["yan", "ian", "unts", "ik"]),
-    "ja": (["ka", "ne", "mo", "to", "shi", "ya", "ma", "mi", "ta", "ri", "hi", "ku", "sa", "ko", "no"],
-           ["ya", "do", "tei", "ken", "an", "ro"]),
-    "ko": (["han", "bit", "sol", "mi", "jin", "da", "seo", "hae", "gu", "yeon", "na", "bo"],
-           ["ri", "dang", "won", "gak", "eum"]),
-    "zh": (["hong", "da", "jin", "fu", "xin", "long", "hua", "tai", "feng", "kang", "mei", "yu", "he", "shun"],
-           ["hong", "da", "jin", "fu", "xin", "long", "hua", "tai", "feng", "kang", "mei", "yu", "he", "shun"]),
-    "th": (["sri", "na", "pra", "ka", "chai", "wat", "som", "rung", "thong", "pha", "sa"],
-           ["phan", "chai", "rat", "sak", "porn"]),
-    "hi": (["ra", "ma", "shi", "va", "ka", "ni", "de", "pra", "su", "bha", "go"],
-           ["kar", "wala", "deep", "lal", "nath", "ram"]),
-    "ms": (["su", "ka", "ma", "ja", "ya", "ti", "ba", "ra", "se", "ri", "pe"],
-           ["jaya", "sari", "wati", "mas", "indah", "mula"]),
-    "tl": (["ma", "li", "ga", "ba", "ta", "si", "lu", "ka", "pa"], ["ito", "co", "an", "ez", "ong"]),
-    "vi": (["minh", "phuc", "an", "thanh", "hoa", "long", "tan", "viet", "hung", "kim", "ngoc", "bao"],
-           ["minh", "phuc", "an", "thanh", "hoa", "long", "tan", "viet", "hung", "kim", "ngoc", "bao"]),
-    "he": (["ga", "li", "ra", "mo", "shal", "ne", "ta", "be", "dor", "ya"], ["on", "it", "a", "el", "ot"]),
-    "ar": (["al", "ra", "sa", "mi", "ha", "ba", "na", "ja", "zi", "fa", "ka"], ["i", "an", "ouri", "awi", "ani"]),
-    "sw": (["ka", "ma", "wa", "ji", "nya", "ki", "mu", "to", "ba"], ["ni", "ta", "ra", "wa", "nga"]),
-    "wa": (["ade", "olu", "bo", "ko", "fe", "ama", "kwa", "ye", "chi", "nna"], ["la", "mi", "de", "si", "wa", "ke"]),
-    "am": (["te", "sa", "mi", "ge", "bi", "ha", "la", "ye", "ab"], ["nesh", "ye", "ta", "lu", "ew"]),
-}
-LANG = {"GB": "en", "IE": "en", "FR": "fr", "DE": "de", "AT": "de", "CH": "de", "ES": "es", "PT": "pt", "IT": "it",
-        "NL": "nl", "PL": "slavic", "CZ": "slavic", "HU": "hu", "SE": "nordic", "NO": "nordic", "DK": "nordic",
-        "FI": "fi", "GR": "el", "RU": "slavic", "UA": "slavic", "BG": "slavic", "RO": "ro", "TR": "tr", "GE": "ka",
-        "AM": "hy", "JP": "ja", "KR": "ko", "CN": "zh", "TW": "zh", "TH": "th", "IN": "hi", "ID": "ms", "MY": "ms",
-        "SG": "en", "PH": "tl", "VN": "vi", "IL": "he", "AE": "ar", "EG": "ar", "MA": "ar", "TN": "ar", "ZA": "en",
-        "KE": "sw", "NG": "wa", "GH": "wa", "SN": "fr", "ET": "am", "US": "en", "CA": "en", "MX": "es", "CR": "es",
-        "BR": "pt", "AR": "es", "CL": "es", "CO": "es", "PE": "es", "UY": "es", "AU": "en", "NZ": "en"}
+_TABLE = load_table("geo_cues")  # data/tables/geo_cues.json
+PHON: dict[str, tuple[list[str], list[str]]] = {k: tuple(v) for k, v in _TABLE["phon"].items()}  # type: ignore[misc]
+#: country code -> language group of :data:`PHON`
+LANG: dict[str, str] = _TABLE["lang"]
 #: languages whose shop signs put the trade word after the name ("Ashford Chemist")
 NAME_FIRST = {"en", "nl", "nordic", "fi", "hu", "tr"}
-DISHES = ["pastry", "bread roll", "savoury pie", "dumpling", "stew", "sweet", "biscuit", "soup", "sandwich",
-          "fried snack", "cake", "noodle dish"]
-EMBLEM_COLOURS = ["red", "blue", "green", "orange", "purple", "yellow", "teal", "black"]
+DISHES: list[str] = _TABLE["dishes"]
+EMBLEM_COLOURS: list[str] = _TABLE["emblem_colours"]
 SHOP_MEANING_SKIP = ("hello", "coffee", "noodle soup")
 
 

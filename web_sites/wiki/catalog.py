@@ -14,8 +14,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from embodiedweb.data_gen.wiki import LINK_RX, article_text, plain_text, slugify
 from embodiedweb.paths import data_dir
+from embodiedweb.wikitext import LINK_RX, article_text, plain_text, slugify
 
 __all__ = ["articles", "by_slug", "get", "categories", "category_members", "render_text", "article_text",
            "plain_text", "fts_query", "FEATURED"]

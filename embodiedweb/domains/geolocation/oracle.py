@@ -66,16 +66,16 @@ class GeolocationOracle(ScriptAgent):
         g = dict(self.task.goal)
         if self.perturb is None:
             return g
-        from embodiedweb.data_gen.geo import BY_CODE, CITIES
+        from embodiedweb.tables import geo_cities, geo_countries
         from embodiedweb.worlds.geo.world import load_standpoints
 
         code = self.standpoint()["country_code"]
-        same = sorted((r[0], r[1], r[2]) for r in CITIES[code] if r[0] != g["city"])
+        same = sorted((r[0], r[1], r[2]) for r in geo_cities()[code] if r[0] != g["city"])
         if same and self.perturb.random() < 0.5:
             city, lat, lng = self.perturb.choice(same)
             return {**g, "city": city, "lat": lat, "lng": lng, "street": ""}
         others = sorted({s["country_code"] for s in load_standpoints().values() if s["country"] != g["country"]})
-        c = BY_CODE[self.perturb.choice(others)]
+        c = geo_countries()[self.perturb.choice(others)]
         return {**g, "country": c["name"], "continent": c["continent"], "city": c["capital"],
                 "lat": c["capital_ll"][0], "lng": c["capital_ll"][1], "street": ""}
 
