@@ -661,7 +661,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         if images and not all(k in env.observation_space.spaces for k in image_keys):
             raise ValueError("images=True needs an env made with render_images=True "
                              "(gym.make(id, render_images=True)): its observation has no images")
-        discrete = _find_discrete(env) if candidates else None
+        discrete = find_discrete(env) if candidates else None
         if candidates and discrete is None:
             raise ValueError("candidates=True needs a DiscreteActions under TokenObservations "
                              "(TokenObservations(DiscreteActions(env), candidates=True))")
@@ -789,7 +789,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         return out
 
 
-def _find_discrete(env: Any) -> DiscreteActions | None:
+def find_discrete(env: Any) -> DiscreteActions | None:
     """The :class:`DiscreteActions` in ``env``'s wrapper chain (None without one)."""
     while env is not None:
         if isinstance(env, DiscreteActions):
