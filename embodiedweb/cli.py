@@ -183,8 +183,9 @@ def cmd_envs(a: argparse.Namespace) -> int:
 def cmd_curricula(a: argparse.Namespace) -> int:
     """The curriculum levels: tasks per env, level and split, mean score and measures (Markdown table)."""
     from embodiedweb.curricula import level_table
+    from embodiedweb.registration import load_specs
 
-    rows = level_table(_env_ids(a.env) if a.env else None)
+    rows = level_table(load_specs(), _env_ids(a.env) if a.env else None)
     if a.json:
         print(json.dumps(rows, sort_keys=True))
         return 0

@@ -796,3 +796,21 @@ def find_discrete(env: Any) -> DiscreteActions | None:
             return env
         env = getattr(env, "env", None)
     return None
+
+
+def unbatch_info(info: dict[str, Any], index: int) -> dict[str, Any]:
+    """Env ``index``'s own info out of a Gymnasium vector env's batched info (keys ``k`` with their
+    ``_k`` masks, nested dicts the same way)."""
+    out: dict[str, Any] = {}
+    for key, value in info.items():
+        if key.startswith("_"):
+            continue
+        present = info.get(f"_{key}")
+        if present is not None and not bool(present[index]):
+            continue
+        if isinstance(value, dict):
+            out[key] = unbatch_info(value, index)
+        else:
+            item = value[index]
+            out[key] = item.item() if isinstance(item, np.generic) else item
+    return out
