@@ -1,63 +1,7 @@
-"""Agents written as generators: ``yield action`` returns the next ``(obs, info)``."""
+"""Agents written as generators; they live in :mod:`embodiedweb.agents.script` (the domains' oracles are
+written with them, and the library never imports ``baselines``). Re-exported here so that
+``from baselines.script import ScriptAgent`` keeps working."""
 
-from __future__ import annotations
+from embodiedweb.agents.script import Plan, ScriptAgent, find_bid
 
-import re
-from collections.abc import Generator
-from typing import Any
-
-from baselines.base import Agent
-
-Plan = Generator[str, tuple[dict[str, Any], dict[str, Any]], None]
-
-
-class ScriptAgent(Agent):
-    """Subclasses implement :meth:`plan`; errors reported by the env are collected in ``errors``."""
-
-    name = "script"
-
-    def __init__(self) -> None:
-        self._gen: Plan | None = None
-        self.obs: dict[str, Any] = {}
-        self.info: dict[str, Any] = {}
-        self.env: Any = None
-        self.errors: list[str] = []
-        self._last = ""
-
-    def plan(self) -> Plan:
-        raise NotImplementedError
-        yield ""
-
-    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        self.env, self.obs, self.info = env, obs, info
-        self.errors = []
-        self._gen = self.plan()
-        self._first = True
-
-    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
-        assert self._gen is not None
-        self.obs, self.info = obs, info
-        if obs.get("last_action_error") and not self._first:
-            self.errors.append(f"{self._last}: {obs['last_action_error'][:200]}")
-        try:
-            action = next(self._gen) if self._first else self._gen.send((obs, info))
-        except StopIteration:
-            action = "stop"
-        self._first = False
-        self._last = action
-        return action
-
-    def episode_record(self) -> dict[str, Any]:
-        return {"agent_errors": self.errors[:20]} if self.errors else {}
-
-
-def find_bid(web_text: str, role: str, name: str | None = None, exact: bool = True, nth: int = 0) -> str | None:
-    """The id of the ``nth`` element with ``role`` (and accessible ``name``) in a tree text."""
-    hits = []
-    for m in re.finditer(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", web_text, re.M):
-        bid, r, n = m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
-        if r != role:
-            continue
-        if name is None or (n == name if exact else name.lower() in n.lower()):
-            hits.append(bid)
-    return hits[nth] if len(hits) > nth else None
+__all__ = ["Plan", "ScriptAgent", "find_bid"]

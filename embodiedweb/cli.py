@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from embodiedweb.commands import alfred, city
 from embodiedweb.extras import MissingExtra, require
 from embodiedweb.sampling import SUBSETS
 
@@ -185,8 +186,9 @@ def cmd_envs(a: argparse.Namespace) -> int:
 def cmd_curricula(a: argparse.Namespace) -> int:
     """The curriculum levels: tasks per env, level and split, mean score and measures (Markdown table)."""
     from embodiedweb.curricula import level_table
+    from embodiedweb.registration import load_specs
 
-    rows = level_table(_env_ids(a.env) if a.env else None)
+    rows = level_table(load_specs(), _env_ids(a.env) if a.env else None)
     if a.json:
         print(json.dumps(rows, sort_keys=True))
         return 0
@@ -237,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("eval", help="evaluate an agent on envs and print the paper-style table")
     e.add_argument("--env", default="all", help="env id, comma-separated ids, or 'all'")
     e.add_argument("--agent", default="oracle", help="oracle, random, perturbed, heuristic, llm, or a plug-in "
-                   "module:Class / module:factory implementing baselines.base.AgentProtocol")
+                   "module:Class / module:factory implementing embodiedweb.agents.base.AgentProtocol")
     e.add_argument("--limit", type=int, default=None, help="at most N tasks per env: a sample spread over the "
                    "env's strata (difficulty level, recipe kind, store rule, question kind, continent), fixed by --seed")
     e.add_argument("--split", default="test", choices=["all", "train", "test", "dev"],
@@ -333,21 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(label#<run id>); refused by default: they differ in model or settings")
     r.set_defaults(func=cmd_report)
 
-    for extra in _extra_commands():
-        extra(sub)
+    alfred.add_commands(sub)
+    city.add_commands(sub)
     return p
-
-
-def _extra_commands() -> list[Any]:
-    """Subcommands contributed by worlds (``alfred-replay``, ``city``) when they are installed."""
-    out = []
-    for mod_name in ("embodiedweb.worlds.kitchen.cli", "embodiedweb.worlds.street.cli"):
-        try:
-            mod = __import__(mod_name, fromlist=["add_commands"])
-        except ModuleNotFoundError:
-            continue
-        out.append(mod.add_commands)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

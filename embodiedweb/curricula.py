@@ -32,6 +32,7 @@ import numbers
 from functools import lru_cache
 from typing import Any
 
+from embodiedweb.actions import REGISTRY, ActionError
 from embodiedweb.paths import data_dir
 
 #: valid values of ``curriculum=`` besides ``None``
@@ -107,8 +108,6 @@ def assign_levels(domain: str, records: dict[str, dict[str, Any]]) -> dict[str, 
 
 def action_kind(env: Any, action: str) -> str:
     """``web``, ``world``, ``switch``, ``stop`` or ``invalid``: what ``action`` is in ``env`` (unwrapped)."""
-    from embodiedweb.actions import REGISTRY, ActionError
-
     try:
         p = REGISTRY.parse(action, env.domains)
     except ActionError:
@@ -159,12 +158,11 @@ def check_skill(skill: Any, domain: Any, env_id: str = "") -> str | None:
     return str(skill)
 
 
-def level_table(env_ids: list[str] | None = None) -> list[dict[str, Any]]:
-    """One row per env, level and split: task count and the means of the score and of the measures."""
-    from embodiedweb.registration import load_specs
-
+def level_table(specs: list[Any], env_ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """One row per env (of ``specs``, :func:`embodiedweb.registration.load_specs`), level and split: task
+    count and the means of the score and of the measures."""
     rows = []
-    for spec in load_specs():
+    for spec in specs:
         if env_ids and spec.id not in env_ids:
             continue
         domain = spec.load_domain()

@@ -14,10 +14,12 @@ import numpy as np
 from gymnasium import spaces
 
 from embodiedweb.actions import REGISTRY, ActionError, ParsedAction
+from embodiedweb.curricula import action_kind, check_level, check_skill, level_ids
 from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.spaces import OBS_TEXT_MAX, UnicodeText, fit_text, obs_text_space
 from embodiedweb.tasks import Task, TaskError, TaskSuite
 from embodiedweb.trace import Trace, diff_state
+from embodiedweb.versions import suite_version
 from embodiedweb.web.driver import WebDriver
 from web_sites.registry import get_webapp
 
@@ -122,8 +124,6 @@ class EmbodiedWebEnv(gym.Env):
         suite = tasks if isinstance(tasks, TaskSuite) else TaskSuite(tasks)
         self._suite = suite
         self._suite_version: tuple[int, str] | None = None
-        from embodiedweb.curricula import check_level, check_skill, level_ids
-
         self.curriculum = check_level(curriculum)
         self.skill = check_skill(skill, domain, env_id)
         self.tasks = suite.split(split) if split else suite
@@ -267,8 +267,6 @@ class EmbodiedWebEnv(gym.Env):
         episode (the prefix's web work included). The oracle is deterministic, so the prefix (and the
         episode) is too, for a given task and seed; a pickled copy plays it again on its ``reset``.
         """
-        from embodiedweb.curricula import action_kind
-
         self._in_prefix = True
         try:
             agent = self.domain.oracle(task)
@@ -572,13 +570,9 @@ class EmbodiedWebEnv(gym.Env):
         # measured under another limit are another suite
         limit = self.step_limit
         if self._suite_version is None or self._suite_version[0] != limit:
-            from embodiedweb.versions import suite_version
-
             settings = {"max_steps": limit, **self.domain.settings()}
             if self.curriculum is not None:  # the level and the tasks it holds (every split)
                 import hashlib
-
-                from embodiedweb.curricula import level_ids
 
                 ids = sorted(level_ids(self.domain.name, self.curriculum, [t.task_id for t in self._suite]))
                 settings["curriculum"] = self.curriculum

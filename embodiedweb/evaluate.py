@@ -205,7 +205,7 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
 
 def agent_step_info(agent: Any) -> dict[str, Any]:
     """The agent's side of the step it just took (``last_step_info()``, see
-    :class:`baselines.base.AgentProtocol`), made JSON-safe; empty when the agent has no such hook."""
+    :class:`embodiedweb.agents.base.AgentProtocol`), made JSON-safe; empty when the agent has no such hook."""
     hook = getattr(agent, "last_step_info", None)
     info = hook() if callable(hook) else None
     if not isinstance(info, dict) or not info:

@@ -19,9 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
-from embodiedweb.wrappers import DEFAULT_MAX_ACTIONS, DiscreteActions, ShapedReward, TokenObservations
+from embodiedweb.wrappers import (
+    DEFAULT_MAX_ACTIONS,
+    DiscreteActions,
+    ShapedReward,
+    TokenObservations,
+    unbatch_info,
+)
 
 __all__ = ["make_rl_env", "rl_wrappers", "make_rl_vec", "unbatch_info"]
 
@@ -79,21 +84,3 @@ def make_rl_vec(env_id: str, num_envs: int, vectorization_mode: str = "sync", *,
                         vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
                         wrappers=rl_wrappers(reward, gamma, max_actions, encoding, bonus, **(token_kwargs or {})),
                         **make_kwargs)
-
-
-def unbatch_info(info: dict[str, Any], index: int) -> dict[str, Any]:
-    """Env ``index``'s own info out of a Gymnasium vector env's batched info (keys ``k`` with their
-    ``_k`` masks, nested dicts the same way)."""
-    out: dict[str, Any] = {}
-    for key, value in info.items():
-        if key.startswith("_"):
-            continue
-        present = info.get(f"_{key}")
-        if present is not None and not bool(present[index]):
-            continue
-        if isinstance(value, dict):
-            out[key] = unbatch_info(value, index)
-        else:
-            item = value[index]
-            out[key] = item.item() if isinstance(item, np.generic) else item
-    return out

@@ -19,7 +19,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor  # noqa:
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 from torch import nn  # noqa: E402
 
-from embodiedweb.rl import unbatch_info  # noqa: E402
+from embodiedweb.wrappers import unbatch_info  # noqa: E402
 
 __all__ = ["SB3VecEnv", "CandidateFeatures", "CandidatePolicy", "candidate_policy_kwargs"]
 

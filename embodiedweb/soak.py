@@ -94,7 +94,7 @@ def browser_soak(env_id: str, n: int, seed: int = 0, progress: Progress | None =
     """``n`` random steps in browser mode, mostly admissible actions (the pages really change)."""
     import gymnasium as gym
 
-    from embodiedweb.web.bench import process_tree_pss_mb
+    from embodiedweb.benches.memory import process_tree_pss_mb
     from embodiedweb.web.browser_driver import WATCHDOG_S
 
     env = gym.make(env_id, web_mode="browser", max_steps=200)

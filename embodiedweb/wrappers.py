@@ -678,7 +678,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         if images and not all(k in env.observation_space.spaces for k in image_keys):
             raise ValueError("images=True needs an env made with render_images=True "
                              "(gym.make(id, render_images=True)): its observation has no images")
-        discrete = _find_discrete(env) if candidates else None
+        discrete = find_discrete(env) if candidates else None
         if candidates and discrete is None:
             raise ValueError("candidates=True needs a DiscreteActions under TokenObservations "
                              "(TokenObservations(DiscreteActions(env), candidates=True))")
@@ -806,10 +806,28 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         return out
 
 
-def _find_discrete(env: Any) -> DiscreteActions | None:
+def find_discrete(env: Any) -> DiscreteActions | None:
     """The :class:`DiscreteActions` in ``env``'s wrapper chain (None without one)."""
     while env is not None:
         if isinstance(env, DiscreteActions):
             return env
         env = getattr(env, "env", None)
     return None
+
+
+def unbatch_info(info: dict[str, Any], index: int) -> dict[str, Any]:
+    """Env ``index``'s own info out of a Gymnasium vector env's batched info (keys ``k`` with their
+    ``_k`` masks, nested dicts the same way)."""
+    out: dict[str, Any] = {}
+    for key, value in info.items():
+        if key.startswith("_"):
+            continue
+        present = info.get(f"_{key}")
+        if present is not None and not bool(present[index]):
+            continue
+        if isinstance(value, dict):
+            out[key] = unbatch_info(value, index)
+        else:
+            item = value[index]
+            out[key] = item.item() if isinstance(item, np.generic) else item
+    return out

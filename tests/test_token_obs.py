@@ -221,9 +221,10 @@ def test_bad_arguments_raise_clear_errors():
 
 def test_rl_bench_figures(monkeypatch):
     """``ewa bench`` runs the RL figures: real measurements are positive; the JSON keys are all there."""
-    from embodiedweb import bench, rl_bench
+    from embodiedweb import bench
+    from embodiedweb.benches import rl as rl_bench
 
-    assert ("embodiedweb.rl_bench", "bench_rl") in bench.BENCHES
+    assert ("rl", rl_bench.bench_rl) in bench.BENCHES
     inner, extra = rl_bench.wrapped_cost("EWA-Navigation-v0", DiscreteActions, 15)
     assert inner > 0 and extra > 0
     assert rl_bench.vec_throughput("EWA-Navigation-v0", 2, "sync", 5, tokens=True) > 0

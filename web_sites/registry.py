@@ -1,32 +1,22 @@
-"""Discovery of the installed sites and the process-wide :class:`WebApp`."""
+"""The sites, listed, and the process-wide :class:`WebApp`."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import threading
 
-import web_sites
 from web_sites.framework import Site, WebApp
+from web_sites.home.site import SITE as HOME
+from web_sites.map.site import SITE as MAP
+from web_sites.recipes.site import SITE as RECIPES
+from web_sites.shop.site import SITE as SHOP
+from web_sites.wiki.site import SITE as WIKI
+
+#: Every site, in the order the web app mounts them. An explicit list: a site whose module cannot be
+#: imported fails here, loudly, instead of silently vanishing from the web.
+SITES: tuple[Site, ...] = (HOME, MAP, RECIPES, SHOP, WIKI)
 
 _lock = threading.Lock()
 _app: WebApp | None = None
-
-
-def discover_sites() -> list[Site]:
-    """Every ``web_sites.<name>.site`` module's ``SITE`` object."""
-    sites: list[Site] = []
-    for info in pkgutil.iter_modules(web_sites.__path__):
-        if not info.ispkg:
-            continue
-        try:
-            mod = importlib.import_module(f"web_sites.{info.name}.site")
-        except ModuleNotFoundError:
-            continue
-        site = getattr(mod, "SITE", None)
-        if isinstance(site, Site):
-            sites.append(site)
-    return sites
 
 
 def get_webapp() -> WebApp:
@@ -34,5 +24,5 @@ def get_webapp() -> WebApp:
     global _app
     with _lock:
         if _app is None:
-            _app = WebApp(discover_sites())
+            _app = WebApp(list(SITES))
         return _app

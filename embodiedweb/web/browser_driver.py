@@ -169,7 +169,7 @@ def browser_pid() -> int | None:
     """Process id of the shared Chromium's main process (a child of Playwright's driver), if running."""
     if _browser is None or not _browser.is_connected():
         return None
-    for pid in _child_pids(os.getpid(), recursive=True):
+    for pid in child_pids(os.getpid(), recursive=True):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
                 argv = f.read().split(b"\0")
@@ -192,7 +192,7 @@ def _argv(pid: int) -> list[bytes]:
 def _driver_pids() -> list[int]:
     """Playwright's node driver processes started by this process."""
     out = []
-    for pid in _child_pids(os.getpid(), recursive=False):
+    for pid in child_pids(os.getpid(), recursive=False):
         argv = _argv(pid)
         if argv and argv[0].endswith(b"node") and any(b"playwright" in a for a in argv):
             out.append(pid)
@@ -204,7 +204,7 @@ def stack_pids() -> dict[str, list[int]]:
     browser's main process), ``renderer`` and ``other`` (Chromium's helper processes)."""
     out: dict[str, list[int]] = {"driver": _driver_pids(), "chromium": [], "renderer": [], "other": []}
     for d in out["driver"]:
-        for pid in _child_pids(d):
+        for pid in child_pids(d):
             line = b" ".join(_argv(pid))  # renderers rewrite their argv into one string
             role = "renderer" if b"--type=renderer" in line else "other" if b"--type=" in line else "chromium"
             out[role].append(pid)
@@ -252,7 +252,7 @@ def _kill_processes() -> None:
     pids: list[int] = []
     for d in ([_pw_pid] if _pw_pid else []) + _driver_pids():
         if d not in pids:
-            pids += [d, *_child_pids(d, recursive=True)]
+            pids += [d, *child_pids(d, recursive=True)]
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -323,7 +323,7 @@ class _DeadDriverNoise(logging.Filter):
 logging.getLogger("asyncio").addFilter(_DeadDriverNoise())
 
 
-def _child_pids(pid: int, recursive: bool = True) -> list[int]:
+def child_pids(pid: int, recursive: bool = True) -> list[int]:
     out: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -338,7 +338,7 @@ def _child_pids(pid: int, recursive: bool = True) -> list[int]:
         for k in kids:
             out.append(k)
             if recursive:
-                out.extend(_child_pids(k, True))
+                out.extend(child_pids(k, True))
     return out
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from embodiedweb.web.bench_memory import measure_env_isolated
+from embodiedweb.benches.env_memory import measure_env_isolated
 from tests.web.test_parity import browser_or_skip
 
 

@@ -43,7 +43,7 @@ def _signal(role: str, sig: int) -> Callable[[], None]:
 def _left_behind() -> list[str]:
     """Stopped or zombie processes among this process's descendants."""
     out = []
-    for pid in bd._child_pids(os.getpid()):
+    for pid in bd.child_pids(os.getpid()):
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 state = f.read().rsplit(b")", 1)[1].split()[0]

@@ -20,7 +20,8 @@ import random
 from typing import Any
 from urllib.parse import urlencode
 
-from embodiedweb.worlds.street.city import WALK_SPEED_M_PER_MIN, City, Location, _clean, load_city
+from embodiedweb.text import clean_text
+from embodiedweb.worlds.street.city import WALK_SPEED_M_PER_MIN, City, Location, load_city
 from embodiedweb.worlds.street.geo import to_xy
 from web_sites.framework import Ctx, Response, Site
 from web_sites.state import StateStore
@@ -79,7 +80,7 @@ class MapSite(Site):
 
     def search(self, ctx: Ctx) -> Response:
         city = self.city()
-        q = _clean(ctx.req.arg("q"))
+        q = clean_text(ctx.req.arg("q"))
         results: list[dict[str, Any]] = []
         suggestions: list[Any] = []
         error = ""
@@ -119,7 +120,7 @@ class MapSite(Site):
 
     def directions(self, ctx: Ctx) -> Response:
         city = self.city()
-        frm, to = _clean(ctx.req.arg("from")), _clean(ctx.req.arg("to"))
+        frm, to = clean_text(ctx.req.arg("from")), clean_text(ctx.req.arg("to"))
         ctxv: dict[str, Any] = {"frm": frm, "to": to, "error": "", "route": None, "suggestions": []}
         if not frm and not to:
             return ctx.render("directions.html", **ctxv)

@@ -13,7 +13,7 @@ import random
 from collections.abc import Generator
 from typing import Any
 
-from baselines.script import Plan, ScriptAgent, find_bid
+from embodiedweb.agents.script import Plan, ScriptAgent, find_bid
 from embodiedweb.domains.cooking.checker import matches
 from embodiedweb.tasks import Task
 from embodiedweb.worlds.kitchen import vocab

@@ -15,7 +15,7 @@ import random
 from collections import deque
 from typing import Any
 
-from baselines.script import Plan, ScriptAgent
+from embodiedweb.agents.script import Plan, ScriptAgent
 from embodiedweb.tasks import Task
 
 WIKI_ARTICLE = "/wiki/article/{slug}"

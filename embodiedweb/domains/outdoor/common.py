@@ -7,7 +7,7 @@ import random
 from typing import Any
 from urllib.parse import urlencode
 
-from baselines.script import Plan, ScriptAgent
+from embodiedweb.agents.script import Plan, ScriptAgent
 from embodiedweb.domains.base import Domain
 from embodiedweb.tasks import Task, TaskError
 from embodiedweb.worlds.base import EmbodiedWorld

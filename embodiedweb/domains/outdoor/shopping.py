@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from baselines.script import find_bid
+from embodiedweb.agents.script import find_bid
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle
 from embodiedweb.tasks import Task, TaskError

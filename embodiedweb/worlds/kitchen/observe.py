@@ -67,12 +67,10 @@ _SURFACE_SPACE = 0.35  # the height above a surface (counter, table, plate) wher
 def inside_out_of_view(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> bool:
     """Whether part of where ``o`` holds things is out of view: the receptacle's inside (or the space
     above a surface) is not all in the frustum and reach, or something it holds is not visible."""
-    from .sim import _INSIDE_TYPES  # sim imports this module
-
     if not o.flags.get("receptacle") or (o.flags.get("openable") and not o.state.get("isOpen")):
         return False
     c, h = list(o.center), list(o.half)
-    if o.object_type not in _INSIDE_TYPES:  # a surface: what rests on it stands above the box
+    if o.object_type not in vocab.INSIDE_TYPES:  # a surface: what rests on it stands above the box
         c[1] += _SURFACE_SPACE / 2
         h[1] += _SURFACE_SPACE / 2
     if not box_fully_in_view(sim.camera, sim.rot, sim.hor, c, h):

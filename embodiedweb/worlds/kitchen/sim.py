@@ -31,13 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from . import geometry, vocab
+from . import geometry, observe, vocab
 from .objects import SimObject, make_object_id
 
 HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
 INVALID_ID = "Object ID appears to be invalid."
-_INSIDE_TYPES = frozenset({"Fridge", "Microwave", "Cabinet", "Drawer", "SinkBasin", "Sink", "Pot", "Pan",
-                           "Bowl", "Cup", "Mug", "GarbageCan", "Toaster", "Safe", "Box"})
 _HEATERS = ("Microwave", "StoveBurner", "Toaster", "CoffeeMachine")
 _PUT_T = np.arange(0.2, 2.01, 0.1)[:, None]
 
@@ -338,15 +336,11 @@ class KitchenSim:
 
     def scene_text(self, max_objects: int = 60) -> str:
         """A text scene graph of what the agent perceives (see :mod:`.observe`)."""
-        from .observe import scene_text
-
-        return scene_text(self, max_objects=max_objects)
+        return observe.scene_text(self, max_objects=max_objects)
 
     def render(self, size: tuple[int, int] = (300, 300)) -> np.ndarray:
         """An egocentric schematic RGB image (uint8, H x W x 3)."""
-        from .observe import render
-
-        return render(self, size=size)
+        return observe.render(self, size=size)
 
     def to_scene(self) -> dict[str, Any]:
         """A scene dict that rebuilds the current state."""
@@ -453,7 +447,7 @@ class KitchenSim:
             self._moved.add(o.index)
 
     def _surface_y(self, rec: SimObject, half: tuple[float, float, float]) -> float:
-        if rec.object_type in _INSIDE_TYPES:
+        if rec.object_type in vocab.INSIDE_TYPES:
             return rec.center[1] - rec.half[1] * 0.5 + half[1]
         return rec.center[1] + rec.half[1] + half[1]
 

@@ -19,6 +19,9 @@ SMALL_MISC = frozenset({"DishSponge", "CellPhone", "CreditCard", "KeyChain", "Pe
                         "SprayBottle", "TissueBox", "Box", "Candle", "Cloth", "HandTowel", "Towel",
                         "ToiletPaper", "Plunger", "Laptop", "Pillow", "AluminumFoil", "Potted"})
 KNIVES = frozenset({"Knife", "ButterKnife"})
+#: receptacles that hold things inside them (the rest are surfaces: what they hold rests on top)
+INSIDE_TYPES = frozenset({"Fridge", "Microwave", "Cabinet", "Drawer", "SinkBasin", "Sink", "Pot", "Pan",
+                          "Bowl", "Cup", "Mug", "GarbageCan", "Toaster", "Safe", "Box"})
 
 PICKUPABLE = FOOD | SLICES | UTENSILS | DISHES | COOKWARE | CONDIMENTS | BOTTLES | SMALL_MISC
 OPENABLE = frozenset({"Fridge", "Microwave", "Cabinet", "Drawer", "Safe", "Box", "Laptop", "Kettle"})

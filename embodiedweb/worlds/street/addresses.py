@@ -9,6 +9,7 @@ find the right stretch of street, not the exact door.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,6 +32,17 @@ EAST_NUMBERS = [(0, "5th ave"), (50, "madison ave"), (100, "park ave"), (140, "l
                 (300, "2nd ave"), (400, "1st ave"), (500, "york ave")]
 
 
+def ordinal(n: int) -> str:
+    """1 -> "1st", 12 -> "12th", 42 -> "42nd"."""
+    suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suf}"
+
+
+def street_key(norm: str) -> str:
+    """Name without the E/W prefix ("w 42nd st" -> "42nd st")."""
+    return re.sub(r"^[ew] ", "", norm)
+
+
 def _lerp(a: tuple[float, float], b: tuple[float, float], f: float) -> tuple[float, float]:
     return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
 
@@ -44,8 +56,6 @@ def _ll(city: City, nid: str | None) -> tuple[float, float] | None:
 
 def geocode_number(city: City, number: int, street: str) -> tuple[float, float] | None:
     """lat/lng of house ``number`` on normalised ``street``, or ``None`` when the rules do not cover it."""
-    from .city import _ordinal, _street_key
-
     if street in AVENUE_KEYS:
         key = next((k for lo, hi, k in AVENUE_KEYS[street] if lo <= number <= hi), None)
         if key is None:
@@ -54,7 +64,7 @@ def geocode_number(city: City, number: int, street: str) -> tuple[float, float] 
         n0 = int(cross)
         pts = []
         for n in (n0, n0 + 1):
-            ll = _ll(city, city.intersection_node(street, f"{_ordinal(n)} st")) if n > 0 else None
+            ll = _ll(city, city.intersection_node(street, f"{ordinal(n)} st")) if n > 0 else None
             pts.append(ll)
         if pts[0] and pts[1]:
             return _lerp(pts[0], pts[1], cross - n0)
@@ -67,7 +77,7 @@ def geocode_number(city: City, number: int, street: str) -> tuple[float, float] 
     table = WEST_NUMBERS if m.group(1) == "w" else EAST_NUMBERS
     known = []
     for num, ave in table:
-        ll = _ll(city, city.intersection_node(ave, street) or city.intersection_node(ave, _street_key(street)))
+        ll = _ll(city, city.intersection_node(ave, street) or city.intersection_node(ave, street_key(street)))
         if ll is not None:
             known.append((num, ll))
     if not known:

@@ -25,6 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from embodiedweb.text import clean_text
+
+from .addresses import geocode_number, ordinal, street_key
 from .geo import (
     bearing_deg,
     compass4,
@@ -452,7 +455,7 @@ class City:
                 node = self.nodes[nid]
                 if len(node.streets) < 2:
                     continue
-                keys = {_street_key(normalize_street(s)) for s in node.streets}
+                keys = {street_key(normalize_street(s)) for s in node.streets}
                 for k1 in keys:
                     for k2 in keys:
                         if k1 != k2:
@@ -465,7 +468,7 @@ class City:
             self._intersections = table
         for a in _candidates(normalize_street(street_a)):
             for b in _candidates(normalize_street(street_b)):
-                for ka, kb in ((a, b), (_street_key(a), _street_key(b))):
+                for ka, kb in ((a, b), (street_key(a), street_key(b))):
                     nid = self._intersections.get(frozenset((ka, kb)))
                     if nid:
                         return nid
@@ -479,12 +482,12 @@ class City:
             for nid in self._ids:
                 for s in {normalize_street(x) for x in self.nodes[nid].streets}:
                     full.setdefault(s, []).append(nid)
-                for k in {_street_key(normalize_street(x)) for x in self.nodes[nid].streets}:
+                for k in {street_key(normalize_street(x)) for x in self.nodes[nid].streets}:
                     bare.setdefault(k, []).append(nid)
             self._street_index = (full, bare)
         key = normalize_street(street)
         full, bare = self._street_index
-        return list(full.get(key) or bare.get(_street_key(key), []))
+        return list(full.get(key) or bare.get(street_key(key), []))
 
     def parse_address(self, text: str) -> Location | None:
         """Geocode ``"5th Ave & W 42nd St"`` (also "and", "at", "/") or ``"350 5th Ave"`` / ``"11 W 53rd St"``,
@@ -496,7 +499,7 @@ class City:
         ``number / 20 + key``; on a numbered street numbers start at 5th Ave and grow by about 100 per
         avenue block east and west); numbers outside a street's range resolve to nothing.
         """
-        t = strip_postal(_clean(text))
+        t = strip_postal(clean_text(text))
         if not t:
             return None
         pid = self._address_index.get(address_form(t))
@@ -524,7 +527,7 @@ class City:
 
     def address_suggestions(self, text: str, limit: int = 5) -> list[Place]:
         """Known places for a query that found nothing: same street first, then similar names/addresses."""
-        t = strip_postal(_clean(text))
+        t = strip_postal(clean_text(text))
         key = address_key(t)
         out: list[Place] = []
         if key is not None:
@@ -553,13 +556,11 @@ class City:
         return cands[int(np.argmin(d2))]
 
     def _geocode_number(self, number: int, street: str) -> tuple[float, float] | None:
-        from .addresses import geocode_number
-
         return geocode_number(self, number, street)
 
     def locate(self, text: str) -> Location | None:
         """Resolve a place name or id, a node id, an intersection or an address to a node."""
-        t = _clean(text)
+        t = clean_text(text)
         if not t:
             return None
         if re.fullmatch(r"n\d+", t) and t in self.nodes:
@@ -593,7 +594,7 @@ class City:
             n = self.nodes[nid]
             if haversine_m(lat, lng, n.lat, n.lng) > max_snap_m:
                 continue
-            address = strip_postal(_clean(p.get("address", "")))
+            address = strip_postal(clean_text(p.get("address", "")))
             key = address_key(address) if address else None
             if key is not None:
                 on_street = self._nearest_on_street(lat, lng, key[1])
@@ -642,7 +643,7 @@ class City:
         return out
 
     def find_place(self, text: str) -> Place | None:
-        t = _clean(text).lower()
+        t = clean_text(text).lower()
         if not t:
             return None
         if t in {k.lower() for k in self.places}:
@@ -652,7 +653,7 @@ class City:
 
     def search_places(self, text: str, limit: int = 20) -> list[Place]:
         """Places whose name, category or address contains every word of ``text`` (name hits first)."""
-        words = [w for w in re.split(r"[^\w']+", _clean(text).lower()) if w]
+        words = [w for w in re.split(r"[^\w']+", clean_text(text).lower()) if w]
         if not words:
             return []
         scored = []
@@ -676,11 +677,6 @@ _SUFFIX = {"street": "st", "st.": "st", "avenue": "ave", "av": "ave", "ave.": "a
 _ALIASES = {"avenue of the americas": "6th ave", "lexington": "lexington ave", "lex ave": "lexington ave",
             "madison": "madison ave", "park": "park ave", "park ave south": "park ave s",
             "fashion ave": "7th ave", "broadway": "broadway"}
-
-
-def _clean(text: str) -> str:
-    t = "".join(ch if ch.isprintable() else " " for ch in str(text or ""))
-    return re.sub(r"\s+", " ", t).strip()[:200]
 
 
 _POSTAL = re.compile(r"(?:,?\s*(?:new york(?: city)?|nyc|manhattan|ny|usa|united states))+(?:,?\s*(?:ny\s*)?\d{5}"
@@ -727,7 +723,7 @@ def address_form(text: str) -> str:
         n = normalize_street(part)
         if re.fullmatch(r"\d+(st|nd|rd|th)", n):
             n += " st"
-        streets.append(_street_key(n))
+        streets.append(street_key(n))
     return " & ".join(sorted(set(streets)))
 
 
@@ -738,7 +734,7 @@ def _display_address(text: str, city: City) -> str:
 
 def normalize_street(name: str) -> str:
     """Lower-case canonical street name: "Fifth Avenue" -> "5th ave", "West 42nd Street" -> "w 42nd st"."""
-    t = _clean(name).lower().replace(",", " ")
+    t = clean_text(name).lower().replace(",", " ")
     t = re.sub(r"\s+", " ", t).strip()
     if t in _ALIASES:
         return _ALIASES[t]
@@ -748,7 +744,7 @@ def normalize_street(name: str) -> str:
         w = _SUFFIX.get(w, w)
         words.append(w)
     t = " ".join(words)
-    t = re.sub(r"\b(\d+)\b(?!\s*(st|nd|rd|th)\b)", lambda m: _ordinal(int(m.group(1))), t)
+    t = re.sub(r"\b(\d+)\b(?!\s*(st|nd|rd|th)\b)", lambda m: ordinal(int(m.group(1))), t)
     t = re.sub(r"\b(\d+)\s+(st|nd|rd|th)\b", r"\1\2", t)
     if re.fullmatch(r"[ew] \d+(st|nd|rd|th)", t):  # "w 42nd" -> "w 42nd st"
         t += " st"
@@ -762,16 +758,6 @@ def _candidates(norm: str) -> list[str]:
     return [norm]
 
 
-def _ordinal(n: int) -> str:
-    suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suf}"
-
-
-def _street_key(norm: str) -> str:
-    """Name without the E/W prefix ("w 42nd st" -> "42nd st")."""
-    return re.sub(r"^[ew] ", "", norm)
-
-
 def _street_sort_key(name: str) -> tuple[int, str]:
     k = name.lower()
     return (0 if (k.endswith(" ave") or k.endswith(" ave s") or k == "broadway" or k.endswith(" pl")
@@ -782,7 +768,7 @@ def _distinct_streets(streets: tuple[str, ...]) -> list[str]:
     """Streets of a node, avenues first; "E 42nd St"/"W 42nd St" at 5th Ave count once (as "W ...")."""
     by_key: dict[str, str] = {}
     for s in sorted(streets, key=lambda s: (not s.startswith("W "), s)):
-        by_key.setdefault(_street_key(normalize_street(s)), s)
+        by_key.setdefault(street_key(normalize_street(s)), s)
     return sorted(by_key.values(), key=_street_sort_key)
 
 

@@ -19,7 +19,7 @@ from embodiedweb.render.text_image import font
 from .geo import angle_diff
 
 if TYPE_CHECKING:
-    from .city import City
+    from .city import City, Place
 
 DIRS = ("N", "E", "S", "W")
 _PALETTE = [(164, 92, 74), (190, 170, 140), (120, 120, 128), (150, 110, 90), (205, 190, 160), (96, 104, 120),
@@ -30,20 +30,18 @@ def _seed(*parts: str) -> int:
     return int.from_bytes(hashlib.blake2b("|".join(parts).encode(), digest_size=8).digest(), "big")
 
 
-def view_contents(city: City, node_id: str) -> dict[str, dict]:
+def view_contents(city: City, node_id: str, seen: list[tuple[float, float, Place]]) -> dict[str, dict]:
     """For each of N/E/S/W (the map's grid directions, ``city.compass_offset`` is north): the streets
-    leaving that way and the places in sight that way, ``[(walking m, name)]`` nearest first: every place
-    whose street node is within :data:`~embodiedweb.worlds.street.world.SIGHT_M` walking distance, in the
-    direction of that node (:func:`~embodiedweb.worlds.street.world.sight`)."""
-    from .world import sight
-
+    leaving that way and the places in sight that way, ``[(walking m, name)]`` nearest first. ``seen`` is
+    what the world sees from the node, ``[(walking m, bearing deg, place)]`` nearest first
+    (:func:`~embodiedweb.worlds.street.world.sight`); each place goes the way of its bearing."""
     out: dict[str, dict] = {d: {"streets": [], "places": []} for d in DIRS}
     base = city.compass_offset
     for _nb, h, _dist, street in city.neighbors(node_id):
         d = DIRS[int(((angle_diff(h, base) % 360) + 45) // 90) % 4]
         if street and street not in out[d]["streets"]:
             out[d]["streets"].append(street)
-    for dist, bearing, place in sight(city, node_id)[1]:
+    for dist, bearing, place in seen:
         d = DIRS[int(((angle_diff(bearing, base) % 360) + 45) // 90) % 4]
         out[d]["places"].append((dist, place.name))
     return out
@@ -108,12 +106,14 @@ def _draw_view(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], node_i
     draw.rectangle([x0, y0, x1 - 1, y1 - 1], outline=(0, 0, 0))
 
 
-def render_views(city: City, node_id: str, heading: float, size: tuple[int, int] = (512, 512)) -> np.ndarray:
-    """The four views of ``node_id`` tiled 2x2 (N E / S W) into an RGB uint8 array of ``size`` (w, h)."""
+def render_views(city: City, node_id: str, heading: float, seen: list[tuple[float, float, Place]],
+                 size: tuple[int, int] = (512, 512)) -> np.ndarray:
+    """The four views of ``node_id`` tiled 2x2 (N E / S W) into an RGB uint8 array of ``size`` (w, h);
+    ``seen`` as in :func:`view_contents`."""
     w, h = max(64, int(size[0])), max(64, int(size[1]))
     img = Image.new("RGB", (w, h), (0, 0, 0))
     draw = ImageDraw.Draw(img)
-    contents = view_contents(city, node_id)
+    contents = view_contents(city, node_id, seen)
     crossing = len({s for c in contents.values() for s in c["streets"]}) > 1
     for c in contents.values():
         c["intersection"] = crossing

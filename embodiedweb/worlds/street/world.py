@@ -45,6 +45,7 @@ import numpy as np
 from ..base import EmbodiedWorld
 from .city import City, Place, load_city
 from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_labels, relative_word
+from .render import render_views, view_contents
 
 __all__ = ["ACTIONS", "HERE_RADIUS_M", "SIGHT_M", "StreetWorld", "get_graph", "relative_word", "sight"]
 
@@ -265,9 +266,8 @@ class StreetWorld(EmbodiedWorld):
         node = city.nodes[node_id]
         name = city.intersection_name(node_id)
         header = f"You are at {node_id}: {name} ({node.lat:.6f}, {node.lng:.6f})."
-        from .render import view_contents
-
-        contents = view_contents(city, node_id)
+        here, seen = sight(city, node_id)
+        contents = view_contents(city, node_id, seen)
         grid = f" (the map's grid directions: north = {city.compass_offset:.0f} deg)" if city.compass_offset else ""
         lines = [f"Views{grid}; places listed within {SIGHT_M:.0f} m walk, by the direction of their street node:"]
         for d, word in zip(("N", "E", "S", "W"), ("north", "east", "south", "west"), strict=True):
@@ -278,7 +278,6 @@ class StreetWorld(EmbodiedWorld):
             if c["places"]:
                 parts.append("places: " + ", ".join(f"{n} ({dist:.0f} m walk)" for dist, n in c["places"]))
             lines.append(f"- {word}: " + ("; ".join(parts) if parts else "buildings"))
-        here, _seen = sight(city, node_id)
         if here:
             lines.append(f"Here (within {HERE_RADIUS_M:.0f} m walk, where stopping counts as arriving): " + ", ".join(
                 f"{p.name} ({'at this node' if d == 0 else f'{d:.0f} m'})" for d, p in here))
@@ -289,10 +288,8 @@ class StreetWorld(EmbodiedWorld):
         return f"{header}\n{self._dynamic()[1]}\n{views}"
 
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
-        from .render import render_views
-
         city = self._require()
-        return render_views(city, self.node, self.heading, size)
+        return render_views(city, self.node, self.heading, sight(city, self.node)[1], size)
 
     def semantic_state(self) -> dict[str, Any]:
         city = self._require()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from embodiedweb.worlds.kitchen.bench import bench_kitchen
+from embodiedweb.benches.kitchen import bench_kitchen
 from embodiedweb.worlds.kitchen.thor_backend import ThorKitchen, preflight
 
 

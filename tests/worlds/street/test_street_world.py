@@ -123,7 +123,7 @@ def test_cli_nodes_csv_and_stats(capsys):
 
 
 def test_bench_targets():
-    from embodiedweb.worlds.street.bench import bench_street
+    from embodiedweb.benches.street import bench_street
 
     b = bench_street(quick=True)
     # speed targets are read from `make bench`, not asserted here (the machine is noisy)

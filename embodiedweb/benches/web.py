@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 from typing import Any
 
+from embodiedweb.benches.env_memory import measure_env_isolated
+from embodiedweb.extras import require
+from embodiedweb.registration import registered_ids
 from embodiedweb.web.axtree import PageTree
+from embodiedweb.web.browser_driver import BrowserDriver, shutdown_browser
 from embodiedweb.web.driver import WebDriver
+from embodiedweb.web.text_driver import TextDriver
 from web_sites.registry import get_webapp
 
 
@@ -60,73 +64,9 @@ def _reset_ms(drv: WebDriver, n: int) -> float:
     return statistics.median(times)
 
 
-def pss_mb(pids: list[int]) -> float:
-    """Sum of the proportional set size of these processes, in MB (``/proc/<pid>/smaps_rollup``)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup") as f:
-                for line in f:
-                    if line.startswith("Pss:"):
-                        total += int(line.split()[1])
-                        break
-        except OSError:
-            continue
-    return total / 1024
-
-
-def pss_breakdown_mb() -> dict[str, float]:
-    """PSS of this process tree split into ``python`` (this process), ``driver`` (Playwright's node
-    process) and ``chromium`` (all of Chromium's processes), in MB."""
-    from embodiedweb.web.browser_driver import _child_pids
-
-    me = os.getpid()
-    parts = {"python": pss_mb([me]), "driver": 0.0, "chromium": 0.0}
-    for pid in _child_pids(me, recursive=True):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                exe = os.path.basename(f.read().split(b"\0")[0].decode(errors="replace"))
-        except OSError:
-            continue
-        parts["driver" if exe == "node" else "chromium"] += pss_mb([pid])
-    return parts
-
-
-def process_tree_pss_mb() -> float:
-    """PSS of this Python process plus all its descendants (Playwright's driver, Chromium)."""
-    return sum(pss_breakdown_mb().values())
-
-
-def _renderer_count() -> int:
-    from embodiedweb.web.browser_driver import _child_pids
-
-    n = 0
-    for pid in _child_pids(os.getpid(), recursive=True):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                n += b"--type=renderer" in f.read()
-        except OSError:
-            continue
-    return n
-
-
-def _settle(live_contexts: int, timeout_s: float = 3.0) -> None:
-    """Wait until the renderers of contexts closed by earlier resets have exited (Chromium reaps them
-    asynchronously), so the figure is the memory of the envs that exist, not of ones being torn down."""
-    deadline = time.monotonic() + timeout_s
-    while _renderer_count() > live_contexts and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.2)
-
-
 def bench_web(n_steps: int = 40, quick: bool = False) -> dict[str, Any]:
     """Step and reset times of both drivers (medians over ``n_steps`` navigating clicks + tree), and
-    the memory of whole browser-mode envs (:mod:`embodiedweb.web.bench_memory`)."""
-    from embodiedweb.registration import registered_ids
-    from embodiedweb.web.bench_memory import measure_env_isolated
-    from embodiedweb.web.browser_driver import BrowserDriver, shutdown_browser
-    from embodiedweb.web.text_driver import TextDriver
-
+    the memory of whole browser-mode envs (:mod:`embodiedweb.benches.env_memory`)."""
     if quick:
         n_steps = min(n_steps, 10)
     app = get_webapp()
@@ -138,6 +78,7 @@ def bench_web(n_steps: int = 40, quick: bool = False) -> dict[str, Any]:
     out["web_text_step_ms"] = round(_step_ms(text, max(100, n_steps * 6)), 3)
     out["reset_text_ms"] = round(_reset_ms(text, max(5, n_steps // 3)), 3)
 
+    require("browser")  # a missing Playwright is one line naming the extra, in the figures' *_error
     browser = BrowserDriver(app)
     try:
         browser.reset(app.new_session_id(), "/")

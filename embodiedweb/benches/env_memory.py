@@ -1,6 +1,6 @@
 """Memory of whole browser-mode envs for ``ewa bench``: PSS of the process tree while the oracle plays.
 
-Each env id is measured in a fresh Python process (``python -m embodiedweb.web.bench_memory ENV_ID``),
+Each env id is measured in a fresh Python process (``python -m embodiedweb.benches.env_memory ENV_ID``),
 so one env's leftovers never count for the next. The figure is everything the env costs: this Python
 process with its site server, world and tasks, Playwright's node driver and Chromium.
 
@@ -13,26 +13,29 @@ process with its site server, world and tasks, Playwright's node driver and Chro
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 from typing import Any
 
-from embodiedweb.web.bench import _settle, process_tree_pss_mb, pss_breakdown_mb
+import gymnasium as gym
+
+import embodiedweb  # noqa: F401 - registers the env ids
+from baselines.registry import make_agent
+from embodiedweb.benches.memory import process_tree_pss_mb, pss_breakdown_mb, settle
+from embodiedweb.evaluate import run_episode
 
 EXTRA_ENVS = 3
 
 
 def _play(env: Any, task_ids: list[str], min_steps: int) -> tuple[int, list[tuple[float, dict[str, float]]]]:
-    from baselines.registry import make_agent
-    from embodiedweb.evaluate import run_episode
-
     steps, readings = 0, []
     for i, tid in enumerate(task_ids):
         run_episode(env, make_agent("oracle", seed=0), tid, seed=i)
         steps += env.unwrapped.steps
         if steps >= min_steps or i == len(task_ids) - 1:
-            _settle(1)
+            settle(1)
             parts = pss_breakdown_mb()
             readings.append((sum(parts.values()), {k: round(v, 1) for k, v in parts.items()}))
         if steps >= 2 * min_steps:
@@ -42,10 +45,6 @@ def _play(env: Any, task_ids: list[str], min_steps: int) -> tuple[int, list[tupl
 
 def measure_env(env_id: str, min_steps: int = 100, extra: bool = True) -> dict[str, Any]:
     """The memory figures of one env id, measured in this process (see the module docstring)."""
-    import gymnasium as gym
-
-    import embodiedweb  # noqa: F401 - registers the env ids
-
     env = gym.make(env_id, web_mode="browser")
     envs = [env]
     try:
@@ -59,7 +58,7 @@ def measure_env(env_id: str, min_steps: int = 100, extra: bool = True) -> dict[s
                 e = gym.make(env_id, web_mode="browser")
                 envs.append(e)
                 _play(e, tasks[k + 1:k + 2], 0)
-            _settle(len(envs))
+            settle(len(envs))
             out["pss_mb_per_extra_env"] = round((process_tree_pss_mb() - before) / EXTRA_ENVS, 1)
         return out
     finally:
@@ -70,7 +69,7 @@ def measure_env(env_id: str, min_steps: int = 100, extra: bool = True) -> dict[s
 def measure_env_isolated(env_id: str, min_steps: int = 100, extra: bool = True,
                          timeout_s: float = 600.0) -> dict[str, Any]:
     """:func:`measure_env` in a fresh Python process."""
-    cmd = [sys.executable, "-m", "embodiedweb.web.bench_memory", env_id, "--min-steps", str(min_steps)]
+    cmd = [sys.executable, "-m", "embodiedweb.benches.env_memory", env_id, "--min-steps", str(min_steps)]
     if not extra:
         cmd.append("--no-extra")
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
@@ -81,8 +80,6 @@ def measure_env_isolated(env_id: str, min_steps: int = 100, extra: bool = True,
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
-
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("env_id")
     p.add_argument("--min-steps", type=int, default=100)

@@ -37,9 +37,9 @@ def _stacks() -> dict[str, Any]:
 
 def _random_action(env: Any, info: dict[str, Any], rng: np.random.Generator) -> Any:
     """A random action other than ``stop``: an index of a DiscreteActions, else an admissible action."""
-    from embodiedweb.wrappers import _find_discrete
+    from embodiedweb.wrappers import find_discrete
 
-    d = _find_discrete(env)
+    d = find_discrete(env)
     if d is not None:
         valid = [i for i in np.flatnonzero(info["action_mask"]) if not d.action_text(i).startswith("stop")]
         return int(rng.choice(valid)) if valid else 0

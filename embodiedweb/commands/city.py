@@ -9,7 +9,9 @@ from typing import Any
 
 
 def _graph(a: argparse.Namespace):
-    from .world import get_graph
+    from embodiedweb.worlds.street.world import (
+        get_graph,  # loaded when the command runs: `ewa --help` stays quick
+    )
 
     return get_graph(a.graph)
 

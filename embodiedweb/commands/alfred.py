@@ -9,7 +9,9 @@ from typing import Any
 
 
 def cmd_alfred_replay(a: argparse.Namespace) -> int:
-    from embodiedweb.worlds.kitchen.alfred import replay_file
+    from embodiedweb.worlds.kitchen.alfred import (
+        replay_file,  # loaded when the command runs: `ewa --help` stays quick
+    )
 
     try:
         res = replay_file(a.file, ablate=a.ablate, layouts_dir=a.layouts, progress=not a.json, split=a.split)

@@ -6,8 +6,8 @@ import random
 import statistics
 import time
 
-from .city import load_city
-from .world import StreetWorld
+from embodiedweb.worlds.street.city import load_city
+from embodiedweb.worlds.street.world import StreetWorld
 
 
 def bench_street(quick: bool = False) -> dict[str, float]:

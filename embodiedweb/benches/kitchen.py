@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import time
 
-from .kitchens import load_kitchen
-from .sim import KitchenSim
+from embodiedweb.worlds.kitchen.kitchens import load_kitchen
+from embodiedweb.worlds.kitchen.sim import KitchenSim
 
 
 def _interaction_cycle(sim: KitchenSim) -> list[tuple[str, dict[str, str]]]:
