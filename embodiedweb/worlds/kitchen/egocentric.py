@@ -12,7 +12,7 @@ How it draws. The scene is the simulator's own geometry: every active object's b
 ``room`` entry: floor, four walls, ceiling). States change the boxes, as in AI2-THOR: an open
 Fridge/Cabinet/Microwave shows its inside (a five-sided shell) and a door swung 90 degrees; an open Drawer
 slides out with what it holds; a Sink, Pot, Pan, Bowl, Mug, Cup, Toaster or GarbageCan is open at the top;
-a burner that is on glows red, a microwave that is on glows yellow through its door, a running faucet
+a burner that is on (and its knob) glows red, a microwave that is on glows yellow through its door, a running faucet
 pours water; slices are thin slabs; cooked food is browned; the held object floats in front of the
 camera, low and to the right. Objects inside a closed receptacle are not drawn (they cannot be seen).
 
@@ -278,7 +278,7 @@ def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
                 hh = np.array([0.007, base[1], base[2]]) if ax == 2 else np.array([base[0], base[1], 0.007])
             put(c - hh, c + hh, val, col)
         else:
-            if t == "StoveBurner" and s.get("isToggled"):
+            if t in ("StoveBurner", "StoveKnob") and s.get("isToggled"):
                 col = np.array(_GLOW_BURNER, np.float32)
             elif t == "CoffeeMachine" and s.get("isToggled"):
                 col = _tint(col, np.array((255, 60, 40), np.float32), 0.3)

@@ -25,6 +25,7 @@ its box only grazes the frustum (``grazing``: the simulator's point test and the
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -149,12 +150,11 @@ def frames_per_second(seconds: float = 2.0, size: tuple[int, int] = (300, 300), 
     """First-person frames per second on this core over random poses of the given kitchens."""
     rng = random.Random(seed)
     sims = [load_kitchen(k) for k in (kitchens or list_kitchens()[:6])]
-    poses = []
+    frames: list[KitchenSim] = []
     for sim in sims:
         for _ in range(20):
             random_pose(sim, rng)
-            poses.append((sim, sim.to_scene()))
-    frames = [KitchenSim(scene) for _, scene in poses]
+            frames.append(copy.deepcopy(sim))  # only drawn, never stepped
     egocentric.render_frame(frames[0], size, rgb=rgb)  # warm the ray cache
     n, t0 = 0, time.perf_counter()
     while True:
