@@ -96,7 +96,8 @@ class Frame:
 # ------------------------------------------------------------------------------------------ camera
 @lru_cache(maxsize=32)
 def _rays(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
-    """Per-pixel ray directions (forward component 1, so ray ``t`` is depth) and their inverses."""
+    """Per-pixel ray directions (forward component 1, so ray ``t`` is depth), their inverses, whether each
+    runs towards + on each axis, and those three as bits of one int8."""
     fwd, right, up = geometry.camera_axes(rot, hor)
     tan = math.tan(math.radians(FOV_DEG / 2.0))
     xs = ((np.arange(w, dtype=np.float64) + 0.5) / w * 2 - 1) * tan * (w / h)
@@ -108,7 +109,8 @@ def _rays(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
     dx, dy, dz = (np.ascontiguousarray(d[..., k]) for k in range(3))
     ix, iy, iz = (np.ascontiguousarray(inv[..., k]) for k in range(3))
     pos = tuple(np.ascontiguousarray(d[..., k] > 0) for k in range(3))
-    return (dx, dy, dz, ix, iy, iz, *pos)
+    bits = (pos[0].view(np.int8) | (pos[1].view(np.int8) << 1) | (pos[2].view(np.int8) << 2)).astype(np.int8)
+    return (dx, dy, dz, ix, iy, iz, *pos, bits)
 
 
 def camera_pose(sim: KitchenSim) -> tuple[np.ndarray, float, float]:
@@ -370,7 +372,7 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask at ``size`` (w, h)."""
     w, h = int(size[0]), int(size[1])
     cam, rot, hor = camera_pose(sim)
-    dx, dy, dz, ix, iy, iz, px, py, pz = _rays(rot, hor, w, h)
+    dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
     cx, cy, cz = (np.float32(v) for v in cam)
     rlo, rhi = room_box(sim)
     # the room: the exit point of each ray from the room box
@@ -385,8 +387,13 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     axis = None
     lo, hi, vals, cols = scene_boxes(sim)
     rects = _screen_rects(cam, rot, hor, lo, hi, w, h)
+    checker = None
     if rgb:
         axis = np.where(room_face < 2, 1, np.where(room_face < 4, 0, 2)).astype(np.int8)
+        # floor tiles: 0.5 m squares, from where each ray meets the room (used only where the floor shows)
+        fx = np.floor((cx + depth * dx) * 2).astype(np.int32)
+        fz = np.floor((cz + depth * dz) * 2).astype(np.int32)
+        checker = ((fx + fz) & 1).astype(np.int32)
     lo32, hi32 = (lo - cam).astype(np.float32), (hi - cam).astype(np.float32)
     for k in np.nonzero((rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]))[0].tolist():
         r0, r1, c0, c1 = rects[k].tolist()
@@ -411,29 +418,31 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     mask = lut_vals[bidx]
     image = None
     if rgb:
-        assert axis is not None
-        # one colour per (box, face): the box colour times the face's brightness
-        lut = np.concatenate([_ROOM_COLORS, cols.reshape(-1, 3)])[:, None, :] * _SHADE[None, :, None]
-        lut = np.clip(lut, 0, 255).astype(np.uint8).reshape(-1, 3)
-        np.minimum(axis, 2, out=axis)  # a ray through an edge: either face
-        face = np.where(axis == 0, px, np.where(axis == 1, py, pz)).view(np.int8) + 2 * axis
-        code = bidx * 6 + face
-        image = lut[code]
-        # floor tiles: alternate 0.5 m squares darker (gives the floor perspective)
-        floor = bidx == 0
-        if floor.any():
-            fx = cx + depth[floor] * dx[floor]
-            fz = cz + depth[floor] * dz[floor]
-            dark = ((np.floor(fx * 2) + np.floor(fz * 2)) % 2) > 0
-            sub = image[floor]
-            sub[dark] = (sub[dark] * np.float32(0.88)).astype(np.uint8)
-            image[floor] = sub
-        # outlines where the visible box changes (cabinet doors, counter edges)
-        edge = np.zeros((h, w), bool)
-        edge[1:, :] |= bidx[1:, :] != bidx[:-1, :]
-        edge[:, 1:] |= bidx[:, 1:] != bidx[:, :-1]
-        image[edge] = (image[edge] * np.float32(0.7)).astype(np.uint8)
+        assert axis is not None and checker is not None
+        image = _shade(bidx, axis, checker, cols, bits, w, h)
     return Frame(image, depth, mask, instance_ids(sim))
+
+
+def _shade(bidx: np.ndarray, axis: np.ndarray, checker: np.ndarray, cols: np.ndarray, bits: np.ndarray,
+           w: int, h: int) -> np.ndarray:
+    """RGB from the box index, the face axis, floor tiles and outlines: one look-up in a table holding
+    every (box, face, tile, outline) colour."""
+    np.minimum(axis, 2, out=axis)  # a ray through an edge: either face
+    face = (2 * axis + ((bits >> axis) & 1)).astype(np.int32)
+    base = np.concatenate([_ROOM_COLORS, cols.reshape(-1, 3)])  # M x 3
+    tile = np.ones((len(base), 2), np.float32)
+    tile[0, 1] = 0.88  # darker floor tiles (the floor is box 0)
+    lut = base[:, None, None, None, :] * _SHADE[None, :, None, None, None] * tile[:, None, :, None, None] \
+        * np.array([1.0, 0.7], np.float32)[None, None, None, :, None]  # M x 6 faces x 2 tiles x 2 outline x 3
+    lut = np.clip(lut, 0, 255).astype(np.uint8)
+    lut32 = np.zeros(lut.shape[:-1] + (4,), np.uint8)
+    lut32[..., :3] = lut
+    lut32 = lut32.view(np.uint32).reshape(-1)
+    edge = np.zeros((h, w), np.int32)
+    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :], casting="unsafe")
+    edge[:, 1:] |= bidx[:, 1:] != bidx[:, :-1]
+    code = ((bidx * 6 + face) * 2 + checker) * 2 + edge
+    return np.ascontiguousarray(np.take(lut32, code).view(np.uint8).reshape(h, w, 4)[..., :3])
 
 
 def render_rgb(sim: KitchenSim, size: tuple[int, int] = (300, 300)) -> np.ndarray:
