@@ -395,25 +395,55 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
         fz = np.floor((cz + depth * dz) * 2).astype(np.int32)
         checker = ((fx + fz) & 1).astype(np.int32)
     lo32, hi32 = (lo - cam).astype(np.float32), (hi - cam).astype(np.float32)
-    for k in np.nonzero((rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]))[0].tolist():
+    # per axis: +1 when the box lies wholly on the + side of the camera, -1 on the - side, 0 when the
+    # camera is within its extent (then that axis cannot be the entry face)
+    side = np.where(lo32 > 0, 1, np.where(hi32 < 0, -1, 0))
+    gap = np.sqrt((np.maximum(np.maximum(lo32, -hi32), 0) ** 2).sum(axis=1))
+    ray_max = math.sqrt(1 + 2 * math.tan(math.radians(FOV_DEG / 2.0)) ** 2 * max(1.0, w / h) ** 2)
+    need_near = gap <= NEAR * ray_max  # only then can an entry point be nearer than the near plane
+    inv = (ix, iy, iz)
+    drawable = (rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]) & (side != 0).any(axis=1)
+    # near to far, so a box wholly behind what is already drawn in its rectangle is skipped with one test
+    fwd = geometry.camera_axes(rot, hor)[0].astype(np.float32)
+    zmin = np.where(fwd > 0, lo32, hi32) @ fwd  # the box's smallest depth
+    order = np.nonzero(drawable)[0]
+    order = order[np.argsort(zmin[order], kind="stable")]
+    for k, zk in zip(order.tolist(), zmin[order].tolist(), strict=True):
         r0, r1, c0, c1 = rects[k].tolist()
-        sx, sy, sz = ix[r0:r1, c0:c1], iy[r0:r1, c0:c1], iz[r0:r1, c0:c1]
-        ax_, ay_, az_ = lo32[k]
-        bx_, by_, bz_ = hi32[k]
-        t1, t2 = ax_ * sx, bx_ * sx
-        tnx, tfx = np.minimum(t1, t2), np.maximum(t1, t2)
-        t1, t2 = ay_ * sy, by_ * sy
-        tny, tfy = np.minimum(t1, t2), np.maximum(t1, t2)
-        t1, t2 = az_ * sz, bz_ * sz
-        tnz, tfz = np.minimum(t1, t2), np.maximum(t1, t2)
-        tn = np.maximum(np.maximum(tnx, tny), tnz)
-        tf = np.minimum(np.minimum(tfx, tfy), tfz)
+        if zk >= depth[r0:r1, c0:c1].max():
+            continue
+        lk, hk, sk = lo32[k].tolist(), hi32[k].tolist(), side[k].tolist()
+        nears: list[tuple[int, np.ndarray]] = []
+        tf = None
+        for ax in range(3):
+            sub = inv[ax][r0:r1, c0:c1]
+            if sk[ax] > 0:  # rays that meet the box run towards +: enter at lo, leave at hi
+                near, far = lk[ax] * sub, hk[ax] * sub
+            elif sk[ax] < 0:
+                near, far = hk[ax] * sub, lk[ax] * sub
+            else:
+                near, far = None, np.maximum(lk[ax] * sub, hk[ax] * sub)
+            if near is not None:
+                nears.append((ax, near))
+            tf = far if tf is None else np.minimum(tf, far)
+        assert tf is not None
+        tn = nears[0][1]
+        for _, near in nears[1:]:
+            tn = np.maximum(tn, near)
         zsub = depth[r0:r1, c0:c1]
-        hit = (tn <= tf) & (tn > NEAR) & (tn < zsub)
+        hit = tn < np.minimum(tf, zsub)
+        if need_near[k]:
+            hit &= tn > NEAR
         np.copyto(zsub, tn, where=hit)
         np.copyto(bidx[r0:r1, c0:c1], k + 6, where=hit)
         if axis is not None:  # which slab the ray entered by: the face it hit
-            np.copyto(axis[r0:r1, c0:c1], (tn == tny).view(np.int8) + 2 * (tn == tnz).view(np.int8), where=hit)
+            if len(nears) == 1:
+                axis[r0:r1, c0:c1][hit] = nears[0][0]
+            else:
+                face = np.full(tn.shape, nears[0][0], np.int8)
+                for ax, near in nears[1:]:
+                    face[tn == near] = ax
+                np.copyto(axis[r0:r1, c0:c1], face, where=hit)
     lut_vals = np.concatenate([np.zeros(6, np.int32), vals])
     mask = lut_vals[bidx]
     image = None
