@@ -294,8 +294,8 @@ def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
                 ax, sgn = _front(o.yaw)
                 spout = c.copy()
                 spout[ax] += sgn * h[ax] * 0.9
-                a = spout - np.array([0.01, 0.0, 0.01])
-                b = spout + np.array([0.01, 0.0, 0.01])
+                a = spout - np.array([0.015, 0.0, 0.015])
+                b = spout + np.array([0.015, 0.0, 0.015])
                 a[1], b[1] = max(c[1] - 0.3, 0.0), c[1] - h[1] * 0.3
                 put(a, b, val, _WATER)
     if not los:
