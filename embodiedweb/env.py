@@ -29,6 +29,8 @@ TEXT_MAX = max(OBS_TEXT_MAX.values())
 MAX_ACTION_CHARS = 50_000
 #: error messages are cut to this length (they may quote the action)
 MAX_ERROR_CHARS = 2_000
+#: values of the ``embodied_view`` option: the top-down map (default), the first-person camera, or both
+EMBODIED_VIEWS = ("top_down", "first_person", "both")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -116,7 +118,8 @@ class EmbodiedWebEnv(gym.Env):
                  render_images: bool = False, max_steps: int = 100, image_size: tuple[int, int] = (300, 300),
                  viewport: tuple[int, int] = (1280, 720), render_mode: str | None = None, split: str | None = None,
                  record_trace: bool = True, trace_path: str | None = None, watchdog_s: float | None = None,
-                 curriculum: int | None = None, skill: str | None = None) -> None:
+                 curriculum: int | None = None, skill: str | None = None, embodied_view: str = "top_down",
+                 embodied_depth: bool = False, embodied_masks: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -149,16 +152,27 @@ class EmbodiedWebEnv(gym.Env):
         self.time_limit: int | None = None
         self.domains = ("web", domain.world_kind, "meta") if domain.web_enabled else (domain.world_kind, "meta")
 
+        self.embodied_view = embodied_view
+        self.embodied_depth = bool(embodied_depth)
+        self.embodied_masks = bool(embodied_masks)
+        self.world = domain.make_world()
+        self._check_view_options()
+
         obs_spaces: dict[str, spaces.Space] = {k: obs_text_space(OBS_TEXT_MAX[k]) for k in OBS_TEXT_KEYS}
+        w, h = self.image_size
         if render_images:
-            w, h = self.image_size
             vw, vh = self.viewport
             obs_spaces["embodied_image"] = spaces.Box(0, 255, (h, w, 3), np.uint8)
+            if embodied_view == "both":
+                obs_spaces["embodied_map"] = spaces.Box(0, 255, (h, w, 3), np.uint8)
             obs_spaces["web_screenshot"] = spaces.Box(0, 255, (vh, vw, 3), np.uint8)
+        if self.embodied_depth:
+            obs_spaces["embodied_depth"] = spaces.Box(0.0, np.inf, (h, w), np.float32)
+        if self.embodied_masks:
+            obs_spaces["embodied_masks"] = spaces.Box(0, np.iinfo(np.int32).max, (h, w), np.int32)
         self.observation_space = spaces.Dict(obs_spaces)
         self.action_space = UnicodeText(10_000)
 
-        self.world = domain.make_world()
         self.webapp = get_webapp()
         self.session = self.webapp.new_session_id()
         self.driver: WebDriver | None = None
@@ -167,6 +181,38 @@ class EmbodiedWebEnv(gym.Env):
         self._reset_state()
 
     # helpers -----------------------------------------------------------------------------------
+    def _check_view_options(self) -> None:
+        """``embodied_view``/``embodied_depth``/``embodied_masks`` need a world with a first-person camera
+        (the kitchen): elsewhere (the street graph) they are refused at make."""
+        if self.embodied_view not in EMBODIED_VIEWS:
+            raise gym.error.Error(f"embodied_view must be one of {', '.join(EMBODIED_VIEWS)}, "
+                                  f"got {self.embodied_view!r}")
+        first_person = self.embodied_view != "top_down" or self.embodied_depth or self.embodied_masks
+        if first_person and not callable(getattr(self.world, "first_person", None)):
+            raise gym.error.Error(f"{self.env_id or self.domain.name}: embodied_view={self.embodied_view!r}, "
+                                  "embodied_depth and embodied_masks need a world with a first-person camera "
+                                  f"(the kitchen); the {self.domain.world_kind} world has none")
+        if self.embodied_view != "top_down" and not self.render_images:
+            raise gym.error.Error(f"embodied_view={self.embodied_view!r} needs render_images=True")
+
+    def _embodied_views(self) -> dict[str, np.ndarray]:
+        """The embodied image (first-person or top-down, per ``embodied_view``) and the optional
+        depth, mask and map keys."""
+        out: dict[str, np.ndarray] = {}
+        fp_rgb = self.render_images and self.embodied_view != "top_down"
+        if fp_rgb or self.embodied_depth or self.embodied_masks:
+            frame = self.world.first_person(self.image_size, rgb=fp_rgb)  # type: ignore[attr-defined]
+            if fp_rgb:
+                out["embodied_image"] = frame.rgb
+            if self.embodied_depth:
+                out["embodied_depth"] = frame.depth
+            if self.embodied_masks:
+                out["embodied_masks"] = frame.mask
+        if self.render_images and self.embodied_view != "first_person":
+            top = self._fit(self.world.image(self.image_size), self.image_size)
+            out["embodied_map" if self.embodied_view == "both" else "embodied_image"] = top
+        return out
+
     def _reset_state(self) -> None:
         self.active = "web"
         self.steps = 0
@@ -472,8 +518,9 @@ class EmbodiedWebEnv(gym.Env):
         # U+FFFD (the trace keeps the real text)
         for key in OBS_TEXT_KEYS:
             obs[key] = fit_text(obs[key], OBS_TEXT_MAX[key], self._action_chars if key == "last_action" else None)
+        if self.render_images or self.embodied_depth or self.embodied_masks:
+            obs.update(self._embodied_views())
         if self.render_images:
-            obs["embodied_image"] = self._fit(self.world.image(self.image_size), self.image_size)
             obs["web_screenshot"] = self._web_screenshot()
         return obs
 
@@ -548,7 +595,10 @@ class EmbodiedWebEnv(gym.Env):
 
     def _render_frame(self) -> np.ndarray:
         h, w, _ = self.frame_shape
-        embodied = self._fit(self.world.image(self.image_size), self.image_size)
+        if self.embodied_view == "top_down":
+            embodied = self._fit(self.world.image(self.image_size), self.image_size)
+        else:
+            embodied = self.world.first_person(self.image_size).rgb  # type: ignore[attr-defined]
         if not self.domain.web_enabled:
             return embodied
         vw, vh = self.viewport

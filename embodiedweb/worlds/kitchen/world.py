@@ -140,6 +140,13 @@ class KitchenWorld(EmbodiedWorld):
     def image(self, size: tuple[int, int] = (300, 300)) -> np.ndarray:
         return self._require().render(size)
 
+    def first_person(self, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Any:
+        """The agent's first-person view: a :class:`~.egocentric.Frame` (RGB, depth in metres, instance
+        mask with values ``obj.index + 1``) drawn from the simulator's boxes (see :mod:`.egocentric`)."""
+        from .egocentric import render_frame
+
+        return render_frame(self._require(), size, rgb=rgb)
+
     def semantic_state(self) -> dict[str, Any]:
         """The kitchen's semantic state (agent pose, held object, every object's states). Built once per
         sim step and shared by all readers until the next one: treat it as read-only."""

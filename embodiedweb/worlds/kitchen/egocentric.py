@@ -1,0 +1,482 @@
+"""First-person frames of a :class:`~.sim.KitchenSim`: RGB, depth and instance masks from the agent's eyes.
+
+The camera is AI2-THOR's default agent camera: at the agent's eye (``sim.camera``: the agent's ``y``
+plus :data:`~.geometry.CAMERA_OFFSET`, 1.575 m above the floor in the project's kitchens), turned by the
+agent's rotation (yaw, 0 = +z) and pitched by its camera horizon (+ = down), with a 90 degree vertical
+field of view (Unity's, hence AI2-THOR's, ``fieldOfView``). Depth is AI2-THOR's: metres along the camera's
+forward axis (not along the ray). The instance mask holds ``obj.index + 1`` for every pixel showing a
+simulator object (:func:`instance_ids` maps values to object ids; 0 is the room: floor, walls, ceiling).
+
+How it draws. The scene is the simulator's own geometry: every active object's box (``center`` +/-
+``half``, the very boxes the simulator's reach and visibility tests use) and a room box (from the kitchen's
+``room`` entry: floor, four walls, ceiling). States change the boxes, as in AI2-THOR: an open
+Fridge/Cabinet/Microwave shows its inside (a five-sided shell) and a door swung 90 degrees; an open Drawer
+slides out with what it holds; a Sink, Pot, Pan, Bowl, Mug, Cup, Toaster or GarbageCan is open at the top;
+a burner that is on (and its knob) glows red, a microwave that is on glows yellow through its door, a running faucet
+pours water; slices are thin slabs; cooked food is browned; the held object floats in front of the
+camera, low and to the right. Objects inside a closed receptacle are not drawn (they cannot be seen).
+
+Why a numpy ray caster. Each pixel's ray is intersected with boxes by the slab test, vectorised over the
+pixels of each box's screen rectangle (the box's projection, clipped to the near plane, bounds it) with a
+z-buffer; the room is one closed-form pass. It needs no OpenGL/EGL context, no GPU, no display and no
+compiled extension, so it runs headless anywhere numpy does (CI, containers, ``SubprocVecEnv`` workers);
+it is deterministic to the bit for a given state and pose; and it draws from the same boxes the
+simulator reasons with, so what the agent sees and what it may interact with cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import geometry, vocab
+
+if TYPE_CHECKING:
+    from .objects import SimObject
+    from .sim import KitchenSim
+
+FOV_DEG = geometry.FOV_DEG  # vertical field of view, as AI2-THOR's fieldOfView
+ROOM_HEIGHT = 2.6
+NEAR = 0.02
+HELD_OFFSET = (0.14, -0.16, 0.42)  # right, up, forward (m) from the camera: where the held object shows
+
+_CONTAINERS = frozenset({"SinkBasin", "Sink", "Pot", "Pan", "Bowl", "Cup", "Mug", "GarbageCan", "Toaster"})
+_SHELLS = frozenset({"Fridge", "Microwave", "Cabinet", "Safe", "Box"})
+
+_COLORS: dict[str, tuple[int, int, int]] = {
+    "CounterTop": (190, 185, 175), "DiningTable": (150, 105, 65), "Cabinet": (176, 138, 96),
+    "Drawer": (186, 148, 104), "Fridge": (215, 220, 225), "Microwave": (60, 60, 65), "StoveBurner": (40, 40, 42),
+    "StoveKnob": (20, 20, 20), "Sink": (200, 205, 210), "SinkBasin": (175, 182, 190), "Faucet": (160, 165, 170),
+    "Toaster": (185, 185, 190), "CoffeeMachine": (45, 45, 50), "GarbageCan": (90, 95, 90), "Shelf": (160, 120, 80),
+    "Apple": (200, 30, 35), "Tomato": (225, 50, 30), "Lettuce": (90, 180, 60), "Potato": (170, 130, 80),
+    "Bread": (200, 150, 90), "Egg": (245, 240, 225), "Knife": (200, 200, 210), "ButterKnife": (210, 210, 215),
+    "Fork": (190, 190, 200), "Spoon": (190, 190, 200), "Spatula": (40, 40, 40), "Ladle": (170, 170, 180),
+    "Pan": (55, 55, 60), "Pot": (120, 125, 130), "Kettle": (200, 60, 50), "Plate": (245, 245, 240),
+    "Bowl": (90, 140, 200), "Mug": (240, 200, 60), "Cup": (170, 210, 230), "SaltShaker": (235, 235, 235),
+    "PepperShaker": (70, 60, 50), "DishSponge": (240, 220, 60), "LightSwitch": (240, 240, 235),
+    "Window": (170, 210, 240),
+}
+# the flesh of a slice (what a cut shows)
+_SLICE_COLORS: dict[str, tuple[int, int, int]] = {
+    "AppleSliced": (240, 225, 170), "TomatoSliced": (235, 80, 60), "LettuceSliced": (150, 210, 110),
+    "PotatoSliced": (235, 215, 150), "BreadSliced": (235, 205, 150), "EggCracked": (250, 200, 40),
+}
+_ROOM_COLORS = np.array([(150, 120, 90), (235, 235, 230), (214, 208, 190), (206, 200, 182), (222, 216, 198),
+                         (200, 194, 176)], np.float32)  # floor, ceiling, -x, +x, -z, +z walls
+_BROWN = np.array((95, 55, 25), np.float32)
+_GLOW_BURNER = (255, 70, 20)
+_GLOW_MICROWAVE = (255, 220, 110)
+_WATER = (120, 180, 255)
+# brightness of a face hit from the side given by face code axis*2 + (ray direction > 0 on that axis)
+_SHADE = np.array([0.80, 0.66, 0.98, 0.55, 0.90, 0.74], np.float32)
+_PALETTE_SEED = 7
+
+
+@dataclass
+class Frame:
+    """One first-person frame: ``rgb`` (uint8 H x W x 3), ``depth`` (float32 H x W, metres along the camera's
+    forward axis), ``mask`` (int32 H x W: ``obj.index + 1``, 0 = room) and ``ids`` (mask value -> objectId)."""
+
+    rgb: np.ndarray | None
+    depth: np.ndarray
+    mask: np.ndarray
+    ids: dict[int, str]
+
+    def pixel_counts(self) -> dict[str, int]:
+        """Pixels per object id shown in the frame."""
+        vals, counts = np.unique(self.mask, return_counts=True)
+        return {self.ids[int(v)]: int(c) for v, c in zip(vals.tolist(), counts.tolist(), strict=True)
+                if v in self.ids and v != 0}
+
+
+# ------------------------------------------------------------------------------------------ camera
+@lru_cache(maxsize=32)
+def _rays(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
+    """Per-pixel ray directions (forward component 1, so ray ``t`` is depth), their inverses, whether each
+    runs towards + on each axis, and those three as bits of one int8."""
+    fwd, right, up = geometry.camera_axes(rot, hor)
+    tan = math.tan(math.radians(FOV_DEG / 2.0))
+    xs = ((np.arange(w, dtype=np.float64) + 0.5) / w * 2 - 1) * tan * (w / h)
+    ys = (1 - (np.arange(h, dtype=np.float64) + 0.5) / h * 2) * tan
+    d = fwd[None, None, :] + xs[None, :, None] * right[None, None, :] + ys[:, None, None] * up[None, None, :]
+    d = d.astype(np.float32)
+    with np.errstate(divide="ignore"):
+        inv = (1.0 / d).astype(np.float32)
+    dx, dy, dz = (np.ascontiguousarray(d[..., k]) for k in range(3))
+    ix, iy, iz = (np.ascontiguousarray(inv[..., k]) for k in range(3))
+    pos = tuple(np.ascontiguousarray(d[..., k] > 0) for k in range(3))
+    bits = (pos[0].view(np.int8) | (pos[1].view(np.int8) << 1) | (pos[2].view(np.int8) << 2)).astype(np.int8)
+    return (dx, dy, dz, ix, iy, iz, *pos, bits)
+
+
+def camera_pose(sim: KitchenSim) -> tuple[np.ndarray, float, float]:
+    """(camera position, rotation, horizon) of the agent's eye."""
+    return np.array(sim.camera, dtype=np.float64), float(sim.rot), float(sim.hor)
+
+
+# ------------------------------------------------------------------------------------------ scene
+@lru_cache(maxsize=64)
+def _room_of_scene(scene_name: str) -> tuple[float, float] | None:
+    from .kitchens import kitchen_scene
+
+    try:
+        room = kitchen_scene(scene_name).get("room") or {}
+    except (KeyError, OSError, ValueError):
+        return None
+    if "width" in room and "depth" in room:
+        return float(room["width"]), float(room["depth"])
+    return None
+
+
+def room_box(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray]:
+    """The room's (lo, hi) corners: the kitchen's ``room`` entry, else the objects' and floor's bounds."""
+    dims = _room_of_scene(sim.scene_name)
+    if dims is not None:
+        w, d = dims
+        lo, hi = np.array([-w / 2, 0.0, -d / 2]), np.array([w / 2, ROOM_HEIGHT, d / 2])
+    else:
+        pts = [np.array(o.center) + s * np.array(o.half) for o in sim.active_objects() for s in (-1, 1)]
+        pts += [np.array([x, 0.0, z]) for x, z in sim.reachable]
+        allp = np.array(pts).reshape(-1, 3)
+        lo, hi = allp.min(axis=0) - 0.05, allp.max(axis=0) + 0.05
+        lo[1], hi[1] = 0.0, max(ROOM_HEIGHT, hi[1])
+    cam = np.array(sim.camera)  # the camera is always inside the room
+    return np.minimum(lo, cam - 0.1), np.maximum(hi, cam + 0.1)
+
+
+def _tint(c: tuple[int, int, int] | np.ndarray, toward: np.ndarray, a: float) -> np.ndarray:
+    return np.asarray(c, np.float32) * (1 - a) + toward * a
+
+
+def object_color(o: SimObject) -> np.ndarray:
+    """Base colour of an object in its current state (cooked browns, dirty darkens, broken greys)."""
+    t, s = o.object_type, o.state
+    c = np.asarray(_SLICE_COLORS.get(t) or _COLORS.get(t) or _COLORS.get(vocab.base_type(t)) or _hash_color(t),
+                   np.float32)
+    if s.get("isCooked"):
+        c = _tint(c, _BROWN, 0.55)
+    if s.get("isDirty"):
+        c = _tint(c, np.array((110, 90, 50), np.float32), 0.35)
+    if s.get("isBroken"):
+        c = _tint(c, np.array((90, 90, 90), np.float32), 0.5)
+    return c
+
+
+def _hash_color(name: str) -> tuple[int, int, int]:
+    h = sum((i + 1) * ord(ch) for i, ch in enumerate(name)) * 2654435761 % (1 << 24)
+    return (64 + (h & 0x7F), 64 + ((h >> 8) & 0x7F), 64 + ((h >> 16) & 0x7F))
+
+
+def _front(yaw: float) -> tuple[int, int]:
+    """(axis, sign) of the direction an object faces (yaw 0 = +z, 90 = +x)."""
+    s, c = math.sin(math.radians(yaw)), math.cos(math.radians(yaw))
+    return (0, 1 if s > 0 else -1) if abs(s) > abs(c) else (2, 1 if c > 0 else -1)
+
+
+def _shell(lo: np.ndarray, hi: np.ndarray, open_axis: int, open_sign: int, wall: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Five thin boxes: a box ``lo..hi`` without its face at ``open_sign`` on ``open_axis``."""
+    parts = []
+    for ax in range(3):
+        for sgn in (-1, 1):
+            if ax == open_axis and sgn == open_sign:
+                continue
+            a, b = lo.copy(), hi.copy()
+            th = min(wall, (hi[ax] - lo[ax]) * 0.25)
+            if sgn < 0:
+                b[ax] = lo[ax] + th
+            else:
+                a[ax] = hi[ax] - th
+            parts.append((a, b))
+    return parts
+
+
+def _door(lo: np.ndarray, hi: np.ndarray, axis: int, sign: int, thick: float) -> tuple[np.ndarray, np.ndarray]:
+    """The front door of ``lo..hi`` swung 90 degrees open on its hinge (the low edge of the other floor axis)."""
+    other = 2 if axis == 0 else 0
+    face = hi[axis] if sign > 0 else lo[axis]
+    width = hi[other] - lo[other]
+    a, b = lo.copy(), hi.copy()
+    a[other], b[other] = lo[other] - thick, lo[other]
+    a[axis], b[axis] = (face, face + width) if sign > 0 else (face - width, face)
+    return a, b
+
+
+def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The boxes drawn for the current state: ``lo`` (M x 3), ``hi`` (M x 3), mask value (M,) and colour (M x 3).
+
+    Hidden objects (inside closed receptacles) and inactive ones (sliced away) are left out; the held
+    object (and what it holds) is moved to :data:`HELD_OFFSET` in front of the camera."""
+    los: list[np.ndarray] = []
+    his: list[np.ndarray] = []
+    vals: list[int] = []
+    cols: list[np.ndarray] = []
+
+    def put(a: np.ndarray, b: np.ndarray, val: int, col: Any) -> None:
+        los.append(a)
+        his.append(b)
+        vals.append(val)
+        cols.append(np.asarray(col, np.float32))
+
+    held = sim.held
+    held_tree: set[str] = set()
+    shift_held = np.zeros(3)
+    if held is not None:
+        ho = sim.objects[held]
+        held_tree = {held, *(d.object_id for d in sim.descendants(ho))}
+        fwd, right, up = geometry.camera_axes(sim.rot, sim.hor)
+        anchor = np.array(sim.camera) + HELD_OFFSET[0] * right + HELD_OFFSET[1] * up + HELD_OFFSET[2] * fwd
+        shift_held = anchor - np.array(ho.center)
+    objs = sim._order
+    for o in objs:
+        if not o.active or (o.object_id not in held_tree and o.parent is not None and sim.is_hidden(o)):
+            continue
+        val = o.index + 1
+        c, h = np.array(o.center, np.float64), np.array(o.half, np.float64)
+        if o.object_id in held_tree:
+            c = c + shift_held
+        else:  # an open drawer slides out with what it holds
+            for rid in sim.ancestors(o):
+                r = sim.objects[rid]
+                if r.object_type == "Drawer" and r.state.get("isOpen"):
+                    ax, sgn = _front(r.yaw)
+                    c[ax] += sgn * r.half[ax] * 1.6
+        lo, hi = c - h, c + h
+        t, s = o.object_type, o.state
+        col = object_color(o)
+        if t in _SHELLS and s.get("isOpen"):
+            ax, sgn = _front(o.yaw)
+            inner = _tint(col, np.zeros(3, np.float32), 0.25)
+            if t == "Microwave" and s.get("isToggled"):
+                inner = np.array(_GLOW_MICROWAVE, np.float32)
+            for a, b in _shell(lo, hi, ax, sgn, 0.03):
+                put(a, b, val, inner)
+            a, b = _door(lo, hi, ax, sgn, 0.03)
+            put(a, b, val, col)
+        elif t == "Drawer" and s.get("isOpen"):
+            ax, sgn = _front(o.yaw)
+            lo2, hi2 = lo.copy(), hi.copy()
+            lo2[ax] += sgn * h[ax] * 1.6
+            hi2[ax] += sgn * h[ax] * 1.6
+            for a, b in _shell(lo2, hi2, 1, 1, 0.015):
+                put(a, b, val, _tint(col, np.zeros(3, np.float32), 0.15))
+        elif t in _CONTAINERS:
+            wall = 0.012 if max(h) < 0.2 else 0.03
+            inner = col
+            if t == "Toaster" and s.get("isToggled"):
+                inner = np.array(_GLOW_BURNER, np.float32)
+            for k, (a, b) in enumerate(_shell(lo, hi, 1, 1, wall)):
+                put(a, b, val, inner if k == 0 else col)
+        elif t in vocab.SLICES and t != "EggCracked":
+            ax = 0 if abs(math.cos(math.radians(o.yaw))) >= abs(math.sin(math.radians(o.yaw))) else 2
+            base = vocab.half_size(vocab.base_type(t))
+            hh = np.array([base[0], base[1], base[2]], np.float64)
+            hh[ax] = 0.007
+            hh[1] = min(hh[1], 0.9 * base[1])
+            if t == "BreadSliced" and o.parent is not None and sim.objects[o.parent].object_type == "Toaster":
+                hh = np.array([0.007, base[1], base[2]]) if ax == 2 else np.array([base[0], base[1], 0.007])
+            put(c - hh, c + hh, val, col)
+        else:
+            if t in ("StoveBurner", "StoveKnob") and s.get("isToggled"):
+                col = np.array(_GLOW_BURNER, np.float32)
+            elif t == "CoffeeMachine" and s.get("isToggled"):
+                col = _tint(col, np.array((255, 60, 40), np.float32), 0.3)
+            put(lo, hi, val, col)
+            if t == "Microwave" and s.get("isToggled") and not s.get("isOpen"):
+                ax, sgn = _front(o.yaw)
+                a, b = lo.copy() + 0.03, hi.copy() - 0.03
+                a[ax], b[ax] = (hi[ax], hi[ax] + 0.004) if sgn > 0 else (lo[ax] - 0.004, lo[ax])
+                put(a, b, val, _GLOW_MICROWAVE)
+            if t == "Faucet" and s.get("isToggled"):
+                ax, sgn = _front(o.yaw)
+                spout = c.copy()
+                spout[ax] += sgn * h[ax] * 0.9
+                a = spout - np.array([0.015, 0.0, 0.015])
+                b = spout + np.array([0.015, 0.0, 0.015])
+                a[1], b[1] = max(c[1] - 0.3, 0.0), c[1] - h[1] * 0.3
+                put(a, b, val, _WATER)
+    if not los:
+        z = np.zeros((0, 3))
+        return z, z, np.zeros(0, np.int32), np.zeros((0, 3), np.float32)
+    return np.array(los), np.array(his), np.array(vals, np.int32), np.array(cols, np.float32)
+
+
+def instance_ids(sim: KitchenSim) -> dict[int, str]:
+    """Mask value -> objectId (0 -> ``"Room"``: floor, walls and ceiling)."""
+    out = {0: "Room"}
+    for o in sim._order:
+        out[o.index + 1] = o.object_id
+    return out
+
+
+def instance_colors(sim: KitchenSim) -> dict[str, tuple[int, int, int]]:
+    """objectId -> a distinct RGB colour for showing masks (AI2-THOR's ``object_id_to_color``)."""
+    return {oid: _value_color(v) for v, oid in instance_ids(sim).items()}
+
+
+def _value_color(v: int) -> tuple[int, int, int]:
+    if v == 0:
+        return (0, 0, 0)
+    h = (v * 2654435761 + _PALETTE_SEED) % (1 << 24)
+    return (40 + (h & 0xFF) % 216, 40 + ((h >> 8) & 0xFF) % 216, 40 + ((h >> 16) & 0xFF) % 216)
+
+
+def mask_to_rgb(mask: np.ndarray) -> np.ndarray:
+    """A colour picture of an instance mask (each value its own colour, 0 black)."""
+    top = int(mask.max()) + 1 if mask.size else 1
+    lut = np.array([_value_color(v) for v in range(top)], np.uint8)
+    return lut[mask]
+
+
+# ------------------------------------------------------------------------------------------ drawing
+def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: np.ndarray, w: int,
+                  h: int) -> np.ndarray:
+    """Per box, the pixel rectangle [r0, r1, c0, c1) that can show it (empty when out of view)."""
+    n = len(lo)
+    fwd, right, up = geometry.camera_axes(rot, hor)
+    sel = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], bool)  # 8 corners
+    corners = np.where(sel[None], hi[:, None, :], lo[:, None, :]) - cam  # n x 8 x 3
+    zc, xc, yc = corners @ fwd, corners @ right, corners @ up
+    # 12 edges: corner pairs differing in one bit
+    e0 = np.array([k for k in range(8) for a in range(3) if not (k >> a) & 1])
+    e1 = np.array([k | (1 << a) for k in range(8) for a in range(3) if not (k >> a) & 1])
+    za, zb = zc[:, e0], zc[:, e1]
+    cross = (za - NEAR) * (zb - NEAR) < 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.where(cross, (NEAR - za) / (zb - za), 0.0)
+    xe = xc[:, e0] + s * (xc[:, e1] - xc[:, e0])
+    ye = yc[:, e0] + s * (yc[:, e1] - yc[:, e0])
+    f = (h / 2.0) / math.tan(math.radians(FOV_DEG / 2.0))
+    front = zc >= NEAR
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.concatenate([np.where(front, xc / np.maximum(zc, NEAR), np.nan), np.where(cross, xe / NEAR, np.nan)], 1)
+        v = np.concatenate([np.where(front, yc / np.maximum(zc, NEAR), np.nan), np.where(cross, ye / NEAR, np.nan)], 1)
+    ok = ~np.all(np.isnan(u), axis=1)
+    rects = np.zeros((n, 4), np.int64)
+    if ok.any():
+        with np.errstate(invalid="ignore"):
+            umin, umax = np.nanmin(u[ok], 1), np.nanmax(u[ok], 1)
+            vmin, vmax = np.nanmin(v[ok], 1), np.nanmax(v[ok], 1)
+        c0 = np.floor(w / 2.0 + f * umin) - 1
+        c1 = np.ceil(w / 2.0 + f * umax) + 1
+        r0 = np.floor(h / 2.0 - f * vmax) - 1
+        r1 = np.ceil(h / 2.0 - f * vmin) + 1
+        rects[ok] = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h), np.clip(c0, 0, w), np.clip(c1, 0, w)], 1)
+    return rects
+
+
+def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Frame:
+    """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask at ``size`` (w, h)."""
+    w, h = int(size[0]), int(size[1])
+    cam, rot, hor = camera_pose(sim)
+    dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
+    cx, cy, cz = (np.float32(v) for v in cam)
+    rlo, rhi = room_box(sim)
+    # the room: the exit point of each ray from the room box
+    tx = np.where(px, np.float32(rhi[0]) - cx, np.float32(rlo[0]) - cx) * ix
+    ty = np.where(py, np.float32(rhi[1]) - cy, np.float32(rlo[1]) - cy) * iy
+    tz = np.where(pz, np.float32(rhi[2]) - cz, np.float32(rlo[2]) - cz) * iz
+    depth = np.minimum(np.minimum(tx, ty), tz)
+    # box index buffer: 0..5 room faces (floor, ceiling, -x, +x, -z, +z), 6+ scene boxes
+    room_face = np.where(ty <= np.minimum(tx, tz), np.where(py, 1, 0),
+                         np.where(tx <= tz, np.where(px, 3, 2), np.where(pz, 5, 4))).astype(np.int32)
+    bidx = room_face
+    axis = None
+    lo, hi, vals, cols = scene_boxes(sim)
+    rects = _screen_rects(cam, rot, hor, lo, hi, w, h)
+    checker = None
+    if rgb:
+        axis = np.where(room_face < 2, 1, np.where(room_face < 4, 0, 2)).astype(np.int8)
+        # floor tiles: 0.5 m squares, from where each ray meets the room (used only where the floor shows)
+        fx = np.floor((cx + depth * dx) * 2).astype(np.int32)
+        fz = np.floor((cz + depth * dz) * 2).astype(np.int32)
+        checker = ((fx + fz) & 1).astype(np.int32)
+    lo32, hi32 = (lo - cam).astype(np.float32), (hi - cam).astype(np.float32)
+    # per axis: +1 when the box lies wholly on the + side of the camera, -1 on the - side, 0 when the
+    # camera is within its extent (then that axis cannot be the entry face)
+    side = np.where(lo32 > 0, 1, np.where(hi32 < 0, -1, 0))
+    gap = np.sqrt((np.maximum(np.maximum(lo32, -hi32), 0) ** 2).sum(axis=1))
+    ray_max = math.sqrt(1 + 2 * math.tan(math.radians(FOV_DEG / 2.0)) ** 2 * max(1.0, w / h) ** 2)
+    need_near = gap <= NEAR * ray_max  # only then can an entry point be nearer than the near plane
+    inv = (ix, iy, iz)
+    drawable = (rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]) & (side != 0).any(axis=1)
+    # near to far, so a box wholly behind what is already drawn in its rectangle is skipped with one test
+    fwd = geometry.camera_axes(rot, hor)[0].astype(np.float32)
+    zmin = np.where(fwd > 0, lo32, hi32) @ fwd  # the box's smallest depth
+    order = np.nonzero(drawable)[0]
+    order = order[np.argsort(zmin[order], kind="stable")]
+    for k, zk in zip(order.tolist(), zmin[order].tolist(), strict=True):
+        r0, r1, c0, c1 = rects[k].tolist()
+        if zk >= depth[r0:r1, c0:c1].max():
+            continue
+        lk, hk, sk = lo32[k].tolist(), hi32[k].tolist(), side[k].tolist()
+        nears: list[tuple[int, np.ndarray]] = []
+        tf = None
+        for ax in range(3):
+            sub = inv[ax][r0:r1, c0:c1]
+            if sk[ax] > 0:  # rays that meet the box run towards +: enter at lo, leave at hi
+                near, far = lk[ax] * sub, hk[ax] * sub
+            elif sk[ax] < 0:
+                near, far = hk[ax] * sub, lk[ax] * sub
+            else:
+                near, far = None, np.maximum(lk[ax] * sub, hk[ax] * sub)
+            if near is not None:
+                nears.append((ax, near))
+            tf = far if tf is None else np.minimum(tf, far)
+        assert tf is not None
+        tn = nears[0][1]
+        for _, near in nears[1:]:
+            tn = np.maximum(tn, near)
+        zsub = depth[r0:r1, c0:c1]
+        hit = tn < np.minimum(tf, zsub)
+        if need_near[k]:
+            hit &= tn > NEAR
+        np.copyto(zsub, tn, where=hit)
+        np.copyto(bidx[r0:r1, c0:c1], k + 6, where=hit)
+        if axis is not None:  # which slab the ray entered by: the face it hit
+            if len(nears) == 1:
+                axis[r0:r1, c0:c1][hit] = nears[0][0]
+            else:
+                face = np.full(tn.shape, nears[0][0], np.int8)
+                for ax, near in nears[1:]:
+                    face[tn == near] = ax
+                np.copyto(axis[r0:r1, c0:c1], face, where=hit)
+    lut_vals = np.concatenate([np.zeros(6, np.int32), vals])
+    mask = lut_vals[bidx]
+    image = None
+    if rgb:
+        assert axis is not None and checker is not None
+        image = _shade(bidx, axis, checker, cols, bits, w, h)
+    return Frame(image, depth, mask, instance_ids(sim))
+
+
+def _shade(bidx: np.ndarray, axis: np.ndarray, checker: np.ndarray, cols: np.ndarray, bits: np.ndarray,
+           w: int, h: int) -> np.ndarray:
+    """RGB from the box index, the face axis, floor tiles and outlines: one look-up in a table holding
+    every (box, face, tile, outline) colour."""
+    np.minimum(axis, 2, out=axis)  # a ray through an edge: either face
+    face = (2 * axis + ((bits >> axis) & 1)).astype(np.int32)
+    base = np.concatenate([_ROOM_COLORS, cols.reshape(-1, 3)])  # M x 3
+    tile = np.ones((len(base), 2), np.float32)
+    tile[0, 1] = 0.88  # darker floor tiles (the floor is box 0)
+    lut = base[:, None, None, None, :] * _SHADE[None, :, None, None, None] * tile[:, None, :, None, None] \
+        * np.array([1.0, 0.7], np.float32)[None, None, None, :, None]  # M x 6 faces x 2 tiles x 2 outline x 3
+    lut = np.clip(lut, 0, 255).astype(np.uint8)
+    lut32 = np.zeros(lut.shape[:-1] + (4,), np.uint8)
+    lut32[..., :3] = lut
+    lut32 = lut32.view(np.uint32).reshape(-1)
+    edge = np.zeros((h, w), np.int32)
+    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :], casting="unsafe")
+    edge[:, 1:] |= bidx[:, 1:] != bidx[:, :-1]
+    code = ((bidx * 6 + face) * 2 + checker) * 2 + edge
+    return np.ascontiguousarray(np.take(lut32, code).view(np.uint8).reshape(h, w, 4)[..., :3])
+
+
+def render_rgb(sim: KitchenSim, size: tuple[int, int] = (300, 300)) -> np.ndarray:
+    """Only the RGB first-person frame (uint8 H x W x 3)."""
+    frame = render_frame(sim, size)
+    assert frame.rgb is not None
+    return frame.rgb

@@ -1,0 +1,199 @@
+"""First-person frames of the kitchen: shapes, states drawn, agreement with the simulator's visibility, env keys."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the envs)
+from embodiedweb.worlds.kitchen import egocentric, fp_bench
+from embodiedweb.worlds.kitchen.kitchens import load_kitchen
+
+
+def _first(sim, otype):
+    return next(o for o in sim.active_objects() if o.object_type == otype)
+
+
+def _face(sim, obj, hor=None):
+    """Teleport to the simulator's own interaction pose for ``obj``."""
+    x, z, rot, h = sim.interaction_pose(obj)
+    assert sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=h if hor is None else hor).lastActionSuccess
+
+
+def test_frame_shapes_dtypes_and_determinism() -> None:
+    sim = load_kitchen("kitchen_03")
+    f = egocentric.render_frame(sim, (320, 240))
+    assert f.rgb.shape == (240, 320, 3) and f.rgb.dtype == np.uint8
+    assert f.depth.shape == (240, 320) and f.depth.dtype == np.float32
+    assert f.mask.shape == (240, 320) and f.mask.dtype == np.int32
+    assert np.isfinite(f.depth).all() and f.depth.min() > 0
+    # the room is closed: every depth is within the room's diagonal
+    lo, hi = egocentric.room_box(sim)
+    assert f.depth.max() <= np.linalg.norm(hi - lo) + 1e-3
+    g = egocentric.render_frame(sim, (320, 240))
+    assert np.array_equal(f.rgb, g.rgb) and np.array_equal(f.depth, g.depth) and np.array_equal(f.mask, g.mask)
+    assert set(np.unique(f.mask).tolist()) <= set(f.ids)
+
+
+def test_camera_height_and_depth_are_ai2thor_like() -> None:
+    sim = load_kitchen("kitchen_03")
+    assert abs(sim.camera[1] - 1.575) < 1e-9
+    sim.step("TeleportFull", x=sim.ax, z=sim.az, rotation=sim.rot, horizon=60.0)
+    f = egocentric.render_frame(sim, (300, 300), rgb=False)
+    # the centre ray looks 60 degrees down; if it meets the floor, depth (along the forward axis) is
+    # camera height / sin(60)
+    fx, fy = 150, 150
+    if f.mask[fy, fx] == 0:
+        assert abs(f.depth[fy, fx] - 1.575 / np.sin(np.radians(60))) < 0.02
+
+
+def test_closed_receptacle_hides_its_contents_and_opening_shows_them() -> None:
+    sim = load_kitchen("kitchen_03")
+    fridge = _first(sim, "Fridge")
+    item = next(o for o in sim.active_objects() if o.object_type in ("Tomato", "Apple", "Egg", "Potato", "Lettuce")
+                and o.parent != fridge.object_id)
+    assert sim.step("PickupObject", objectId=item.object_id, forceAction=True).lastActionSuccess
+    sim.step("OpenObject", objectId=fridge.object_id, forceAction=True)
+    assert sim.step("PutObject", objectId=item.object_id, receptacleObjectId=fridge.object_id,
+                    forceAction=True).lastActionSuccess
+    _face(sim, fridge)
+    frame_open = egocentric.render_frame(sim, rgb=False)
+    sim.step("CloseObject", objectId=fridge.object_id, forceAction=True)
+    frame_closed = egocentric.render_frame(sim, rgb=False)
+    assert (frame_closed.mask == item.index + 1).sum() == 0
+    assert (frame_open.mask == item.index + 1).sum() > 0
+    assert (frame_open.mask == fridge.index + 1).sum() > 0
+
+
+def test_states_change_the_picture() -> None:
+    sim = load_kitchen("kitchen_03")
+    burner = _first(sim, "StoveBurner")
+    _face(sim, burner)
+    off = egocentric.render_frame(sim).rgb
+    sim.step("ToggleObjectOn", objectId=burner.object_id, forceAction=True)
+    on = egocentric.render_frame(sim).rgb
+    lit = np.all(on == on, axis=2) & (on[..., 0] > 200) & (on[..., 1] < 120)
+    assert lit.sum() > lit.size * 0.0005 and not np.array_equal(off, on)
+
+
+def test_slices_are_several_thin_boxes_and_cooking_browns() -> None:
+    sim = load_kitchen("kitchen_03")
+    knife = _first(sim, "Knife")
+    food = next(o for o in sim.active_objects() if o.object_type in ("Tomato", "Potato", "Bread") and not sim.is_hidden(o))
+    sim.step("PickupObject", objectId=knife.object_id, forceAction=True)
+    _face(sim, food)
+    before = egocentric.render_frame(sim, rgb=False)
+    assert (before.mask == food.index + 1).sum() > 0
+    assert sim.step("SliceObject", objectId=food.object_id, forceAction=True).lastActionSuccess
+    after = egocentric.render_frame(sim)
+    slices = [o for o in sim.active_objects() if o.object_id.startswith(food.object_id + "|")]
+    shown = [o for o in slices if (after.mask == o.index + 1).sum() > 0]
+    assert len(shown) >= 3
+    raw = egocentric.object_color(slices[0]).copy()
+    slices[0].state["isCooked"] = True
+    assert egocentric.object_color(slices[0]).sum() < raw.sum()
+
+
+def test_held_object_is_in_front_of_the_camera() -> None:
+    sim = load_kitchen("kitchen_03")
+    mug = next(o for o in sim.active_objects() if o.flags["pickupable"] and not sim.is_hidden(o))
+    sim.step("PickupObject", objectId=mug.object_id, forceAction=True)
+    for hor in (-30.0, 0.0, 30.0, 60.0):
+        sim.step("TeleportFull", x=sim.ax, z=sim.az, rotation=sim.rot, horizon=hor)
+        f = egocentric.render_frame(sim, rgb=False)
+        px = f.mask == mug.index + 1
+        assert px.sum() > 50
+        assert f.depth[px].max() < 0.7
+
+
+def test_mask_agrees_with_the_simulators_visibility() -> None:
+    """Over random poses in sampled kitchens (the full run: ``python -m embodiedweb.worlds.kitchen.fp_bench``)."""
+    r = fp_bench.agreement(["kitchen_00", "kitchen_07", "kitchen_15", "kitchen_22"], poses=25, seed=1)
+    enclosed_ok, enclosed_n = map(int, r["enclosed_agree"].split("/"))
+    behind_ok, behind_n = map(int, r["behind_agree"].split("/"))
+    assert enclosed_n > 50 and enclosed_ok == enclosed_n  # nothing in a closed receptacle ever shows
+    assert behind_n > 500 and behind_n - behind_ok <= behind_n * 0.002  # nothing behind the camera shows
+    # every miss of a visible object is occlusion (the simulator's rule ignores it) or a grazing box
+    assert r["agreement_occlusion_excused"] >= 0.98
+    assert r["agreement"] >= 0.93
+
+
+def test_env_first_person_keys_and_spaces() -> None:
+    env = gym.make("EWA-Cooking-v0", render_images=True, embodied_view="both", embodied_depth=True,
+                   embodied_masks=True, image_size=(160, 120))
+    try:
+        obs, _ = env.reset(seed=0)
+        space = env.observation_space
+        for key, shape, dtype in (("embodied_image", (120, 160, 3), np.uint8), ("embodied_map", (120, 160, 3), np.uint8),
+                                  ("embodied_depth", (120, 160), np.float32), ("embodied_masks", (120, 160), np.int32)):
+            assert obs[key].shape == shape and obs[key].dtype == dtype
+            assert space[key].shape == shape and space[key].dtype == dtype
+        assert space.contains(obs)
+        assert not np.array_equal(obs["embodied_image"], obs["embodied_map"])
+    finally:
+        env.close()
+
+
+def test_env_default_has_no_first_person_keys() -> None:
+    env = gym.make("EWA-Cooking-v0", render_images=True)
+    try:
+        keys = set(env.observation_space.spaces)
+        assert not keys & {"embodied_map", "embodied_depth", "embodied_masks"}
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("kwargs", [{"embodied_depth": True}, {"render_images": True, "embodied_view": "first_person"}])
+def test_street_world_refuses_first_person_options(kwargs) -> None:
+    with pytest.raises(gym.error.Error, match="first-person camera"):
+        gym.make("EWA-Navigation-v0", **kwargs)
+
+
+def test_bad_view_and_view_without_images_are_refused() -> None:
+    with pytest.raises(gym.error.Error, match="embodied_view must be one of"):
+        gym.make("EWA-Cooking-v0", render_images=True, embodied_view="fisheye")
+    with pytest.raises(gym.error.Error, match="needs render_images=True"):
+        gym.make("EWA-Cooking-v0", embodied_view="first_person")
+
+
+def test_mask_and_depth_match_a_brute_force_ray_caster() -> None:
+    """Every pixel shows the nearest box along its ray (checked against all boxes at once, no screen rectangles)."""
+    sim = load_kitchen("kitchen_07")
+    fp_bench.random_pose(sim, __import__("random").Random(3))
+    for rot, hor in ((sim.rot, 30.0), (sim.rot + 90, 0.0), (sim.rot + 180, 60.0)):
+        sim.step("TeleportFull", x=sim.ax, z=sim.az, rotation=rot % 360, horizon=hor)
+        w, h = 48, 36
+        f = egocentric.render_frame(sim, (w, h), rgb=False)
+        cam, r, hz = egocentric.camera_pose(sim)
+        dx, dy, dz, *_ = egocentric._rays(r, hz, w, h)
+        d = np.stack([dx, dy, dz], -1).reshape(-1, 1, 3).astype(np.float64)
+        lo, hi, vals, _ = egocentric.scene_boxes(sim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1, t2 = (lo - cam)[None] / d, (hi - cam)[None] / d
+        tn = np.nanmax(np.minimum(t1, t2), axis=2)
+        tf = np.nanmin(np.maximum(t1, t2), axis=2)
+        t = np.where((tn <= tf + 1e-5) & (tn > egocentric.NEAR), tn, np.inf)  # edges: float32 vs float64
+        best = t.argmin(axis=1)
+        tb = t[np.arange(len(t)), best]
+        boxed = np.isfinite(tb) & (tb < f.depth.ravel() + 1e-3)
+        assert boxed.sum() > 0
+        assert np.allclose(tb[boxed], f.depth.ravel()[boxed], atol=1e-4)
+        # another id only where two surfaces meet at the same depth (a box resting on the floor, touching boxes)
+        other = boxed & (vals[best] != f.mask.ravel())
+        assert np.allclose(tb[other], f.depth.ravel()[other], atol=1e-4)
+        assert (f.mask.ravel()[~boxed] == 0).all()
+
+
+def test_slices_are_drawn_as_thin_slabs() -> None:
+    sim = load_kitchen("kitchen_03")
+    knife = _first(sim, "Knife")
+    food = next(o for o in sim.active_objects() if o.object_type in ("Tomato", "Potato", "Bread"))
+    sim.step("PickupObject", objectId=knife.object_id, forceAction=True)
+    assert sim.step("SliceObject", objectId=food.object_id, forceAction=True).lastActionSuccess
+    lo, hi, vals, _ = egocentric.scene_boxes(sim)
+    slices = {o.index + 1 for o in sim.active_objects() if o.object_id.startswith(food.object_id + "|")}
+    rows = np.isin(vals, list(slices))
+    assert rows.sum() >= 3
+    ext = (hi - lo)[rows]
+    assert (np.minimum(ext[:, 0], ext[:, 2]) <= 0.02).all()
