@@ -150,7 +150,8 @@ def _under(mod: str, prefixes: tuple[str, ...]) -> bool:
 # may import its own layer and the layers named in MAY_IMPORT (stdlib and third-party: any).
 #
 #   base      the small common base everything may use: paths, extras (optional-dependency messages),
-#             versions, text (text normalisation), render (text drawn into images). Imports nothing.
+#             versions, text (text normalisation), render (text drawn into images), tables (the reference
+#             tables under data/tables), wikitext (the wiki's link markup). Imports nothing above it.
 #   worlds    embodiedweb.worlds: the embodied simulators. Import only the base.
 #   sites     web_sites: the local websites. Import the base and the worlds' public model (the map site
 #             shows the street world's city); a world knows nothing of the sites.
@@ -164,7 +165,7 @@ def _under(mod: str, prefixes: tuple[str, ...]) -> bool:
 # ---------------------------------------------------------------------------------------------------------
 LAYERS: dict[str, tuple[str, ...]] = {
     "base": ("embodiedweb.paths", "embodiedweb.extras", "embodiedweb.versions", "embodiedweb.text",
-             "embodiedweb.render"),
+             "embodiedweb.render", "embodiedweb.tables", "embodiedweb.wikitext"),
     "worlds": ("embodiedweb.worlds",),
     "sites": ("web_sites",),
     "core": ("embodiedweb",),
@@ -185,15 +186,6 @@ MAY_IMPORT: dict[str, set[str]] = {
     "apps": {"base", "worlds", "sites", "core", "baselines"},
 }
 
-#: Runtime edges into data_gen that another change of issue 17 removes (the wiki site reads its tables
-#: from data files, the geolocation oracle stops importing the generator). Listed here, not hidden:
-#: ``test_known_pending_still_needed`` fails once an edge is gone, as a reminder to delete it from this set.
-KNOWN_PENDING: set[tuple[str, str]] = {
-    ("web_sites.wiki.catalog", "embodiedweb.data_gen.wiki"),
-    ("embodiedweb.domains.geolocation.oracle", "embodiedweb.data_gen.geo"),
-}
-
-
 def layer_of(mod: str) -> str:
     best, best_len = "", -1
     for name, prefixes in LAYERS.items():
@@ -210,7 +202,7 @@ def layer_violations(graph: dict[str, set[str]]) -> list[str]:
         src = layer_of(mod)
         for dep in sorted(graph[mod]):
             dst = layer_of(dep)
-            if dst != src and dst not in MAY_IMPORT[src] and (mod, dep) not in KNOWN_PENDING:
+            if dst != src and dst not in MAY_IMPORT[src]:
                 bad.append(f"{mod} ({src}) -> {dep} ({dst})")
     return bad
 
@@ -267,15 +259,10 @@ def test_layers_import_only_downwards():
 
 def test_runtime_never_imports_data_gen():
     """Spelled out on its own (it is also part of the layers): nothing outside data_gen and the tests
-    imports the data generators, except the edges in KNOWN_PENDING."""
+    imports the data generators."""
     bad = [f"{m} -> {d}" for m in sorted(GRAPH) if layer_of(m) != "data_gen"
-           for d in sorted(GRAPH[m]) if layer_of(d) == "data_gen" and (m, d) not in KNOWN_PENDING]
+           for d in sorted(GRAPH[m]) if layer_of(d) == "data_gen"]
     assert not bad, "runtime imports data_gen:\n" + "\n".join(bad)
-
-
-def test_known_pending_still_needed():
-    gone = sorted(f"{m} -> {d}" for m, d in KNOWN_PENDING if d not in GRAPH.get(m, set()))
-    assert not gone, "these KNOWN_PENDING edges are gone; delete them from the set:\n" + "\n".join(gone)
 
 
 def test_no_private_names_across_files():
