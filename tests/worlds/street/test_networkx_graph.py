@@ -162,7 +162,7 @@ def test_map_site_prints_networkx_shortest_lengths(city, graph, tasks):
             assert abs(int(_TOTAL.search(d.tree().text).group(1)) - sp(a, b)) <= 0.5 + 1e-6, (a, b)
     finally:
         app.drop_session(sid)
-    assert len(pairs) == len(tasks["EWA-Navigation-v0"]) >= 150
+    assert len(pairs) >= 150  # distinct (start, destination) pairs of the 160 tasks
 
 
 def test_networkx_finds_a_shorter_route_when_the_router_is_wrong(city):
