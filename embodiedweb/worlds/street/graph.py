@@ -22,8 +22,8 @@ The graph has exactly the city's nodes and edges:
   directions call "north").
 
 The graph is a copy: changing it does not change the city or its routes. The env's own router
-(:meth:`City.route`, Dijkstra over chains of degree-2 nodes) stays the one the envs use, being several
-times faster; ``tests/worlds/street/test_networkx_graph.py`` checks it and every task's ground-truth
+(:meth:`City.route`, Dijkstra over chains of degree-2 nodes) stays the one the envs use, being about 50
+times faster on the embedded city (median 1.1 ms a random pair against 57 ms); ``tests/worlds/street/test_networkx_graph.py`` checks it and every task's ground-truth
 route against :func:`networkx.dijkstra_path_length`.
 """
 
