@@ -17,7 +17,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "serve": ("`ewa serve` and `ewa play` (the sites and human play over HTTP)", ("fastapi", "uvicorn")),
     "plots": ("the plots of `ewa report --html`", ("matplotlib",)),
     "llm": ("the LLM agent (an OpenAI-compatible endpoint)", ("openai",)),
-    "google": ("the Google Street View backend", ("requests",)),
+    "google": ("the Google backends (Street View, geocoding and directions)", ("googlemaps", "requests")),
     "ai2thor": ("the AI2-THOR kitchen backend", ("ai2thor",)),
     "rl": ("Stable-Baselines3 training", ("stable_baselines3", "sb3_contrib", "torch")),
     "ray": ("`ewa eval --ray` (evaluation on a Ray cluster)", ("ray",)),

@@ -8,7 +8,7 @@ import importlib
 from typing import Any
 
 _EXPORTS = {"City": ".city", "Location": ".city", "Node": ".city", "Place": ".city", "build_city": ".city",
-            "load_city": ".city", "StreetWorld": ".world"}
+            "load_city": ".city", "StreetWorld": ".world", "to_networkx": ".graph"}
 
 __all__ = sorted(_EXPORTS)
 

@@ -253,7 +253,10 @@ class City:
             best_len = abs(cum[pb] - cum[pa])
             best = ("direct",)
         src = self._anchors(a)
-        dst = {j: (d, ci, fwd) for j, d, ci, fwd in self._anchors(b)}
+        dst: dict[str, tuple[float, int, bool]] = {}
+        for j, d, ci, fwd in self._anchors(b):  # both ends of a loop chain can be one junction: keep the nearer
+            if d < dst.get(j, (math.inf,))[0]:
+                dst[j] = (d, ci, fwd)
         dist: dict[str, float] = {}
         prev: dict[str, tuple[str, int, bool] | None] = {}
         heap: list[tuple[float, str]] = []
@@ -327,8 +330,9 @@ class City:
         if a == j:
             return [a]
         ci, pos = self._on_chain[a]
-        nodes_ = self._chains[ci][0]
-        if nodes_[0] == j and (nodes_[-1] != j or pos <= len(nodes_) // 2):
+        nodes_, cum = self._chains[ci]
+        # a loop chain starts and ends at j: go the shorter way round
+        if nodes_[0] == j and (nodes_[-1] != j or cum[pos] <= cum[-1] - cum[pos]):
             return self._chain_slice(ci, pos, 0)
         return self._chain_slice(ci, pos, len(nodes_) - 1)
 
@@ -347,6 +351,14 @@ class City:
     def shortest_length(self, a: str, b: str) -> float:
         p = self.route(a, b)
         return self.route_length(p) if p else math.inf
+
+    def to_networkx(self, directed: bool = False) -> Any:
+        """This graph as a ``networkx.Graph`` (``directed``: a ``DiGraph`` with both directions of each
+        edge): node attributes ``lat``, ``lng``, ``name``, ``streets``, ``places``; edge attributes
+        ``length`` (metres) and ``street`` (and ``heading``). See :mod:`embodiedweb.worlds.street.graph`."""
+        from .graph import to_networkx
+
+        return to_networkx(self, directed=directed)
 
     # ------------------------------------------------------------------ names and directions
     def compass(self, heading: float) -> str:
