@@ -108,13 +108,14 @@ def test_a_fresh_registry_matches_names_without_regard_to_case():
 
 
 def test_object_actions_are_kitchen_actions_taking_one_object():
-    from embodiedweb.actions.registry import _obj
+    from embodiedweb.worlds.kitchen.world import object_action as _obj
 
     spec = _obj("PickupObject", "Pick up.", "PickupObject [Apple]")
     assert spec.domain == "kitchen" and spec.signature == "PickupObject [obj]"
     assert _obj("PutObject", "Put.", "PutObject [Pan]", "receptacle").signature == "PutObject [receptacle]"
     assert (spec.description, spec.example) == ("Pick up.", "PickupObject [Apple]")
-    from embodiedweb.actions.registry import ActionSpec, _bare
+    from embodiedweb.actions.registry import ActionSpec
+    from embodiedweb.worlds.spec import bare_action as _bare
 
     assert _bare("MoveAhead", "kitchen", "Move.") == ActionSpec("MoveAhead", "kitchen", (), "Move.", "MoveAhead")
     reg = _registry(spec)
