@@ -16,12 +16,9 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from embodiedweb.actions.registry import REGISTRY, ActionRegistry, ActionSpec, Arg, compose
 from embodiedweb.domains.base import REPORT_FAMILIES, Domain
 from embodiedweb.registration import load_specs
 from embodiedweb.worlds.base import EmbodiedWorld
-from embodiedweb.worlds.kitchen.world import KitchenWorld
-from embodiedweb.worlds.street.world import StreetWorld
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "plugin_domain"
@@ -74,48 +71,6 @@ def test_heuristic_prompt_and_report_come_from_the_domain(monkeypatch):
     assert HeuristicAgent().skip_note("EWA-Shopping-v0") is None
     assert env_family("EWA-Navigation-v0") == "geolocation"
     assert system_prompt(NavigationDomain(), "ACTIONS").startswith("Walk somewhere.\n")
-
-
-# ------------------------------------------------------------------ worlds declare their actions
-def test_the_grammar_is_composed_from_the_worlds():
-    assert REGISTRY.domains == ("web", "kitchen", "street", "meta")
-    assert REGISTRY.names(["kitchen"]) == [s.name for s in KitchenWorld.action_specs]
-    assert REGISTRY.names(["street"]) == [s.name for s in StreetWorld.action_specs]
-    assert REGISTRY.describe(["kitchen"]).startswith(f"## {KitchenWorld.action_title}\n{KitchenWorld.action_note}")
-
-
-class _Crane(EmbodiedWorld):
-    kind = "crane"
-    action_specs = (ActionSpec("Hoist", "crane", (Arg("load", "object"),), "Lift the load.", "Hoist [crate]"),)
-    action_title = "Crane actions"
-
-
-def test_a_new_world_joins_the_grammar_before_the_meta_actions():
-    reg = compose([KitchenWorld, StreetWorld, _Crane])
-    assert reg.domains == ("web", "kitchen", "street", "crane", "meta")
-    assert reg.parse("hoist [crate]", ["crane"]).args == {"load": "crate"}
-    assert "## Crane actions\n- Hoist [load]: Lift the load." in reg.describe()
-    assert reg.add_world(_Crane) is False  # the same world again: nothing to add
-    assert "Hoist" not in REGISTRY.specs  # a composed registry is its own
-
-
-def test_a_world_that_clashes_is_refused():
-    class Thief(EmbodiedWorld):
-        kind = "thief"
-        action_specs = (ActionSpec("click", "thief", (), "Click.", "click"),)
-
-    class Liar(EmbodiedWorld):
-        kind = "street"
-        action_specs = (ActionSpec("jump", "street", (), "Jump.", "jump"),)
-
-    class Mixed(EmbodiedWorld):
-        kind = "mixed"
-        action_specs = (ActionSpec("wave", "other", (), "Wave.", "wave"),)
-
-    for bad, msg in ((Thief, "already in the grammar"), (Liar, "other actions"), (Mixed, "must be 'mixed'")):
-        with pytest.raises(ValueError, match=msg):
-            compose([KitchenWorld, StreetWorld, bad])
-    assert isinstance(compose(), ActionRegistry)
 
 
 # ------------------------------------------------------------------ the example plug-in domain, end to end
