@@ -96,7 +96,7 @@ class LLMAgent(Agent):
         base = env.unwrapped
         self.domains = base.domains
         if self.system_template is None:
-            self.system = system_prompt(base.domain.name, base.describe_actions())
+            self.system = system_prompt(base.domain, base.describe_actions())
         else:  # a --system-prompt file: {domain} and {actions} filled in (no str.format: JSON braces stay)
             self.system = (self.system_template.replace("{domain}", base.domain.name)
                            .replace("{actions}", base.describe_actions()))

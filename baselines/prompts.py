@@ -1,4 +1,5 @@
-"""Prompts for LLM agents: one system prompt per domain plus the observation as a user message."""
+"""Prompts for LLM agents: a system prompt opened by the domain's ``prompt_guidance``, plus the observation
+as a user message."""
 
 from __future__ import annotations
 
@@ -10,29 +11,14 @@ from embodiedweb.actions import REGISTRY, ActionError
 #: bump when the system or observation prompt changes what a model sees: part of an LLM run's identity
 PROMPT_VERSION = "1"
 
-DOMAIN_GUIDANCE = {
-    "cooking": "You are in a kitchen and can use a web browser. Find the recipe the instruction names on the recipe "
-               "site (use the filters when several recipes share a name), read it one step at a time, switch to the "
-               "kitchen to do each step, and switch back to the web for the next step. If the kitchen lacks an "
-               "ingredient, order it from the shop with delivery to your kitchen; it appears on a counter top.",
-    "navigation": "You stand on a street in Manhattan and can use a web browser. Get walking directions on the map "
-                  "site, then walk them in the street world and stop at the destination.",
-    "shopping": "You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
-                "stores on the shop site and the map site, order the right item at the right store, then walk to "
-                "that store and stop there.",
-    "traveling": "You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then answer "
-                 "the question using the wiki; answer with stop [your answer].",
-    "geolocation": "You stand somewhere in the world. Look around (the four views), move to nearby viewpoints if "
-                   "useful, research clues on the wiki, then answer with "
-                   "stop [lat, lng; continent; country; city; street].",
-}
-
 ANSWER_RULE = ("Think step by step about what you see, then end your reply with exactly one action in this form:\n"
                "In summary, the next action I will perform is ```<action>```")
 
 
-def system_prompt(domain: str, actions: str) -> str:
-    guidance = DOMAIN_GUIDANCE.get(domain, "Complete the instruction using the web and the embodied environment.")
+def system_prompt(domain: Any, actions: str) -> str:
+    """The system prompt for ``domain`` (a :class:`embodiedweb.domains.base.Domain`: its ``prompt_guidance``
+    opens the prompt) with the action descriptions ``actions``."""
+    guidance = domain.prompt_guidance
     return (f"{guidance}\n\nYou act in one environment at a time: the web or the embodied environment. "
             "Use switch_environment [note] to move to the other one; the note is shown to you after the switch, "
             "so use it to remember what you are about to do.\n\n"

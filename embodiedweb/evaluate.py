@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterable
@@ -279,7 +280,32 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     # what was selected (not part of the run id: a record is one episode whatever chose it)
     run["selection"] = {"split": split or "all", "subset": subset, "limit": limit,
                         "curriculum": (env_kwargs or {}).get("curriculum")}
+    skipped = {e: note for e in env_ids if (note := skip_note(probe, e))}
     close_agent(probe)
+    for note in skipped.values():
+        print(f"note: {note}", file=sys.stderr)
+    env_ids = [e for e in env_ids if e not in skipped]
+    summary, records = _evaluate_runs(env_ids, agent_name, ray_address=ray_address, workers=workers, limit=limit,
+                                      split=split, web_mode=web_mode, out=out, seed=seed, progress=progress,
+                                      env_kwargs=env_kwargs, agent_kwargs=agent_kwargs, save_steps=save_steps,
+                                      run=run, retry_errors=retry_errors) if env_ids else ({}, [])
+    for e, note in skipped.items():  # in the table and the --json summary: no episodes, no rates, the note
+        summary[e] = {"episodes": 0, "errors": 0, **dict.fromkeys(METRIC_KEYS), "skipped": note}
+    return summary, records
+
+
+def skip_note(agent: Any, env_id: str) -> str | None:
+    """The agent's reason not to run on ``env_id`` (its optional ``skip_note(env_id)`` hook, e.g. the
+    heuristic agent on a domain that declares no heuristic), else ``None``."""
+    hook = getattr(agent, "skip_note", None)
+    note = hook(env_id) if callable(hook) else None
+    return str(note) if note else None
+
+
+def _evaluate_runs(env_ids: list[str], agent_name: str, *, ray_address: str | None, workers: int, limit: int | None,
+                   split: str | None, web_mode: str, out: Path | None, seed: int, progress: bool,
+                   env_kwargs: dict[str, Any] | None, agent_kwargs: dict[str, Any] | None, save_steps: bool,
+                   run: dict[str, Any], retry_errors: bool) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     kw = {"limit": limit, "split": split, "web_mode": web_mode, "out": out, "seed": seed, "progress": progress,
           "env_kwargs": env_kwargs, "agent_kwargs": agent_kwargs, "save_steps": save_steps, "run": run,
           "retry_errors": retry_errors}

@@ -7,12 +7,19 @@ A spec names the env id, the domain class, the task file and default limits::
     tasks = "cooking/tasks.jsonl"        # relative to data/
     max_steps = 150
     description = "..."
+
+Specs come from ``envs/`` and, for plug-in domains, from the folders in the ``EWA_ENVS_PATH`` environment
+variable (separated by ``os.pathsep``) or given to :func:`register_envs`. A plug-in spec's ``domain``
+module is imported with the spec's folder on ``sys.path`` and its ``tasks`` path is relative to that folder
+(else to ``data/``): a domain is one folder plus one TOML file (see the README's "Adding a domain").
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,42 +41,106 @@ class EnvSpec:
     description: str = ""
     defaults: dict[str, Any] = field(default_factory=dict)
 
+    #: the folder the spec was read from (``None``: built by hand)
+    folder: Path | None = None
+
+    def domain_class(self) -> type:
+        """The domain class (imported, not instantiated): what it declares (its world, heuristic, prompt
+        guidance, report family) is read from it."""
+        module, _, cls = self.domain.partition(":")
+        if self.folder is not None and self.folder.resolve() != envs_dir().resolve():
+            where = str(self.folder.resolve())
+            if where not in sys.path:
+                sys.path.append(where)  # a plug-in domain's package lives beside its spec
+        try:
+            return getattr(importlib.import_module(module), cls)
+        except (ImportError, AttributeError) as e:
+            raise gym.error.Error(f"{self.id}: cannot import the domain {self.domain!r} "
+                                  f"({type(e).__name__}: {e})") from None
+
     def load_domain(self, **options: Any) -> Any:
         """The domain object; ``options`` are the domain's own keyword arguments (e.g. ``passive=True``)."""
-        module, _, cls = self.domain.partition(":")
+        cls = self.domain_class()
         try:
-            return getattr(importlib.import_module(module), cls)(**options)
+            return cls(**options)
         except TypeError as e:
             raise gym.error.Error(f"{self.id}: unsupported option(s) {', '.join(sorted(options))}: {e}") from None
 
     @property
     def tasks_path(self) -> Path:
+        if self.folder is not None and (self.folder / self.tasks).is_file():
+            return self.folder / self.tasks
         return data_dir() / self.tasks
 
 
+#: plug-in spec folders added with :func:`register_envs` (besides ``EWA_ENVS_PATH``)
+_EXTRA_FOLDERS: list[Path] = []
+
+
+def spec_folders() -> list[Path]:
+    """``envs/``, then the folders of ``EWA_ENVS_PATH``, then those given to :func:`register_envs`."""
+    extra = [Path(p) for p in os.environ.get("EWA_ENVS_PATH", "").split(os.pathsep) if p.strip()]
+    out: list[Path] = []
+    for f in [envs_dir(), *extra, *_EXTRA_FOLDERS]:
+        if f.resolve() not in [o.resolve() for o in out]:
+            out.append(f)
+    return out
+
+
 def load_specs(folder: Path | None = None) -> list[EnvSpec]:
-    """Every spec in ``envs/`` sorted by file name."""
-    folder = folder or envs_dir()
-    specs = []
-    for path in sorted(folder.glob("*.toml")):
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
-        specs.append(EnvSpec(**raw))
+    """Every spec of ``folder`` (default: every folder of :func:`spec_folders`), each folder sorted by file
+    name. Two specs with one id are refused."""
+    specs: list[EnvSpec] = []
+    for f in [folder] if folder is not None else spec_folders():
+        for path in sorted(Path(f).glob("*.toml")):
+            with open(path, "rb") as fh:
+                raw = tomllib.load(fh)
+            try:
+                spec = EnvSpec(**raw, folder=path.parent)
+            except TypeError as e:
+                raise gym.error.Error(f"env spec {path}: {e}") from None
+            if any(s.id == spec.id for s in specs):
+                raise gym.error.Error(f"env spec {path}: id {spec.id!r} is already registered")
+            specs.append(spec)
     return specs
+
+
+def spec_for(env_id: str) -> EnvSpec | None:
+    """The spec of ``env_id``, or ``None`` when no spec folder has it."""
+    return next((s for s in load_specs() if s.id == env_id), None)
+
+
+def domain_class(env_id: str) -> type | None:
+    """The domain class of a registered env id (``None`` for an unknown id)."""
+    spec = spec_for(env_id)
+    return spec.domain_class() if spec is not None else None
+
+
+def register_envs(folder: str | Path) -> list[str]:
+    """Register the specs of a plug-in ``folder`` (as ``EWA_ENVS_PATH`` does); returns their ids. Worker
+    processes (``ewa eval --workers``, Ray) see them only through ``EWA_ENVS_PATH``."""
+    folder = Path(folder)
+    new = load_specs(folder)
+    if folder.resolve() not in [f.resolve() for f in spec_folders()]:
+        _EXTRA_FOLDERS.append(folder)
+    register_all()
+    return [s.id for s in new]
 
 
 def make_env(spec_id: str, **kwargs: Any) -> Any:
     """Gymnasium entry point: build the env of ``spec_id`` with ``kwargs`` over the spec's defaults."""
+    from embodiedweb.actions import REGISTRY
     from embodiedweb.env import EmbodiedWebEnv
     from embodiedweb.tasks import load_tasks
 
-    spec = next((s for s in load_specs() if s.id == spec_id), None)
+    spec = spec_for(spec_id)
     if spec is None:
-        raise gym.error.Error(f"no env spec {spec_id!r} in {envs_dir()}")
+        raise gym.error.Error(f"no env spec {spec_id!r} in {', '.join(map(str, spec_folders()))}")
     opts = {"max_steps": spec.max_steps, **spec.defaults, **kwargs}
     env_params = set(inspect.signature(EmbodiedWebEnv.__init__).parameters)
     domain_opts = {k: opts.pop(k) for k in list(opts) if k not in env_params}
     domain = spec.load_domain(**domain_opts)
+    REGISTRY.add_world(domain.world)  # a plug-in world's actions join the grammar (the shipped ones are there)
     tasks = load_tasks(spec.tasks_path, domain.validate_task)
     return EmbodiedWebEnv(domain, tasks, env_id=spec.id, **opts)
 

@@ -14,44 +14,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-DOMAINS = ("web", "kitchen", "street", "meta")
+from embodiedweb.worlds.base import EmbodiedWorld
+from embodiedweb.worlds.kitchen.world import KitchenWorld
+from embodiedweb.worlds.spec import ActionSpec, Arg, bare_action
+from embodiedweb.worlds.street.world import StreetWorld
+
+__all__ = ["BUILTIN_WORLDS", "DOMAINS", "META_SPECS", "REGISTRY", "SPECS", "WEB_SPECS", "ActionError",
+           "ActionRegistry", "ActionSpec", "Arg", "ParsedAction", "compose"]
 
 
 class ActionError(ValueError):
     """An action string that does not parse or whose arguments are invalid."""
-
-
-@dataclass(frozen=True)
-class Arg:
-    """One argument: ``kind`` is ``id`` (page element id), ``int``, ``text`` (free text, may be
-    empty when ``optional``), ``choice`` (one of ``choices``), ``flag`` (0/1), ``object`` (an objectId or
-    type name), ``node`` (street node id), ``url`` or ``key``."""
-
-    name: str
-    kind: str
-    optional: bool = False
-    choices: tuple[str, ...] = ()
-    default: Any = None
-    label: str = ""
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    """One action of the grammar."""
-
-    name: str
-    domain: str
-    args: tuple[Arg, ...]
-    description: str
-    example: str
-
-    @property
-    def signature(self) -> str:
-        parts = [self.name]
-        for a in self.args:
-            label = "|".join(a.choices) if a.kind == "choice" else ("0|1" if a.kind == "flag" else a.label or a.name)
-            parts.append(f"[{label}]" if not a.optional else f"[{label}]?")
-        return " ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -120,12 +93,50 @@ def _split_args(rest: str, n_args: int, last_free: bool) -> list[str]:
 class ActionRegistry:
     """Every action of the grammar, by domain, with parsing and prompt descriptions."""
 
-    def __init__(self, specs: Iterable[ActionSpec]) -> None:
+    def __init__(self, specs: Iterable[ActionSpec], titles: dict[str, str] | None = None,
+                 notes: dict[str, str] | None = None) -> None:
         self.specs: dict[str, ActionSpec] = {}
         self._lower: dict[str, ActionSpec] = {}
+        self.titles: dict[str, str] = {**TITLES, **(titles or {})}
+        self.notes: dict[str, str] = dict(notes or {})
+        self._set(specs)
+
+    def _set(self, specs: Iterable[ActionSpec]) -> None:
+        self.specs, self._lower = {}, {}
         for s in specs:
             self.specs[s.name] = s
             self._lower[s.name.lower()] = s
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """The action domains in the order of the grammar (``web``, the worlds' kinds, ``meta``)."""
+        return tuple(dict.fromkeys(s.domain for s in self.specs.values()))
+
+    def add_world(self, world: type[EmbodiedWorld] | EmbodiedWorld) -> bool:
+        """Compose ``world``'s declared ``action_specs`` into the grammar (before the meta actions); returns
+        whether anything was added. A world of a kind already there must declare the same actions (the geo
+        world reuses the street world's); an action name another domain uses is refused."""
+        kind, specs = world.kind, tuple(world.action_specs)
+        if not kind or not specs:
+            raise ValueError(f"world {getattr(world, '__name__', type(world).__name__)} declares no kind or no "
+                             "action_specs")
+        if any(s.domain != kind for s in specs):
+            raise ValueError(f"world kind {kind!r}: every action spec's domain must be {kind!r}")
+        have = tuple(s for s in self.specs.values() if s.domain == kind)
+        if have:
+            if have != specs:
+                raise ValueError(f"world kind {kind!r} is already in the grammar with other actions")
+            return False
+        clash = [s.name for s in specs if self.get(s.name) is not None]
+        if clash:
+            raise ValueError(f"world kind {kind!r}: action name(s) {', '.join(clash)} already in the grammar")
+        rest = [s for s in self.specs.values() if s.domain != "meta"]
+        self._set([*rest, *specs, *(s for s in self.specs.values() if s.domain == "meta")])
+        if world.action_title:
+            self.titles[kind] = world.action_title
+        if world.action_note:
+            self.notes[kind] = world.action_note
+        return True
 
     def get(self, name: str) -> ActionSpec | None:
         return self._lower.get(name.lower())
@@ -134,26 +145,17 @@ class ActionRegistry:
         ds = set(domains)
         return [s.name for s in self.specs.values() if s.domain in ds]
 
-    def describe(self, domains: Iterable[str] = DOMAINS, with_examples: bool = True) -> str:
-        """A prompt-ready description of the actions of ``domains``, grouped by domain."""
-        titles = {"web": "Web actions (only while the web is active)",
-                  "kitchen": "Kitchen actions (only while the embodied environment is active)",
-                  "street": "Street actions (only while the embodied environment is active)",
-                  "meta": "Actions in both environments"}
+    def describe(self, domains: Iterable[str] | None = None, with_examples: bool = True) -> str:
+        """A prompt-ready description of the actions of ``domains`` (default: all), grouped by domain."""
+        wanted = set(self.domains if domains is None else domains)
         out: list[str] = []
-        for d in DOMAINS:
-            if d not in set(domains):
+        for d in self.domains:
+            if d not in wanted:
                 continue
             specs = [s for s in self.specs.values() if s.domain == d]
-            if not specs:
-                continue
-            out.append(f"## {titles[d]}")
-            if d == "kitchen":
-                out.append("[obj] is an objectId (always that object; as in AI2-THOR its numbers are where the "
-                           "object started, not where it is now: the scene text says where it is) or a type name: "
-                           "the nearest visible instance (Teleport: the nearest anywhere, and when a closed "
-                           "receptacle hides it the next observation names that receptacle); refused, listing "
-                           "the ids, when the visible instances of that type differ in state.")
+            out.append(f"## {self.titles.get(d) or d.capitalize() + ' actions'}")
+            if self.notes.get(d):
+                out.append(self.notes[d])
             for s in specs:
                 line = f"- {s.signature}: {s.description}"
                 if with_examples:
@@ -161,9 +163,10 @@ class ActionRegistry:
                 out.append(line)
         return "\n".join(out)
 
-    def parse(self, text: Any, domains: Iterable[str] = DOMAINS) -> ParsedAction:
-        """Parse ``text`` into a :class:`ParsedAction`; raise :class:`ActionError` saying what is wrong."""
-        allowed = set(domains)
+    def parse(self, text: Any, domains: Iterable[str] | None = None) -> ParsedAction:
+        """Parse ``text`` into a :class:`ParsedAction`; raise :class:`ActionError` saying what is wrong.
+        ``domains``: the action domains allowed (default: all)."""
+        allowed = set(self.domains if domains is None else domains)
         if not isinstance(text, str):
             raise ActionError(f"An action must be a string, got {type(text).__name__}. "
                               f"Valid actions: {self._short(allowed)}")
@@ -270,15 +273,10 @@ def _clip(s: str, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def _obj(name: str, desc: str, example: str, label: str = "obj") -> ActionSpec:
-    return ActionSpec(name, "kitchen", (Arg("obj", "object", label=label),), desc, example)
+_bare = bare_action  # the name the grammar's own tables use
 
-
-def _bare(name: str, domain: str, desc: str) -> ActionSpec:
-    return ActionSpec(name, domain, (), desc, name)
-
-
-SPECS: tuple[ActionSpec, ...] = (
+#: The web actions (the same in every env whose domain uses the web).
+WEB_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("click", "web", (Arg("id", "id"),), "Click the element with this id.", "click [12]"),
     ActionSpec("type", "web", (Arg("id", "id"), Arg("text", "text"), Arg("enter", "flag", True, default=False)),
                "Replace the content of a text field with the text (or choose an option of a select); "
@@ -294,35 +292,10 @@ SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("goto", "web", (Arg("url", "url"),), "Open a URL of the local sites.", "goto [http://ewa.local/]"),
     _bare("go_back", "web", "Go back to the previous page."),
     _bare("go_forward", "web", "Go forward to the next page."),
-    _obj("Teleport", "Go to a spot from which the object can be reached.", "Teleport [Fridge]"),
-    _bare("MoveAhead", "kitchen", "Move 0.25 m forward."),
-    _bare("MoveBack", "kitchen", "Move 0.25 m back."),
-    _bare("MoveLeft", "kitchen", "Move 0.25 m to the left."),
-    _bare("MoveRight", "kitchen", "Move 0.25 m to the right."),
-    _bare("RotateLeft", "kitchen", "Turn 90 degrees left."),
-    _bare("RotateRight", "kitchen", "Turn 90 degrees right."),
-    _bare("LookUp", "kitchen", "Tilt the view up."),
-    _bare("LookDown", "kitchen", "Tilt the view down."),
-    _obj("PickupObject", "Pick up the object (hands must be empty).", "PickupObject [Apple]"),
-    _obj("PutObject", "Put the held object into or onto the receptacle.", "PutObject [Pan]", "receptacle"),
-    _obj("OpenObject", "Open the object.", "OpenObject [Fridge]"),
-    _obj("CloseObject", "Close the object.", "CloseObject [Fridge]"),
-    _obj("SliceObject", "Slice the object (hold a knife).", "SliceObject [Tomato]"),
-    _obj("ToggleObjectOn", "Switch the object on. Heat cooks food: a burner that is on cooks what is in the pan "
-         "or pot on it, a closed microwave that is on cooks what is inside, a toaster that is on toasts the "
-         "bread slice in it.", "ToggleObjectOn [StoveKnob]"),
-    _obj("ToggleObjectOff", "Switch the object off.", "ToggleObjectOff [StoveKnob]"),
-    _bare("forward", "street", "Walk to the neighbouring node labelled ahead (if none, to the one labelled "
-          "ahead-left or ahead-right nearest to straight ahead); refused when there is neither."),
-    _bare("left", "street", "Walk to the neighbouring node labelled left (turning and walking there is one "
-          "action); if none, to the one labelled ahead-left, behind-left or behind nearest to 90 degrees left, "
-          "so at a dead end or mid-block it walks back the way you came."),
-    _bare("right", "street", "Walk to the neighbouring node labelled right (turning and walking there is one "
-          "action); if none, to the one labelled ahead-right, behind-right or behind nearest to 90 degrees "
-          "right, so at a dead end or mid-block it walks back the way you came."),
-    ActionSpec("move", "street", (Arg("node_id", "node"),), "Walk to the neighbouring node with this id. After "
-               "any walk you face the way you walked.",
-               "move [n0123]"),
+)
+
+#: The actions of both environments.
+META_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("switch_environment", "meta", (Arg("message", "text", True, default=""),),
                "Switch between the web and the embodied environment, carrying a note (e.g. the step you "
                "are about to do) into the next observation.", "switch_environment [next: slice the tomato]"),
@@ -330,4 +303,22 @@ SPECS: tuple[ActionSpec, ...] = (
                "End the episode, with an answer if the task asks for one.", "stop [Times Square]"),
 )
 
-REGISTRY = ActionRegistry(SPECS)
+TITLES = {"web": "Web actions (only while the web is active)", "meta": "Actions in both environments"}
+
+#: The worlds of the shipped domains; a plug-in domain's world is added when its env is made
+#: (:meth:`ActionRegistry.add_world`, called by :func:`embodiedweb.registration.make_env`).
+BUILTIN_WORLDS: tuple[type[EmbodiedWorld], ...] = (KitchenWorld, StreetWorld)
+
+
+def compose(worlds: Iterable[type[EmbodiedWorld] | EmbodiedWorld] = BUILTIN_WORLDS) -> ActionRegistry:
+    """A registry of the web actions, the actions each of ``worlds`` declares, then the meta actions."""
+    reg = ActionRegistry([*WEB_SPECS, *META_SPECS])
+    for w in worlds:
+        reg.add_world(w)
+    return reg
+
+
+REGISTRY = compose()
+#: The grammar of the shipped worlds: web, kitchen, street, meta actions
+SPECS: tuple[ActionSpec, ...] = tuple(REGISTRY.specs.values())
+DOMAINS: tuple[str, ...] = REGISTRY.domains

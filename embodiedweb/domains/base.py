@@ -1,10 +1,19 @@
-"""What a domain provides to the env: its world, task validation, checker and oracle."""
+"""The domain plug-in contract: what a task family declares, in one place.
+
+A domain class names its **world** (an :class:`EmbodiedWorld` class, whose ``kind`` and ``action_specs``
+decide its action domain and grammar), validates its **tasks** (the task file is named by its
+``envs/*.toml`` spec), **checks** an episode, builds its **oracle**, and declares its optional
+**heuristic** agent (an import path, resolved by ``baselines``; ``None``: none, and ``ewa eval --agent
+heuristic`` skips the env with a note), its **prompt guidance** (the LLM agent's system prompt) and its
+**report family** (which table shape ``ewa report`` gives it). Nothing outside the domain is keyed by its
+name: see the README's "Adding a domain".
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from embodiedweb.tasks import Task
 from embodiedweb.worlds.base import EmbodiedWorld
@@ -23,11 +32,27 @@ class Episode:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
+#: ``ewa report``'s table shapes: ``cooking`` (the paper's Table 3: overall / web-only / embodied-only /
+#: completion per agent), ``outdoor`` (Table 2: one column group per env), ``geolocation`` (Table 4:
+#: continent / country / city / street accuracy, distance, score), ``other`` (Table 3's columns, untitled).
+REPORT_FAMILIES = ("cooking", "outdoor", "geolocation", "other")
+
+
 class Domain(ABC):
-    """A task family: which world it uses, how tasks are validated and checked, and its oracle."""
+    """A task family: which world it uses, how tasks are validated and checked, its oracle, its optional
+    heuristic, its prompt guidance and its report family (see the module docstring)."""
 
     name: str = ""
-    world_kind: str = ""
+    #: the embodied world this domain's episodes run in; :meth:`make_world` builds one (override it to
+    #: pass options); the world's ``kind`` is the domain's action domain (:attr:`world_kind`)
+    world: ClassVar[type[EmbodiedWorld]]
+    #: the rule-based heuristic agent as ``"module:Class"`` (a class with the agent interface, built
+    #: without arguments); ``None``: the domain has none and the heuristic agent skips it with a note
+    heuristic: ClassVar[str | None] = None
+    #: the first paragraph of the LLM agent's system prompt: what the agent is and how the task goes
+    prompt_guidance: ClassVar[str] = "Complete the instruction using the web and the embodied environment."
+    #: the table shape ``ewa report`` gives the env (:data:`REPORT_FAMILIES`)
+    report_family: ClassVar[str] = "other"
     #: False for settings without the web (e.g. geolocation's passive setting): web actions and
     #: switch_environment are refused and episodes start in the embodied world.
     web_enabled: bool = True
@@ -44,9 +69,14 @@ class Domain(ABC):
         ``web`` and ``embodied`` when the web is on, none without it (there is no web part to split off)."""
         return ("web", "embodied") if self.web_enabled else ()
 
-    @abstractmethod
+    @property
+    def world_kind(self) -> str:
+        """The action domain of the world (``"kitchen"``, ``"street"``, ...): the world's ``kind``."""
+        return self.world.kind
+
     def make_world(self) -> EmbodiedWorld:
-        """A fresh world instance for one env."""
+        """A fresh world instance for one env (default: :attr:`world` built without arguments)."""
+        return self.world()
 
     def validate_task(self, task: Task) -> None:  # noqa: B027 - optional hook
         """Raise :class:`embodiedweb.tasks.TaskError` naming the field when a task cannot run."""

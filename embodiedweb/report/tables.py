@@ -1,9 +1,9 @@
 """Per-episode records -> the paper's result tables (numbers, rich tables, HTML rows).
 
 Records are the JSONL lines ``ewa eval`` (and human play) writes. Tables are generic over env ids and
-metric keys: an env id's *family* comes from its name (``EWA-Cooking-v0`` -> cooking), and
+metric keys: an env id's *family* is the ``report_family`` its domain declares, and
 
-* Table 3 shape (cooking, and any env of an unknown family): per agent overall / web-only /
+* Table 3 shape (cooking, and any env of family ``other``): per agent overall / web-only /
   embodied-only accuracy and completion rate;
 * Table 2 shape (outdoor: navigation, shopping, traveling): one column group per env;
 * Table 4 shape (geolocation): continent / country / city / street accuracy, mean distance (km) and
@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from embodiedweb.domains.base import REPORT_FAMILIES
 from embodiedweb.runs import participant, run_id, run_label
 
 ACC_KEYS = ("overall", "web", "embodied", "completion")
 ACC_LABELS = {"overall": "Overall", "web": "Web-only", "embodied": "Embodied-only", "completion": "Completion"}
-OUTDOOR = ("navigation", "shopping", "traveling")
 GEO_RATE_KEYS = ("continent", "country", "city", "street")
 GEO_MEAN_KEYS = ("distance_km", "geoguessr_score")
 AGENT_ORDER = ("oracle", "heuristic", "llm", "perturbed", "random")
@@ -45,15 +45,17 @@ def env_label(env_id: str) -> str:
 
 
 def env_family(env_id: str) -> str:
-    """``cooking``, ``outdoor``, ``geolocation`` or ``other``."""
-    name = env_label(env_id).lower()
-    if "cooking" in name:
-        return "cooking"
-    if "geolocation" in name:
-        return "geolocation"
-    if any(o in name for o in OUTDOOR):
-        return "outdoor"
-    return "other"
+    """The table shape of ``env_id``: the ``report_family`` its domain declares (``cooking``, ``outdoor``,
+    ``geolocation`` or ``other``; see :data:`embodiedweb.domains.base.REPORT_FAMILIES`); ``other`` for an env
+    id no spec folder registers."""
+    from embodiedweb.registration import domain_class
+
+    try:
+        cls = domain_class(env_id)
+    except Exception:  # noqa: BLE001 - a plug-in domain that no longer imports: its records still show
+        cls = None
+    family = getattr(cls, "report_family", "other")
+    return family if family in REPORT_FAMILIES else "other"
 
 
 def agent_sort_key(agent: str) -> tuple[int, str]:
@@ -260,8 +262,34 @@ def compute(records: list[dict[str, Any]]) -> dict[str, Any]:
                 t3.setdefault(e, {})[a] = acc[e][a]
     human = {e: {a: human_accuracy(rs) for a, rs in agents.items() if all(is_human(r) for r in rs)}
              for e, agents in g.items()}
-    return {"accuracy": acc, "table2": {a: t2[a] for a in sorted(t2, key=agent_sort_key)}, "table3": t3,
-            "table4": t4, "human": {e: per for e, per in human.items() if per}}
+    out = {"accuracy": acc, "table2": {a: t2[a] for a in sorted(t2, key=agent_sort_key)}, "table3": t3,
+           "table4": t4, "human": {e: per for e, per in human.items() if per}}
+    notes = skipped_heuristic_notes(g)
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def skipped_heuristic_notes(g: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, list[str]]:
+    """Per env whose domain declares no heuristic (``Domain.heuristic = None``): a note for each heuristic
+    run (rows whose records are of agent ``heuristic``) that has records on other envs but, skipped by
+    ``ewa eval``, none on this one."""
+    from embodiedweb.registration import domain_class
+
+    rows = sorted({a for agents in g.values() for a, rs in agents.items()
+                   if rs and rs[0].get("agent") == "heuristic"}, key=agent_sort_key)
+    notes: dict[str, list[str]] = {}
+    for e in sorted(g) if rows else ():
+        try:
+            cls = domain_class(e)
+        except Exception:  # noqa: BLE001 - a plug-in domain that no longer imports: no note
+            cls = None
+        if cls is None or getattr(cls, "heuristic", None):
+            continue
+        missing = [a for a in rows if a not in g[e]]
+        if missing:
+            notes[e] = [f"{a}: skipped, the domain {cls.name!r} declares no heuristic" for a in missing]
+    return notes
 
 
 # ---------------------------------------------------------------------------------------------- rendering
@@ -284,14 +312,20 @@ def num(x: float | None, digits: int = 1) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
+def _with_notes(caption: str, notes: list[str]) -> str:
+    return caption + "".join(f"; note: {n}" for n in notes)
+
+
 def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
     tables: list[Table] = []
+    notes: dict[str, list[str]] = numbers.get("notes") or {}
     for e, rows in numbers["table3"].items():
         fam = env_family(e)
         title = f"Table 3 · {env_label(e)} ({e})" if fam == "cooking" else f"{env_label(e)} ({e})"
         t = Table(title, ["Agent", "Episodes", "Errors", "Overall %", "Web-only %", "Embodied-only %",
                           "Completion %"],
-                  caption="accuracy in %; completion = mean fraction of the task's conditions met; " + ERRORS_NOTE)
+                  caption=_with_notes("accuracy in %; completion = mean fraction of the task's conditions met; "
+                                      + ERRORS_NOTE, notes.get(e, [])))
         for a, r in rows.items():
             t.rows.append([a, str(r["episodes"]), str(r["errors"]), *(pct(r[k]) for k in ACC_KEYS)])
         tables.append(t)
@@ -301,8 +335,8 @@ def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
         t = Table("Table 2 · Outdoor", ["Agent"] + [f"{lab}" for _ in envs for lab in
                                                      ("Overall %", "Web %", "Embodied %", "Completion %", "Errors")],
                   groups=[("", 1)] + [(f"{env_label(e)} ({e})", 5) for e in envs],
-                  caption="per env: overall / web-only / embodied-only accuracy and completion rate (%); "
-                          + ERRORS_NOTE)
+                  caption=_with_notes("per env: overall / web-only / embodied-only accuracy and completion rate "
+                                      "(%); " + ERRORS_NOTE, [f"{e}: {n}" for e in envs for n in notes.get(e, [])]))
         for a, per in t2.items():
             cells = [a]
             for e in envs:
@@ -314,8 +348,8 @@ def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
         t = Table(f"Table 4 · {env_label(e)} ({e})",
                   ["Agent", "Episodes", "Errors", "Continent %", "Country %", "City %", "Street %", "Distance km",
                    "GeoGuessr score"],
-                  caption="accuracy at each level (%), mean distance to the true location, mean GeoGuessr score; "
-                          + ERRORS_NOTE)
+                  caption=_with_notes("accuracy at each level (%), mean distance to the true location, mean "
+                                      "GeoGuessr score; " + ERRORS_NOTE, notes.get(e, [])))
         for a, r in rows.items():
             t.rows.append([a, str(r["episodes"]), str(r["errors"]), *(pct(r[k]) for k in GEO_RATE_KEYS),
                            num(r["distance_km"]),

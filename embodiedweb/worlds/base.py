@@ -11,14 +11,23 @@ from typing import Any
 
 import numpy as np
 
+from embodiedweb.worlds.spec import ActionSpec
+
 
 class EmbodiedWorld(ABC):
     """An embodied world driven by parsed actions from the action registry.
 
-    ``kind`` names the action domain the world accepts (``"kitchen"`` or ``"street"``).
+    ``kind`` names the action domain the world accepts (``"kitchen"`` or ``"street"``); a domain's
+    ``world_kind`` is its world's ``kind``. ``action_specs`` are the world's actions (each with
+    ``domain == kind``), declared once here: :mod:`embodiedweb.actions` composes the grammar from the web
+    actions, every world's ``action_specs`` and the meta actions. ``action_title`` heads them in prompts
+    and ``action_note`` (optional) follows the title.
     """
 
     kind: str = ""
+    action_specs: tuple[ActionSpec, ...] = ()
+    action_title: str = ""
+    action_note: str = ""
 
     @abstractmethod
     def reset(self, config: dict[str, Any], seed: int) -> None:

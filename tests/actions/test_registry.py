@@ -108,13 +108,14 @@ def test_a_fresh_registry_matches_names_without_regard_to_case():
 
 
 def test_object_actions_are_kitchen_actions_taking_one_object():
-    from embodiedweb.actions.registry import _obj
+    from embodiedweb.worlds.kitchen.world import object_action as _obj
 
     spec = _obj("PickupObject", "Pick up.", "PickupObject [Apple]")
     assert spec.domain == "kitchen" and spec.signature == "PickupObject [obj]"
     assert _obj("PutObject", "Put.", "PutObject [Pan]", "receptacle").signature == "PutObject [receptacle]"
     assert (spec.description, spec.example) == ("Pick up.", "PickupObject [Apple]")
-    from embodiedweb.actions.registry import ActionSpec, _bare
+    from embodiedweb.actions.registry import ActionSpec
+    from embodiedweb.worlds.spec import bare_action as _bare
 
     assert _bare("MoveAhead", "kitchen", "Move.") == ActionSpec("MoveAhead", "kitchen", (), "Move.", "MoveAhead")
     reg = _registry(spec)
@@ -251,3 +252,55 @@ def test_rendering_leaves_out_empty_optionals_and_unknown_names():
     assert str(REGISTRY.parse("type [3] [x]")) == "type [3] [x] [0]"
     assert str(ParsedAction("Unknown", "web", {"a": 1})) == "Unknown"
     assert REGISTRY.parse("click [1]").to_json() == {"name": "click", "domain": "web", "args": {"id": "1"}}
+
+
+# ------------------------------------------------------------------ worlds declare their actions (issue 17)
+from embodiedweb.actions.registry import ActionRegistry, ActionSpec, Arg, compose  # noqa: E402
+from embodiedweb.worlds.base import EmbodiedWorld  # noqa: E402
+from embodiedweb.worlds.kitchen.world import KitchenWorld  # noqa: E402
+from embodiedweb.worlds.street.world import StreetWorld  # noqa: E402
+
+
+def test_the_grammar_is_composed_from_the_worlds():
+    assert REGISTRY.domains == ("web", "kitchen", "street", "meta")
+    assert REGISTRY.names(["kitchen"]) == [s.name for s in KitchenWorld.action_specs]
+    assert REGISTRY.names(["street"]) == [s.name for s in StreetWorld.action_specs]
+    assert REGISTRY.describe(["kitchen"]).startswith(f"## {KitchenWorld.action_title}\n{KitchenWorld.action_note}")
+
+
+class _Crane(EmbodiedWorld):
+    kind = "crane"
+    action_specs = (ActionSpec("Hoist", "crane", (Arg("load", "object"),), "Lift the load.", "Hoist [crate]"),)
+    action_title = "Crane actions"
+
+
+def test_a_new_world_joins_the_grammar_before_the_meta_actions():
+    reg = compose([KitchenWorld, StreetWorld, _Crane])
+    assert reg.domains == ("web", "kitchen", "street", "crane", "meta")
+    assert reg.parse("hoist [crate]", ["crane"]).args == {"load": "crate"}
+    assert "## Crane actions\n- Hoist [load]: Lift the load." in reg.describe()
+    assert reg.add_world(_Crane) is False  # the same world again: nothing to add
+    assert "Hoist" not in REGISTRY.specs  # a composed registry is its own
+
+
+def test_a_world_that_clashes_is_refused():
+    class Thief(EmbodiedWorld):
+        kind = "thief"
+        action_specs = (ActionSpec("click", "thief", (), "Click.", "click"),)
+
+    class Liar(EmbodiedWorld):
+        kind = "street"
+        action_specs = (ActionSpec("jump", "street", (), "Jump.", "jump"),)
+
+    class Mixed(EmbodiedWorld):
+        kind = "mixed"
+        action_specs = (ActionSpec("wave", "other", (), "Wave.", "wave"),)
+
+    class Empty(EmbodiedWorld):
+        kind = "empty"
+
+    for bad, msg in ((Thief, "already in the grammar"), (Liar, "other actions"), (Mixed, "must be 'mixed'"),
+                     (Empty, "declares no kind or no action_specs")):
+        with pytest.raises(ValueError, match=msg):
+            compose([KitchenWorld, StreetWorld, bad])
+    assert isinstance(compose(), ActionRegistry)

@@ -9,7 +9,7 @@ from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.domains.cooking.checker import check_cooking
 from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
 from embodiedweb.tasks import Task, TaskError
-from embodiedweb.worlds.base import EmbodiedWorld
+from embodiedweb.worlds.kitchen.world import KitchenWorld
 from web_sites.recipes import catalog
 
 
@@ -18,12 +18,14 @@ class CookingDomain(Domain):
     pair), follow it step by step in the kitchen, and order a missing ingredient from the shop."""
 
     name = "cooking"
-    world_kind = "kitchen"
-
-    def make_world(self) -> EmbodiedWorld:
-        from embodiedweb.worlds.kitchen.world import KitchenWorld
-
-        return KitchenWorld()
+    world = KitchenWorld
+    heuristic = "baselines.cooking_heuristic:CookingHeuristic"
+    prompt_guidance = (
+        "You are in a kitchen and can use a web browser. Find the recipe the instruction names on the recipe "
+        "site (use the filters when several recipes share a name), read it one step at a time, switch to the "
+        "kitchen to do each step, and switch back to the web for the next step. If the kitchen lacks an "
+        "ingredient, order it from the shop with delivery to your kitchen; it appears on a counter top.")
+    report_family = "cooking"
 
     def validate_task(self, task: Task) -> None:
         from embodiedweb.worlds.kitchen.kitchens import list_kitchens

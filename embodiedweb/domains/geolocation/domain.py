@@ -29,6 +29,7 @@ from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.domains.geolocation.checker import check_geolocation
 from embodiedweb.tasks import Task, TaskError
 from embodiedweb.worlds.base import EmbodiedWorld
+from embodiedweb.worlds.geo.world import GeoWorld
 
 
 class GeolocationDomain(Domain):
@@ -36,7 +37,12 @@ class GeolocationDomain(Domain):
 
     name = "geolocation"
     checker_version = 2  # 2: the street level counts only where a view shows the street's name
-    world_kind = "street"
+    world = GeoWorld
+    heuristic = "baselines.geo_heuristic:GeoHeuristic"
+    prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "
+                       "if useful, research clues on the wiki, then answer with "
+                       "stop [lat, lng; continent; country; city; street].")
+    report_family = "geolocation"
 
     def __init__(self, passive: bool = False, static: bool = False) -> None:
         self.passive = bool(passive)
@@ -52,8 +58,6 @@ class GeolocationDomain(Domain):
         return () if self.passive else ("web",) if self.static else ("web", "embodied")
 
     def make_world(self) -> EmbodiedWorld:
-        from embodiedweb.worlds.geo.world import GeoWorld
-
         return GeoWorld(passive=self.passive, static=self.static)
 
     @staticmethod

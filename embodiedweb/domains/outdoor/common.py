@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from embodiedweb.agents.script import Plan, ScriptAgent
 from embodiedweb.domains.base import Domain
 from embodiedweb.tasks import Task, TaskError
-from embodiedweb.worlds.base import EmbodiedWorld
+from embodiedweb.worlds.street.world import StreetWorld
 
 
 def city() -> Any:
@@ -48,12 +48,8 @@ def checkpoints(path: list[str], n: int = 3) -> list[str]:
 class StreetDomain(Domain):
     """Base of the outdoor domains: the embedded city's street world; tasks start on the street."""
 
-    world_kind = "street"
-
-    def make_world(self) -> EmbodiedWorld:
-        from embodiedweb.worlds.street.world import StreetWorld
-
-        return StreetWorld()
+    world = StreetWorld
+    report_family = "outdoor"
 
     def validate_task(self, task: Task) -> None:
         start = task.embodied.get("start")

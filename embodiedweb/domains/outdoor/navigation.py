@@ -20,6 +20,9 @@ class NavigationDomain(StreetDomain):
     """See module docstring."""
 
     name = "navigation"
+    heuristic = "baselines.street_heuristic:NavigationHeuristic"
+    prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Get walking directions on the "
+                       "map site, then walk them in the street world and stop at the destination.")
     node_fields = ("dest_node",)
 
     def stratum(self, task: Task) -> tuple[Any, ...]:

@@ -29,6 +29,10 @@ class ShoppingDomain(StreetDomain):
     """See module docstring."""
 
     name = "shopping"
+    heuristic = "baselines.street_heuristic:ShoppingHeuristic"
+    prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
+                       "stores on the shop site and the map site, order the right item at the right store, then "
+                       "walk to that store and stop there.")
     node_fields = ("store_node",)
 
     def validate_task(self, task: Task) -> None:

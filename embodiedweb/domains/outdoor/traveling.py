@@ -74,6 +74,9 @@ class TravelingDomain(StreetDomain):
     """See module docstring."""
 
     name = "traveling"
+    heuristic = "baselines.street_heuristic:TravelingHeuristic"
+    prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
+                       "answer the question using the wiki; answer with stop [your answer].")
     node_fields = ("place_node",)
 
     def validate_task(self, task: Task) -> None:

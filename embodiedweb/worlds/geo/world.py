@@ -46,8 +46,8 @@ import numpy as np
 from embodiedweb.paths import data_dir
 from embodiedweb.worlds.base import EmbodiedWorld
 from embodiedweb.worlds.street.geo import angle_diff, neighbour_labels, pick_by_labels, relative_word
+from embodiedweb.worlds.street.world import ACTION_SPECS, ACTION_TITLE, ACTIONS
 
-ACTIONS = ("forward", "left", "right", "move")
 HEADINGS = {"N": 0, "E": 90, "S": 180, "W": 270}
 WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
@@ -65,6 +65,8 @@ class GeoWorld(EmbodiedWorld):
     """See module docstring."""
 
     kind = "street"
+    action_specs = ACTION_SPECS  # the street world's
+    action_title = ACTION_TITLE
 
     def __init__(self, passive: bool = False, static: bool = False, path: str | None = None) -> None:
         self.default_passive = bool(passive)

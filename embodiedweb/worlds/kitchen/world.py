@@ -19,15 +19,42 @@ from typing import Any
 import numpy as np
 
 from ..base import EmbodiedWorld
+from ..spec import ActionSpec, Arg, bare_action
 from . import vocab
 from .kitchens import kitchen_scene, list_kitchens
 from .observe import object_states
 from .sim import KitchenSim
 
-NAV_ACTIONS = ("MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown")
-OBJECT_ACTIONS = ("Teleport", "PickupObject", "PutObject", "OpenObject", "CloseObject", "SliceObject",
-                  "ToggleObjectOn", "ToggleObjectOff")
-ACTIONS = ("Teleport", *NAV_ACTIONS, *OBJECT_ACTIONS[1:])
+
+def object_action(name: str, desc: str, example: str, label: str = "obj") -> ActionSpec:
+    """A kitchen action taking one object (an objectId or a type name)."""
+    return ActionSpec(name, "kitchen", (Arg("obj", "object", label=label),), desc, example)
+
+
+#: The kitchen's actions, in the order prompts list them (the action registry composes its grammar from them).
+ACTION_SPECS: tuple[ActionSpec, ...] = (
+    object_action("Teleport", "Go to a spot from which the object can be reached.", "Teleport [Fridge]"),
+    bare_action("MoveAhead", "kitchen", "Move 0.25 m forward."),
+    bare_action("MoveBack", "kitchen", "Move 0.25 m back."),
+    bare_action("MoveLeft", "kitchen", "Move 0.25 m to the left."),
+    bare_action("MoveRight", "kitchen", "Move 0.25 m to the right."),
+    bare_action("RotateLeft", "kitchen", "Turn 90 degrees left."),
+    bare_action("RotateRight", "kitchen", "Turn 90 degrees right."),
+    bare_action("LookUp", "kitchen", "Tilt the view up."),
+    bare_action("LookDown", "kitchen", "Tilt the view down."),
+    object_action("PickupObject", "Pick up the object (hands must be empty).", "PickupObject [Apple]"),
+    object_action("PutObject", "Put the held object into or onto the receptacle.", "PutObject [Pan]", "receptacle"),
+    object_action("OpenObject", "Open the object.", "OpenObject [Fridge]"),
+    object_action("CloseObject", "Close the object.", "CloseObject [Fridge]"),
+    object_action("SliceObject", "Slice the object (hold a knife).", "SliceObject [Tomato]"),
+    object_action("ToggleObjectOn", "Switch the object on. Heat cooks food: a burner that is on cooks what is in "
+                  "the pan or pot on it, a closed microwave that is on cooks what is inside, a toaster that is on "
+                  "toasts the bread slice in it.", "ToggleObjectOn [StoveKnob]"),
+    object_action("ToggleObjectOff", "Switch the object off.", "ToggleObjectOff [StoveKnob]"),
+)
+ACTIONS = tuple(s.name for s in ACTION_SPECS)
+OBJECT_ACTIONS = tuple(s.name for s in ACTION_SPECS if s.args)
+NAV_ACTIONS = tuple(s.name for s in ACTION_SPECS if not s.args)
 
 
 class KitchenWorld(EmbodiedWorld):
@@ -38,6 +65,13 @@ class KitchenWorld(EmbodiedWorld):
     """
 
     kind = "kitchen"
+    action_specs = ACTION_SPECS
+    action_title = "Kitchen actions (only while the embodied environment is active)"
+    action_note = ("[obj] is an objectId (always that object; as in AI2-THOR its numbers are where the "
+                   "object started, not where it is now: the scene text says where it is) or a type name: "
+                   "the nearest visible instance (Teleport: the nearest anywhere, and when a closed "
+                   "receptacle hides it the next observation names that receptacle); refused, listing "
+                   "the ids, when the visible instances of that type differ in state.")
 
     def __init__(self) -> None:
         self.sim: KitchenSim | None = None

@@ -43,13 +43,28 @@ from typing import Any
 import numpy as np
 
 from ..base import EmbodiedWorld
+from ..spec import ActionSpec, Arg, bare_action
 from .city import City, Place, load_city
 from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_labels, relative_word
 from .render import render_views, view_contents
 
-__all__ = ["ACTIONS", "HERE_RADIUS_M", "SIGHT_M", "StreetWorld", "get_graph", "relative_word", "sight"]
+__all__ = ["ACTIONS", "ACTION_SPECS", "HERE_RADIUS_M", "SIGHT_M", "StreetWorld", "get_graph", "relative_word", "sight"]
 
-ACTIONS = ("forward", "left", "right", "move")
+#: The street world's actions (the action registry composes its grammar from them; the geo world reuses them).
+ACTION_SPECS: tuple[ActionSpec, ...] = (
+    bare_action("forward", "street", "Walk to the neighbouring node labelled ahead (if none, to the one labelled "
+                "ahead-left or ahead-right nearest to straight ahead); refused when there is neither."),
+    bare_action("left", "street", "Walk to the neighbouring node labelled left (turning and walking there is one "
+                "action); if none, to the one labelled ahead-left, behind-left or behind nearest to 90 degrees "
+                "left, so at a dead end or mid-block it walks back the way you came."),
+    bare_action("right", "street", "Walk to the neighbouring node labelled right (turning and walking there is "
+                "one action); if none, to the one labelled ahead-right, behind-right or behind nearest to 90 "
+                "degrees right, so at a dead end or mid-block it walks back the way you came."),
+    ActionSpec("move", "street", (Arg("node_id", "node"),), "Walk to the neighbouring node with this id. After "
+               "any walk you face the way you walked.", "move [n0123]"),
+)
+ACTIONS = tuple(s.name for s in ACTION_SPECS)
+ACTION_TITLE = "Street actions (only while the embodied environment is active)"
 
 
 @lru_cache(maxsize=4)
@@ -142,6 +157,8 @@ class StreetWorld(EmbodiedWorld):
     """A walker on a street graph (see module docstring)."""
 
     kind = "street"
+    action_specs = ACTION_SPECS
+    action_title = ACTION_TITLE
 
     def __init__(self, city: City | None = None) -> None:
         self.city: City | None = city
