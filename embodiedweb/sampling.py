@@ -9,22 +9,23 @@ should rotate over (kitchens and recipes, stores and products, places, countries
   (largest remainder, at least one each while ``n`` allows), and within a stratum the next task is the one
   whose varieties the sample has used least so far (ties in a seeded order). Same tasks, ``n`` and seed:
   same sample.
-* :func:`subset` - a named fixed subset. ``lite`` is 10 % of an env's tasks (at least 20), shared over the curriculum levels
-  in proportion; within a level, the tasks whose SHA-256 of ``"lite:" + task_id`` is smallest, so
-  membership depends on task ids only (stable across versions and machines; a task added later joins or
-  not without moving the others).
+* :func:`subset` - a named fixed subset: a list of test task ids per env shipped in
+  ``data/subsets/<name>.json`` (the same on every machine and across versions until regenerated on
+  purpose; how ``lite`` is chosen: :mod:`embodiedweb.data_gen.subsets`).
 """
 
 from __future__ import annotations
 
-import hashlib
+import json
 import math
 import random
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from embodiedweb.curricula import load_difficulty
+from embodiedweb.paths import data_dir
 from embodiedweb.tasks import Task
 
 #: named subsets: name -> (fraction of an env's tasks, at least this many tasks)
@@ -37,10 +38,6 @@ def strata_of(domain: Any, tasks: Sequence[Task]) -> dict[str, Stratum]:
     """``{task_id: stratum}``: the curriculum level (``-1`` without a difficulty record) and the domain's own keys."""
     records = load_difficulty(domain.name)
     return {t.task_id: (int(records.get(t.task_id, {}).get("level", -1)), *domain.stratum(t)) for t in tasks}
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def stratified_sample(domain: Any, tasks: Sequence[Task], n: int, seed: int = 0) -> list[str]:
@@ -58,7 +55,7 @@ def stratified_sample(domain: Any, tasks: Sequence[Task], n: int, seed: int = 0)
         quota[k] = 1
     left = n - sum(quota.values())
     if left > 0:
-        extra = _quotas({k: len(groups[k]) - quota[k] for k in keys}, left)
+        extra = quotas({k: len(groups[k]) - quota[k] for k in keys}, left)
         quota = {k: quota[k] + extra[k] for k in keys}
     # within the strata, greedily the task whose varieties (kitchen, recipe, store ...) the sample has used
     # least so far, over the whole sample; ties in a seeded random order
@@ -81,7 +78,7 @@ def stratified_sample(domain: Any, tasks: Sequence[Task], n: int, seed: int = 0)
     return [t.task_id for t in tasks if t.task_id in chosen]
 
 
-def _quotas(sizes: dict[Any, int], n: int) -> dict[Any, int]:
+def quotas(sizes: dict[Any, int], n: int) -> dict[Any, int]:
     """``n`` shared over groups of these sizes in proportion (largest remainder; ties by key)."""
     total = sum(sizes.values())
     want = {k: n * v / total for k, v in sizes.items()} if total else {}
@@ -92,21 +89,24 @@ def _quotas(sizes: dict[Any, int], n: int) -> dict[Any, int]:
 
 
 def subset(domain: Any, tasks: Sequence[Task], name: str) -> list[str]:
-    """Ids of the named subset (:data:`SUBSETS`) of ``tasks``, in the tasks' file order: its fraction of
-    the tasks (at least its minimum), shared over the curriculum levels in proportion, and within a level the tasks whose
-    SHA-256 of ``"<name>:<task_id>"`` is smallest."""
+    """Ids of the named subset (:data:`SUBSETS`) among ``tasks``, in the tasks' file order: the fixed list
+    of ``data/subsets/<name>.json`` (written by :mod:`embodiedweb.data_gen.subsets`) for the tasks' env."""
     if name not in SUBSETS:
         raise ValueError(f"unknown subset {name!r}: the subsets are {', '.join(sorted(SUBSETS))}")
-    levels = strata_of(domain, tasks)
-    groups: dict[Any, list[Task]] = defaultdict(list)
-    for t in tasks:
-        groups[levels[t.task_id][0]].append(t)
-    fraction, least = SUBSETS[name]
-    quota = _quotas({k: len(v) for k, v in groups.items()}, min(len(tasks), max(least, round(fraction * len(tasks)))))
-    chosen: set[str] = set()
-    for k, members in groups.items():
-        chosen.update(t.task_id for t in sorted(members, key=lambda t: _hash(f"{name}:{t.task_id}"))[: quota[k]])
-    return [t.task_id for t in tasks if t.task_id in chosen]
+    if not tasks:
+        return []
+    listed = set(subset_lists(name).get(tasks[0].env_id, {}).get("tasks", ()))
+    return [t.task_id for t in tasks if t.task_id in listed]
+
+
+@lru_cache(maxsize=4)
+def subset_lists(name: str) -> dict[str, dict[str, Any]]:
+    """``{env_id: {"tasks": [...], ...}}`` of the shipped subset ``name`` (empty when it has no file)."""
+    path = data_dir() / "subsets" / f"{name}.json"
+    if not path.exists():
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["envs"]
 
 
 def select(domain: Any, tasks: Sequence[Task], *, split: str | None = "test", limit: int | None = None,

@@ -27,13 +27,15 @@ def world_digest(folder: str | None = None) -> str:
     ``curricula/`` (derived difficulty records: a curriculum level puts its own task ids into the suite
     version, see :attr:`embodiedweb.env.EmbodiedWebEnv.suite_version`) and ``tables/`` (the hand-written
     tables the generators read, :mod:`embodiedweb.tables`: what they say reaches an episode only through
-    the generated files, which are covered, as it did when the tables were Python literals)."""
+    the generated files, which are covered, as it did when the tables were Python literals) and
+    ``subsets/`` (lists of task ids that choose which episodes run, not what an episode is; each record
+    names its selection)."""
     root = Path(folder) if folder else data_dir()
     h = hashlib.sha256()
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).parts
         if (not p.is_file() or p.name.startswith("tasks.") or "__pycache__" in p.parts
-                or rel[0] in ("curricula", "tables")):
+                or rel[0] in ("curricula", "tables", "subsets")):
             continue
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
         h.update(p.read_bytes())

@@ -58,15 +58,40 @@ def test_sample_rotates_over_kitchens():
 
 
 @pytest.mark.parametrize("env_id", IDS)
-def test_lite_is_a_tenth_at_least_20_and_follows_the_levels(env_id):
+def test_lite_is_a_tenth_at_least_20_and_spread_over_the_strata(env_id):
     domain, tasks = split_tasks(env_id)
     lite = subset(domain, tasks, "lite")
     assert len(lite) == min(len(tasks), max(20, round(0.1 * len(tasks))))
     assert sorted(lite) == sorted(subset(domain, list(reversed(tasks)), "lite"))  # order does not matter
     strata = strata_of(domain, tasks)
-    levels, got = Counter(s[0] for s in strata.values()), Counter(strata[i][0] for i in lite)
-    for lv, n in levels.items():
-        assert abs(got[lv] - len(lite) * n / len(tasks)) <= 1, (lv, got[lv], n)
+    sizes, got = Counter(strata.values()), Counter(strata[i] for i in lite)
+    for k, n in sizes.items():  # each stratum its proportional share (largest remainder)
+        assert abs(got[k] - len(lite) * n / len(tasks)) < 1, (k, got[k], n)
+
+
+def test_lite_is_the_shipped_list_and_the_generator_reproduces_it():
+    """The subset is data (stable across versions); the generator rewrites the same bytes."""
+    from embodiedweb.data_gen.subsets import render
+    from embodiedweb.paths import data_dir
+
+    assert (data_dir() / "subsets" / "lite.json").read_text(encoding="utf-8") == render("lite")
+
+
+def test_lite_matches_the_split_on_difficulty():
+    """The salt kept is the most balanced of 256 on the tasks' difficulty measures: its imbalance is far below
+    a plain hash pick's (salt 0)."""
+    from embodiedweb.curricula import load_difficulty
+    from embodiedweb.data_gen.subsets import choose, imbalance
+
+    domain, tasks = split_tasks("EWA-Cooking-v0")
+    chosen = choose("EWA-Cooking-v0")
+    pool = [t.task_id for t in tasks]
+    records = load_difficulty(domain.name)
+    assert chosen["imbalance"] == pytest.approx(imbalance(records, pool, chosen["tasks"]), abs=1e-6)
+    assert chosen["tasks"] == subset(domain, tasks, "lite")
+    strata = strata_of(domain, tasks)
+    first = sorted(pool, key=lambda t: (repr(strata[t]), t))[: len(chosen["tasks"])]  # a lopsided pick
+    assert chosen["imbalance"] < imbalance(records, pool, first)
 
 
 def test_select_defaults_to_the_test_split():
