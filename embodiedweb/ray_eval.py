@@ -38,17 +38,17 @@ from typing import Any
 
 import gymnasium as gym
 
-from embodiedweb.evaluate import (
+from embodiedweb.episodes import (
     STOP_SIGNALS,
     EvalFailed,
     Stopped,
-    _open_append,
-    _rewrite_sorted,
-    _StopSignals,
+    StopSignals,
     close_agent,
     episode_key,
     load_done,
+    open_append,
     plan_jobs,
+    rewrite_sorted,
     run_episode,
     summarize,
 )
@@ -125,7 +125,7 @@ def evaluate_ray(env_ids: list[str], agent_name: str, *, address: str | None, li
     config = {"agent_name": agent_name, "seed": seed, "web_mode": web_mode, "env_kwargs": env_kwargs or {},
               "agent_kwargs": agent_kwargs or {}, "run": run}
     stopped: Stopped | None = None
-    fh = _open_append(out) if out and jobs else None
+    fh = open_append(out) if out and jobs else None
 
     def keep(rec: dict[str, Any], files: dict[str, str], steps: str | None) -> None:
         if steps and files:
@@ -138,7 +138,7 @@ def evaluate_ray(env_ids: list[str], agent_name: str, *, address: str | None, li
             fh.flush()
         new[episode_key(rec)] = rec
 
-    with _StopSignals(raising=False) as stops:
+    with StopSignals(raising=False) as stops:
         try:
             if jobs:
                 _run_on_ray(jobs, config, address=address, workers=workers, stops=stops, keep=keep,
@@ -153,12 +153,12 @@ def evaluate_ray(env_ids: list[str], agent_name: str, *, address: str | None, li
             if stopped is not None:
                 stopped.finished = len(new)
     if out and new:
-        _rewrite_sorted(out, set(new), order)
+        rewrite_sorted(out, set(new), order)
     records = [new.get(k) or done[k] for k in sorted(order, key=order.__getitem__)]
     return summarize(records), records
 
 
-def _run_on_ray(jobs: list[Job], config: dict[str, Any], *, address: str | None, workers: int, stops: _StopSignals,
+def _run_on_ray(jobs: list[Job], config: dict[str, Any], *, address: str | None, workers: int, stops: StopSignals,
                 keep: Any, progress: bool, total: int, title: str) -> None:
     import ray
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -255,7 +255,7 @@ def _keep_finished(ray: Any, pending: dict[Any, tuple[int, Job]], keep: Any) -> 
     pending.clear()
 
 
-def _take_stop_signals(stops: _StopSignals) -> None:
+def _take_stop_signals(stops: StopSignals) -> None:
     """After ``ray.init``: SIGTERM and SIGINT are noted by ``stops`` again where they were stops' before
     (or were Ray's: its driver handler exits at once, which would lose the records in flight)."""
     import threading
