@@ -44,6 +44,7 @@ def clean_action(action: Any) -> str:
 
 
 def cut(text: str, n: int) -> str:
+    """``text`` if it fits in ``n`` characters, else its head with a ``… (N characters in all)`` marker."""
     return text if len(text) <= n else f"{text[: n - 40]}… ({len(text):,} characters in all)"
 OBS_TEXT_KEYS = ("active", "instruction", "web_url", "web_tabs", "web_text", "embodied_text", "last_action",
                  "last_action_error", "message")
