@@ -345,6 +345,7 @@ class EmbodiedWebEnv(gym.Env):
     # gym API -------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode (``options={"task_id": ...}`` picks the task); returns ``(obs, info)``."""
         super().reset(seed=seed)
         options = options or {}
         if "task_id" in options and options["task_id"] is not None:
@@ -450,6 +451,7 @@ class EmbodiedWebEnv(gym.Env):
         return min(self.max_steps, self.time_limit) if self.time_limit else self.max_steps
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Run one action string; returns ``(obs, reward, terminated, truncated, info)`` (see the class docstring)."""
         if self.task is None:
             raise RuntimeError("call reset() before step()")
         self._actions.append(_Overlong.of(action))
@@ -794,6 +796,7 @@ class EmbodiedWebEnv(gym.Env):
         return out
 
     def close(self) -> None:
+        """Close the web driver and the trace file and drop the web session."""
         if self.driver is not None:
             self.driver.close()
             self.driver = None
