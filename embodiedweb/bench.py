@@ -22,6 +22,7 @@ BENCHES: list[tuple[str, Callable[..., dict[str, Any]]]] = [
 
 
 def run_bench(quick: bool = False) -> dict[str, Any]:
+    """Run every bench of :data:`BENCHES` and merge their figures into one dict (a failing bench adds ``<name>_error``)."""
     figures: dict[str, Any] = {}
     for _name, fn in BENCHES:
         try:

@@ -27,6 +27,7 @@ def _env_ids(arg: str) -> list[str]:
 
 
 def cmd_eval(a: argparse.Namespace) -> int:
+    """``ewa eval``: evaluate an agent on the chosen envs and print the table; returns the exit status."""
     from embodiedweb.evaluate import EvalFailed, Stopped, evaluate, print_table
 
     ids = _env_ids(a.env)
@@ -103,6 +104,7 @@ def _llm_settings(a: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_bench(a: argparse.Namespace) -> int:
+    """``ewa bench``: print the performance figures of :func:`embodiedweb.bench.run_bench`."""
     from embodiedweb.bench import run_bench
 
     figures = run_bench(quick=a.quick)
@@ -114,6 +116,7 @@ def cmd_bench(a: argparse.Namespace) -> int:
 
 
 def cmd_serve(a: argparse.Namespace) -> int:
+    """``ewa serve``: serve the local sites for people over HTTP (the ``serve`` extra)."""
     require("serve")
     import uvicorn
 
@@ -126,6 +129,7 @@ def cmd_serve(a: argparse.Namespace) -> int:
 
 
 def cmd_play(a: argparse.Namespace) -> int:
+    """``ewa play``: human-play mode in the browser; results append to ``--out`` as agent ``human``."""
     import threading
     import webbrowser
 
@@ -165,6 +169,7 @@ def cmd_play(a: argparse.Namespace) -> int:
 
 
 def cmd_describe(a: argparse.Namespace) -> int:
+    """``ewa describe``: print an env's action set as given to prompts."""
     import gymnasium as gym
 
     import embodiedweb  # noqa: F401
@@ -176,6 +181,7 @@ def cmd_describe(a: argparse.Namespace) -> int:
 
 
 def cmd_envs(a: argparse.Namespace) -> int:
+    """``ewa envs``: print each registered env id with its description."""
     from embodiedweb.registration import load_specs
 
     for s in load_specs():
@@ -233,6 +239,7 @@ def cmd_report(a: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``ewa`` argument parser with every subcommand."""
     p = argparse.ArgumentParser(prog="ewa", description="Embodied web agent environments.")
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -341,6 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``ewa`` entry point: parse ``argv`` and run the subcommand; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -51,10 +51,12 @@ FORMAT_VERSION = 1
 
 
 def curricula_dir() -> Any:
+    """The folder of the difficulty records, ``data/curricula``."""
     return data_dir() / "curricula"
 
 
 def difficulty_path(domain: str) -> Any:
+    """The difficulty records file of ``domain``: ``data/curricula/<domain>.json``."""
     return curricula_dir() / f"{domain}.json"
 
 

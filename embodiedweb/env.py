@@ -44,6 +44,7 @@ def clean_action(action: Any) -> str:
 
 
 def cut(text: str, n: int) -> str:
+    """``text`` if it fits in ``n`` characters, else its head with a ``… (N characters in all)`` marker."""
     return text if len(text) <= n else f"{text[: n - 40]}… ({len(text):,} characters in all)"
 OBS_TEXT_KEYS = ("active", "instruction", "web_url", "web_tabs", "web_text", "embodied_text", "last_action",
                  "last_action_error", "message")
@@ -97,6 +98,15 @@ def make_driver(web_mode: str, viewport: tuple[int, int], watchdog_s: float | No
 class EmbodiedWebEnv(gym.Env):
     """An episode composes an embodied world, a web session and a task (DESIGN.md section 3).
 
+    ## Description
+
+    One agent acts in two domains in one episode: the local websites (``web_sites``: recipes, the
+    FreshCart shop, maps, the wiki) and an embodied world (the kitchen simulator or a street graph),
+    one at a time. What the task asks and how it is judged is the domain's (``self.domain``, one of
+    ``embodiedweb/domains``); every registered id (``EWA-Cooking-v0``, ``EWA-Navigation-v0``,
+    ``EWA-Shopping-v0``, ``EWA-Traveling-v0``, ``EWA-Geolocation-v0``; spec in ``envs/<env>.toml``) is
+    this class with its domain and task file (:func:`embodiedweb.registration.make_env`).
+
     ``step`` takes an action string (see ``describe_actions()``); bad actions never raise: they are
     answered in ``obs["last_action_error"]``. The agent acts in one domain at a time
     (``obs["active"]``) and moves with ``switch_environment [message]``; ``stop [answer]`` ends the
@@ -110,6 +120,97 @@ class EmbodiedWebEnv(gym.Env):
     independent env with the same configuration (domain, task suite, split, keyword arguments), its own
     web session and world, and the same episode state, restored by replaying the episode (see
     :meth:`__getstate__`).
+
+    ## Action Space
+
+    :class:`embodiedweb.spaces.UnicodeText` (``UnicodeText(10_000)``): any text. An action is one
+    command of the grammar of :mod:`embodiedweb.actions`, arguments in brackets: web actions
+    (``click [id]``, ``type [id] [text] [0|1]``, ``scroll [down]``, ``goto [url]``, ``new_tab``, ...),
+    the world's actions (kitchen: ``Teleport [obj]``, ``PickupObject [obj]``, ``ToggleObjectOn [obj]``,
+    ...; street: ``forward``, ``left``, ``right``, ``move [node_id]``), and ``switch_environment
+    [message]`` and ``stop [answer]``. A web action while the world is active (or the reverse), a
+    malformed action or one over :data:`MAX_ACTION_CHARS` characters is refused with a message in
+    ``last_action_error`` and still counts as a step. ``info["admissible_actions"]`` lists concrete
+    valid actions now.
+
+    ## Observation Space
+
+    A ``spaces.Dict``. Text keys (Gymnasium ``Text`` spaces over
+    :data:`embodiedweb.spaces.OBS_CHARSET`, each at most :data:`embodiedweb.spaces.OBS_TEXT_MAX`
+    characters; longer text is cut with a visible marker): ``active`` (``"web"`` or ``"embodied"``),
+    ``instruction``, ``web_url``, ``web_tabs``, ``web_text`` (the page's accessibility tree, one
+    element a line), ``embodied_text`` (the world's text view), ``last_action``,
+    ``last_action_error`` and ``message`` (the note of the last ``switch_environment``). Image keys,
+    only when asked for: ``embodied_image`` (uint8 ``(H, W, 3)``, ``image_size``) and
+    ``web_screenshot`` (uint8 ``(vh, vw, 3)``, ``viewport``) with ``render_images=True``;
+    ``embodied_map`` with ``embodied_view="both"``; ``embodied_depth`` (float32 ``(H, W)``, metres)
+    and ``embodied_masks`` (int32 ``(H, W)``, object index + 1, 0 = room) with the kitchen's
+    ``embodied_depth``/``embodied_masks``.
+
+    ## Rewards
+
+    Sparse: 0 on every step but the last; at the end (``stop`` or truncation) 1 if the checker's
+    ``metrics["overall"]`` is true (with ``skill``: ``metrics["skill_success"]``, i.e. that skill's
+    ``web`` or ``embodied`` metric), else 0. ``info["metrics"]`` also holds ``web``, ``embodied``,
+    ``completion`` (0..1, the fraction of the domain's sub-goals), ``steps``, ``switches`` and
+    ``answer``, plus the domain's own extras.
+
+    ## Starting State
+
+    ``reset(seed=..., options={"task_id": ...})`` picks the task (else one is drawn with the env's RNG
+    from the suite, restricted by ``split`` and ``curriculum``) and an episode seed (the given seed,
+    else drawn); the world is reset to the task's ``embodied`` config and the web session to its
+    ``web`` config (start page ``web.start_url``). ``obs["active"]`` starts at the task's ``start``
+    (cooking and shopping tasks start in the web; navigation, traveling and geolocation in the world;
+    always the world when the domain has no web access). With ``skill``, the domain's oracle first
+    plays the prefix before that skill (see :meth:`_play_prefix`); ``info["prefix_steps"]`` says how
+    many steps it took.
+
+    ## Episode End
+
+    * Termination: the agent sends ``stop [answer]``; the checker (``domain.check``) judges the final
+      world and site states and the answer, and ``info["metrics"]`` holds its metrics.
+    * Truncation: :attr:`step_limit` steps (``max_steps``, or a smaller ``max_episode_steps`` of a
+      ``TimeLimit`` over the env) or a smaller budget the task sets itself (``task.meta["max_steps"]``);
+      the checker runs then too. Steps after the end are answered with an error and change nothing.
+
+    ## Arguments
+
+    ``gym.make(env_id, **kwargs)`` (through :func:`embodiedweb.registration.make_env`, over the
+    spec's defaults) accepts:
+
+    * ``web_mode="text"``: ``"text"`` serves the sites in-process; ``"browser"`` drives Chromium through
+      Playwright (the ``browser`` extra). Both give the same element ids, tree text and trace.
+    * ``render_images=False``: add ``embodied_image`` and ``web_screenshot`` to the observation.
+    * ``max_steps``: the step limit; the spec's ``max_steps`` (cooking 200, geolocation 80, navigation,
+      shopping, traveling 400; 100 when the class is built directly). ``max_episode_steps`` (Gymnasium's
+      ``TimeLimit``) may only lower it (see :class:`embodiedweb.registration.StepLimit`).
+    * ``image_size=(300, 300)``: (width, height) of the embodied images.
+    * ``viewport=(1280, 720)``: (width, height) of the web page and its screenshot.
+    * ``render_mode=None``: ``"rgb_array"`` (the page and the embodied view side by side, one size for
+      the env's life, :attr:`frame_shape`) or ``"ansi"`` (the observation's text fields).
+    * ``split=None``: ``"train"`` or ``"test"`` restricts the task suite.
+    * ``curriculum=None``: a difficulty level 0..3 (0 = easiest) of :mod:`embodiedweb.curricula`.
+    * ``skill=None``: ``"web"`` or ``"embodied"``: start after the domain oracle's prefix and score
+      that skill alone (the domain must support it: ``domain.skills()``).
+    * ``embodied_view="top_down"``: ``"first_person"`` or ``"both"`` (one of :data:`EMBODIED_VIEWS`;
+      kitchen only, needs ``render_images=True``).
+    * ``embodied_depth=False``, ``embodied_masks=False``: add the first-person depth / instance masks
+      (kitchen only).
+    * ``record_trace=True``: record the world and site state changes of each step in the trace.
+    * ``trace_path=None``: also write the trace as JSONL to this file.
+    * ``watchdog_s=None``: wall-clock bound of each browser call in browser mode (default
+      :data:`embodiedweb.web.browser_driver.WATCHDOG_S`, 15 s).
+    * domain options: any other keyword goes to the domain's constructor, e.g.
+      ``gym.make("EWA-Geolocation-v0", passive=True)`` or ``static=True`` (see
+      :class:`embodiedweb.domains.geolocation.GeolocationDomain`); an unknown one is a
+      ``gym.error.Error``.
+
+    ## Version History
+
+    * v0 (0.2.0): heat-only cooking and the validity rules of the cooking, navigation, shopping,
+      traveling and geolocation checkers; results of 0.1.0 are not comparable (see ``CHANGELOG.md``).
+      Every result also names the env's suite version (:attr:`suite_version`).
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
@@ -244,6 +345,7 @@ class EmbodiedWebEnv(gym.Env):
     # gym API -------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode (``options={"task_id": ...}`` picks the task); returns ``(obs, info)``."""
         super().reset(seed=seed)
         options = options or {}
         if "task_id" in options and options["task_id"] is not None:
@@ -349,6 +451,7 @@ class EmbodiedWebEnv(gym.Env):
         return min(self.max_steps, self.time_limit) if self.time_limit else self.max_steps
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Run one action string; returns ``(obs, reward, terminated, truncated, info)`` (see the class docstring)."""
         if self.task is None:
             raise RuntimeError("call reset() before step()")
         self._actions.append(_Overlong.of(action))
@@ -693,6 +796,7 @@ class EmbodiedWebEnv(gym.Env):
         return out
 
     def close(self) -> None:
+        """Close the web driver and the trace file and drop the web session."""
         if self.driver is not None:
             self.driver.close()
             self.driver = None

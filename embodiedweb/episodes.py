@@ -322,6 +322,7 @@ def rewrite_sorted(out: Path, keys: set[tuple[str, str, str]], order: dict[tuple
 
 
 def print_table(summary: dict[str, dict[str, Any]], title: str = "Results", stderr: bool = False) -> None:
+    """Print a summary (env -> rates) as a rich table, to stdout or ``stderr``."""
     from rich.console import Console
     from rich.table import Table
 

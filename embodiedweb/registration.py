@@ -199,4 +199,5 @@ def register_all() -> list[str]:
 
 
 def registered_ids() -> list[str]:
+    """The ids of every spec in the spec folders (registered or not yet)."""
     return [s.id for s in load_specs()]

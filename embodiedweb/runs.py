@@ -23,6 +23,7 @@ RUN_ID_CHARS = 12
 
 
 def run_id_of_settings(settings: dict[str, Any]) -> str:
+    """A short hex digest of a run's settings (canonical JSON, SHA-256, :data:`RUN_ID_CHARS` characters)."""
     blob = json.dumps(settings, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:RUN_ID_CHARS]
 
@@ -52,6 +53,7 @@ def run_id(rec: dict[str, Any]) -> str:
 
 
 def run_label(rec: dict[str, Any]) -> str:
+    """A result record's display label: its ``run_label``, else its agent name."""
     return str(rec.get("run_label") or rec["agent"])
 
 

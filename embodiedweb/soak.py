@@ -30,6 +30,7 @@ HOSTILE = ["click [", "type [1] [", "]]]][[[", "goto [javascript:alert(1)]", "go
 
 
 def junk(rng: random.Random, n: int) -> str:
+    """Up to ``n`` random characters (printable ASCII plus a few non-ASCII ones): a junk action."""
     alphabet = string.printable + "éß中→\u200b\U0001f600"
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, n)))
 
@@ -136,6 +137,7 @@ def browser_soak(env_id: str, n: int, seed: int = 0, progress: Progress | None =
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The soak command line (``make soak``): run the soaks and print their figures as JSON."""
     import argparse
 
     import embodiedweb

@@ -80,6 +80,7 @@ def _short(value: Any) -> Any:
 
 
 def canonical_json(obj: Any) -> str:
+    """``obj`` as compact JSON with sorted keys (what trace digests hash)."""
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
 
 

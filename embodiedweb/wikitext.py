@@ -16,6 +16,7 @@ LINK_RX = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]*))?\]\]")
 
 
 def slugify(text: str) -> str:
+    """The URL slug of a title: ASCII-folded, lower case, runs of other characters as ``-``."""
     s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     s = re.sub(r"['’]", "", s)
     return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
@@ -27,6 +28,7 @@ def plain_text(text: str) -> str:
 
 
 def link_slugs(text: str) -> list[str]:
+    """The slugs of every wiki link in ``text``, in order."""
     return [m.group(1) for m in LINK_RX.finditer(text)]
 
 

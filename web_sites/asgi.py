@@ -72,6 +72,7 @@ async def read_body(request: HTTPRequest, limit: int) -> bytes:
 
 
 def media_type(headers: Any) -> str:
+    """The request's media type: ``Content-Type`` without parameters, lower case."""
     return headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
 

@@ -26,10 +26,12 @@ def recipes() -> tuple[dict[str, Any], ...]:
 
 @lru_cache(maxsize=1)
 def by_id() -> dict[str, dict[str, Any]]:
+    """Every recipe by its ``recipe_id``."""
     return {r["recipe_id"]: r for r in recipes()}
 
 
 def get(recipe_id: str) -> dict[str, Any] | None:
+    """The recipe with this id, or ``None``."""
     return by_id().get(recipe_id)
 
 

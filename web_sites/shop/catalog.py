@@ -42,10 +42,12 @@ def _stores_by_id() -> dict[str, dict[str, Any]]:
 
 
 def store(store_id: str) -> dict[str, Any] | None:
+    """The store with this id, or ``None``."""
     return _stores_by_id().get(store_id)
 
 
 def store_ids() -> list[str]:
+    """The ids of every store, in catalog order."""
     return [s["store_id"] for s in stores()]
 
 
@@ -62,6 +64,7 @@ def store_coordinates(store_id: str) -> tuple[float, float]:
 
 
 def store_locations() -> dict[str, tuple[float, float]]:
+    """Each store's (lat, lng), by store id."""
     return {s["store_id"]: (s["lat"], s["lng"]) for s in stores()}
 
 
@@ -80,6 +83,7 @@ def _products_by_id() -> dict[str, dict[str, Any]]:
 
 
 def product(product_id: str) -> dict[str, Any] | None:
+    """The product with this id, or ``None``."""
     return _products_by_id().get(product_id)
 
 
@@ -98,6 +102,7 @@ def categories() -> tuple[tuple[str, str], ...]:
 
 
 def category_name(slug: str) -> str | None:
+    """The display name of a category slug, or ``None``."""
     return dict(categories()).get(slug)
 
 
@@ -144,11 +149,13 @@ def cheapest_store(product_id: str, out_of_stock: OutOfStock | None = None) -> s
 
 
 def dearest_store(product_id: str, out_of_stock: OutOfStock | None = None) -> str | None:
+    """The store with the highest base price for the product (``None`` if no store has it in stock)."""
     offs = offers(product_id, out_of_stock)
     return max(offs, key=lambda s: (offs[s], s)) if offs else None
 
 
 def stores_selling(product_id: str, out_of_stock: OutOfStock | None = None) -> list[str]:
+    """The ids of the stores that have the product in stock."""
     return list(offers(product_id, out_of_stock))
 
 
@@ -158,6 +165,7 @@ def _choice(group: dict[str, Any], value: str) -> dict[str, Any] | None:
 
 
 def default_options(p: dict[str, Any]) -> dict[str, str]:
+    """The product's first choice of each option group."""
     return {g["name"]: g["choices"][0]["value"] for g in p["options"]}
 
 
@@ -179,6 +187,7 @@ def normalize_options(p: dict[str, Any], options: dict[str, str]) -> dict[str, s
 
 
 def option_delta(p: dict[str, Any], options: dict[str, str]) -> float:
+    """The price change of ``options`` over the base price (missing or unknown choices count as the first)."""
     total = 0.0
     for g in p["options"]:
         ch = _choice(g, options.get(g["name"], g["choices"][0]["value"])) or g["choices"][0]

@@ -60,10 +60,12 @@ DELIVERY = {"kitchen": "Deliver to my kitchen", "pickup": "Pick up in store"}
 
 
 def money(cents: int | None) -> str:
+    """Cents as ``$D.CC`` (``—`` for ``None``)."""
     return "—" if cents is None else f"${cents // 100}.{cents % 100:02d}"
 
 
 def cents(dollars: float) -> int:
+    """Dollars as whole cents (rounded)."""
     return int(round(dollars * 100))
 
 

@@ -58,10 +58,12 @@ def articles() -> tuple[dict[str, Any], ...]:
 
 @lru_cache(maxsize=1)
 def by_slug() -> dict[str, dict[str, Any]]:
+    """Every article by its slug."""
     return {a["slug"]: a for a in articles()}
 
 
 def get(slug: str) -> dict[str, Any] | None:
+    """The article with this slug, or ``None``."""
     return by_slug().get(slug)
 
 
@@ -77,6 +79,7 @@ def categories() -> dict[str, tuple[str, tuple[str, ...]]]:
 
 
 def category_members(cat_slug: str) -> list[dict[str, Any]] | None:
+    """The articles of a category, or ``None`` for an unknown category."""
     c = categories().get(cat_slug)
     return None if c is None else [by_slug()[s] for s in c[1]]
 

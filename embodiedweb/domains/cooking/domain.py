@@ -15,7 +15,21 @@ from web_sites.recipes import catalog
 
 class CookingDomain(Domain):
     """Find the recipe the instruction names (with the constraint that singles it out of a confounder
-    pair), follow it step by step in the kitchen, and order a missing ingredient from the shop."""
+    pair), follow it step by step in the kitchen, and order a missing ingredient from the shop.
+
+    Env id ``EWA-Cooking-v0`` (``envs/cooking.toml``: tasks ``data/cooking/tasks.jsonl``, 200 steps);
+    world :class:`~embodiedweb.worlds.kitchen.world.KitchenWorld`; episodes start in the web.
+
+    * Episode: the instruction names a recipe (and, for a confounder pair sharing a name, the
+      constraint that tells them apart); the agent reads its step pages on the recipe site, switching
+      to the kitchen to do each step; when the kitchen lacks an ingredient (``goal.missing``) it orders
+      one from the shop with delivery to the kitchen. ``stop`` ends it.
+    * Checker (:func:`~embodiedweb.domains.cooking.checker.check_cooking`, semantic state only):
+      ``web`` = every step page viewed in order, no step's work on the dish done before its page was
+      viewed, and the missing ingredient ordered for kitchen delivery; ``embodied`` = one dish of the
+      recipe's type holds every final component (type, raw/cooked, heated by the named appliance) and
+      only this recipe; ``overall`` = both; ``completion`` = the fraction of those sub-goals.
+    """
 
     name = "cooking"
     world = KitchenWorld

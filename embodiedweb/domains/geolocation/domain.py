@@ -33,7 +33,20 @@ from embodiedweb.worlds.geo.world import GeoWorld
 
 
 class GeolocationDomain(Domain):
-    """See module docstring."""
+    """Name where in the world the agent stands (see the module docstring for the answer grammar).
+
+    Env id ``EWA-Geolocation-v0`` (``envs/geolocation.toml``: tasks ``data/geo/tasks.jsonl``, 80 steps);
+    world :class:`~embodiedweb.worlds.geo.world.GeoWorld` (small street graphs worldwide); episodes
+    start in the world.
+
+    * Episode: look at the four street views, walk to adjacent viewpoints, research cues on the wiki,
+      then ``stop [lat, lng; continent; country; city; street]``.
+    * Checker (:func:`~embodiedweb.domains.geolocation.checker.check_geolocation`): per-level
+      correctness (continent, country, city, street where a view shows its name), distance and score;
+      ``overall`` = the city right with a distinguishing cue seen and researched.
+    * Options: ``passive`` (north view of the start only, no moves, no web) and ``static`` (four views
+      and the web, no moves); in both ``overall`` is false by design.
+    """
 
     name = "geolocation"
     checker_version = 2  # 2: the street level counts only where a view shows the street's name

@@ -46,7 +46,10 @@ def checkpoints(path: list[str], n: int = 3) -> list[str]:
 
 
 class StreetDomain(Domain):
-    """Base of the outdoor domains: the embedded city's street world; tasks start on the street."""
+    """Base of the outdoor domains (navigation, shopping, traveling): the embedded city's street world
+    (:class:`~embodiedweb.worlds.street.world.StreetWorld`); a task's ``embodied.start`` and its goal
+    nodes (``node_fields``) must be nodes of the city. A ``stop`` counts as arriving within
+    :data:`GOAL_RADIUS_M` walking distance of the goal node (:meth:`stopped_at`)."""
 
     world = StreetWorld
     report_family = "outdoor"

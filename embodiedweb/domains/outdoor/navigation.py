@@ -17,7 +17,16 @@ from embodiedweb.tasks import Task
 
 
 class NavigationDomain(StreetDomain):
-    """See module docstring."""
+    """Get walking directions to a place on the map site, walk them, stop there.
+
+    Env id ``EWA-Navigation-v0`` (``envs/navigation.toml``: tasks ``data/navigation/tasks.jsonl``, 400
+    steps); the Manhattan street world; episodes start in the world.
+
+    Checker (:meth:`check`): ``web`` = the map gave directions to the destination (``goal.dest_node``
+    or within the goal radius); ``embodied`` = ``stop`` at the destination (:meth:`stopped_at`);
+    ``overall`` = both; ``completion`` = the fraction of (directions obtained, each checkpoint of the
+    ground-truth route walked, destination reached).
+    """
 
     name = "navigation"
     heuristic = "baselines.street_heuristic:NavigationHeuristic"

@@ -26,7 +26,16 @@ def _item_ok(item: dict[str, Any], goal: dict[str, Any]) -> bool:
 
 
 class ShoppingDomain(StreetDomain):
-    """See module docstring."""
+    """Order a product for pickup at the store the instruction's rule selects, then walk to that store.
+
+    Env id ``EWA-Shopping-v0`` (``envs/shopping.toml``: tasks ``data/shopping/tasks.jsonl``, 400 steps);
+    the Manhattan street world; episodes start in the web.
+
+    Checker (:meth:`check`): ``web`` = a pickup order at the rule's store (``goal.store_id``) holds the
+    product with the requested options and no order at another store holds the product; ``embodied``
+    = ``stop`` at that store (:meth:`stopped_at`); ``overall`` = both; ``completion`` = the fraction of
+    (right product ordered, right store and no other, pickup chosen, store reached).
+    """
 
     name = "shopping"
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"

@@ -71,7 +71,16 @@ def judge_answer(answer: str | None, goal: dict[str, Any]) -> Verdict:
 
 
 class TravelingDomain(StreetDomain):
-    """See module docstring."""
+    """Walk to a landmark and answer a question only its wiki article answers (``stop [answer]``).
+
+    Env id ``EWA-Traveling-v0`` (``envs/traveling.toml``: tasks ``data/traveling/tasks.jsonl``, 400
+    steps); the Manhattan street world; episodes start in the world.
+
+    Checker (:meth:`check`): ``web`` = the landmark's article viewed this episode and the answer right
+    (judged by the fact's type, :mod:`embodiedweb.domains.outdoor.answers`); ``embodied`` = ``stop`` at
+    the landmark (:meth:`stopped_at`); ``overall`` = both; ``completion`` = the fraction of (article
+    viewed, landmark reached, answer right).
+    """
 
     name = "traveling"
     heuristic = "baselines.street_heuristic:TravelingHeuristic"

@@ -58,6 +58,7 @@ def drawable(text: str, size: int = 12) -> bool:
 
 
 def sign_text(item: dict[str, Any], size: int = 12) -> str:
+    """The text to draw on a sign: its own text when the font can draw it, else its transliteration."""
     text = item.get("text", "")
     if drawable(text, size):
         return text
@@ -149,6 +150,7 @@ def _sign(d: ImageDraw.ImageDraw, x: int, y: int, item: dict[str, Any], maxw: in
 
 
 def render_panel(items: list[dict[str, Any]], w: int, h: int, seed: str) -> Image.Image:
+    """One view of a viewpoint as a ``w`` x ``h`` image with ``items`` drawn in it; ``seed`` fixes the scenery."""
     img = Image.new("RGB", (w, h), (150, 190, 230))
     d = ImageDraw.Draw(img)
     horizon = int(h * 0.45)

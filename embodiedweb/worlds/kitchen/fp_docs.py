@@ -86,6 +86,7 @@ def kitchen_sheet(kid: str) -> tuple[np.ndarray, eg.Frame]:
 
 
 def main(out_dir: str = "docs/img") -> list[Path]:
+    """Write the first-person frames of ``docs/first_person.md`` to ``out_dir``; returns the paths written."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []

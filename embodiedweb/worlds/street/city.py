@@ -51,6 +51,8 @@ TURN_VERBS = {"ahead": "Continue ahead", "ahead-left": "Bear left", "ahead-right
 
 @dataclass
 class Node:
+    """A viewpoint of the street graph: its id, position and the streets it lies on."""
+
     node_id: str
     lat: float
     lng: float
@@ -59,6 +61,8 @@ class Node:
 
 @dataclass
 class Place:
+    """A named place (store, landmark, ...) at a position, with its address and the street node it is reached at."""
+
     place_id: str
     name: str
     lat: float
@@ -931,12 +935,14 @@ def _seg_cross(p0, p1, q0, q1):
 
 
 def streets_path() -> Path:
+    """The street data file, ``data/city/streets.json``."""
     from embodiedweb.paths import data_dir
 
     return data_dir() / "city" / "streets.json"
 
 
 def places_path() -> Path:
+    """The places data file, ``data/places/places.json``."""
     from embodiedweb.paths import data_dir
 
     return data_dir() / "places" / "places.json"

@@ -20,6 +20,7 @@ def to_xy(lat: float, lng: float) -> tuple[float, float]:
 
 
 def to_latlng(x: float, y: float) -> tuple[float, float]:
+    """The inverse of :func:`to_xy`: (lat, lng) of local east/north metres."""
     return LAT0 + y / M_PER_DEG_LAT, LNG0 + x / M_PER_DEG_LNG
 
 
@@ -170,4 +171,5 @@ def compass8(heading: float) -> str:
 
 
 def compass4(heading: float) -> str:
+    """The 4-point compass word (north, east, south, west) of a heading in degrees."""
     return COMPASS4[int(((heading % 360) + 45) // 90) % 4]

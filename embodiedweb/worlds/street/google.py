@@ -46,6 +46,8 @@ class StreetViewError(RuntimeError):
 
 
 class StreetView:
+    """Google Street View images and metadata (Static API), cached on disk and rate limited; see the module docstring."""
+
     def __init__(self, api_key: str | None = None, cache_dir: str | Path | None = None,
                  min_interval_s: float = 0.1, session: Any = None, timeout_s: float = 10.0) -> None:
         self.api_key = api_key if api_key is not None else os.environ.get("GOOGLE_MAPS_API_KEY", "")

@@ -121,6 +121,7 @@ def grid_point(n: float, t: float) -> tuple[float, float]:
 
 
 def ordinal(n: int) -> str:
+    """``n`` with its English ordinal suffix (``1st``, ``12th``, ``23rd``)."""
     suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suf}"
 
@@ -132,6 +133,7 @@ def _avenue_span(n: int) -> tuple[float, float]:
 
 
 def build_streets() -> list[dict]:
+    """Every street of the model (avenues, streets, Broadway) as ``{name, kind, district, points}`` records."""
     out: list[dict] = []
     for name, (t, a, b) in AVENUES.items():
         for part, pa, pb in AVENUE_PARTS.get(name, [(name, a, b)]):
@@ -161,6 +163,7 @@ def build_streets() -> list[dict]:
 
 
 def write(path: Path | None = None) -> Path:
+    """Write the streets file (default ``data/city/streets.json``); returns its path."""
     from embodiedweb.paths import data_dir
 
     path = path or data_dir() / "city" / "streets.json"
