@@ -15,7 +15,7 @@ action interface, text mode). The measures are:
   the city is a capital (geolocation: fewer cues and hints and a non-capital city are harder; the
   oracle's walk to a cue is 2-3 moves everywhere, too flat to rank by alone).
 
-The **score** of a task is the mean, over its domain's :data:`SCORE_MEASURES`, of the task's percentile
+The **score** of a task is the mean, over its domain's :attr:`~embodiedweb.domains.base.Domain.difficulty_measures`, of the task's percentile
 rank in its split (mid-rank for ties, 0..1; a measure written ``-name`` ranks the other way: more is easier). **Levels** are the quartiles of the score within each split
 (tasks sorted by score then id, cut into four equal parts): level 0 is the easiest quarter, 3 the
 hardest, and a level's train and test tasks match in difficulty. ``gym.make(id, curriculum=L)`` keeps
@@ -39,14 +39,6 @@ from embodiedweb.paths import data_dir
 LEVELS = (0, 1, 2, 3)
 #: valid values of ``skill=`` besides ``None``
 SKILLS = ("web", "embodied")
-#: the measures each domain's difficulty score averages (percentile ranks within a split)
-SCORE_MEASURES: dict[str, tuple[str, ...]] = {
-    "cooking": ("recipe_steps", "oracle_switches", "oracle_steps"),
-    "navigation": ("route_m", "checkpoints", "oracle_switches", "oracle_steps"),
-    "shopping": ("route_m", "oracle_switches", "oracle_steps"),
-    "traveling": ("route_m", "oracle_switches", "oracle_steps"),
-    "geolocation": ("oracle_world_steps", "oracle_steps", "-cues", "-hints", "-capital"),
-}
 FORMAT_VERSION = 1
 
 
@@ -93,9 +85,14 @@ def _value(record: dict[str, Any], measure: str) -> float:
     return -float(record[measure[1:]]) if measure.startswith("-") else float(record[measure])
 
 
-def assign_levels(domain: str, records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """``records`` (measures and ``split`` per task id) with ``score`` and ``level`` added."""
-    measures = SCORE_MEASURES[domain]
+def score_measures(domain: Any) -> tuple[str, ...]:
+    """The measures of ``domain``'s difficulty score: its :attr:`Domain.difficulty_measures`."""
+    return tuple(domain.difficulty_measures)
+
+
+def assign_levels(domain: Any, records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``records`` (measures and ``split`` per task id) of ``domain``'s tasks with ``score`` and ``level`` added."""
+    measures = score_measures(domain)
     out = {tid: dict(r) for tid, r in records.items()}
     for split in sorted({r["split"] for r in records.values()}):
         ids = sorted(tid for tid, r in records.items() if r["split"] == split)
@@ -176,7 +173,7 @@ def level_table(specs: list[Any], env_ids: list[str] | None = None) -> list[dict
                     continue
                 row: dict[str, Any] = {"env_id": spec.id, "level": level, "split": split, "tasks": len(recs),
                                        "score": sum(r["score"] for r in recs) / len(recs)}
-                for m in SCORE_MEASURES[domain.name]:
+                for m in score_measures(domain):
                     m = m.lstrip("-")
                     row[m] = sum(float(r[m]) for r in recs) / len(recs)
                 rows.append(row)

@@ -11,7 +11,7 @@ import gymnasium as gym
 import pytest
 
 import embodiedweb  # noqa: F401 - registers the envs
-from embodiedweb.curricula import LEVELS, SCORE_MEASURES, assign_levels, difficulty_path, load_difficulty
+from embodiedweb.curricula import LEVELS, assign_levels, difficulty_path, load_difficulty, score_measures
 from embodiedweb.data_gen.curricula import generate_env, render
 from embodiedweb.registration import load_specs, registered_ids
 
@@ -82,10 +82,13 @@ def test_levels_follow_the_shipped_measures() -> None:
         domain = DOMAIN[env_id]
         table = shipped(env_id)
         bare = {t: {k: v for k, v in r.items() if k not in ("score", "level")} for t, r in table.items()}
-        assert assign_levels(domain, bare) == table
+        env = gym.make(env_id)
+        dom = env.unwrapped.domain
+        env.close()
+        assert assign_levels(dom, bare) == table
         assert render(env_id, domain, bare) == difficulty_path(domain).read_text(encoding="utf-8")
         assert all(r["oracle_success"] for r in table.values())
-        assert all(m.lstrip("-") in r for r in table.values() for m in SCORE_MEASURES[domain])
+        assert all(m.lstrip("-") in r for r in table.values() for m in score_measures(dom))
 
 
 def test_regenerated_sample_matches_the_shipped_file() -> None:

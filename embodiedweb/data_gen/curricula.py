@@ -25,26 +25,6 @@ from embodiedweb.curricula import FORMAT_VERSION, action_kind, assign_levels, di
 SEED = 0
 
 
-def task_measures(domain_name: str, task: Any) -> dict[str, Any]:
-    """The task's own difficulty measures (no play needed)."""
-    out: dict[str, Any] = {}
-    if domain_name == "cooking":
-        out["recipe_steps"] = int(task.meta["n_steps"])
-    elif domain_name == "navigation":
-        out["route_m"] = round(float(task.goal["route_m"]), 1)
-        out["checkpoints"] = len(task.goal.get("checkpoints") or [])
-    elif domain_name in ("shopping", "traveling"):
-        from embodiedweb.domains.outdoor.common import city
-
-        goal = task.goal["store_node" if domain_name == "shopping" else "place_node"]
-        out["route_m"] = round(float(city().shortest_length(task.embodied["start"], goal)), 1)
-    elif domain_name == "geolocation":
-        out["cues"] = len(task.meta.get("distinguishing") or [])
-        out["hints"] = len(task.meta.get("hints") or [])
-        out["capital"] = int(bool(task.meta.get("capital")))
-    return out
-
-
 def oracle_run(env: Any, task: Any, seed: int = SEED) -> dict[str, Any]:
     """The oracle's play of ``task`` in ``env`` (a ``gym.make`` env): counts of its actions by kind, and
     whether it succeeded."""
@@ -70,7 +50,7 @@ def oracle_run(env: Any, task: Any, seed: int = SEED) -> dict[str, Any]:
 
 def task_record(env: Any, task: Any) -> dict[str, Any]:
     """Measures, oracle counts and split of one task (without score and level)."""
-    return {"split": task.split, **task_measures(env.unwrapped.domain.name, task), **oracle_run(env, task)}
+    return {"split": task.split, **env.unwrapped.domain.task_measures(task), **oracle_run(env, task)}
 
 
 def generate_env(env_id: str, task_ids: list[str] | None = None) -> tuple[str, dict[str, dict[str, Any]]]:
@@ -89,8 +69,11 @@ def generate_env(env_id: str, task_ids: list[str] | None = None) -> tuple[str, d
 
 
 def render(env_id: str, domain: str, records: dict[str, dict[str, Any]]) -> str:
-    """The file's text: records with levels, sorted keys, one task a line."""
-    leveled = assign_levels(domain, records)
+    """The file's text: records with levels (scored on the env's domain's measures), sorted keys, one task a line."""
+    from embodiedweb.registration import load_specs
+
+    spec = next(s for s in load_specs() if s.id == env_id)
+    leveled = assign_levels(spec.load_domain(), records)
     lines = [f"  {json.dumps(tid)}: {json.dumps(leveled[tid], sort_keys=True)}" for tid in sorted(leveled)]
     head = json.dumps({"domain": domain, "env_id": env_id, "format": FORMAT_VERSION, "seed": SEED}, sort_keys=True)
     return head[:-1] + ', "tasks": {\n' + ",\n".join(lines) + "\n}}\n"

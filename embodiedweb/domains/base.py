@@ -85,6 +85,16 @@ class Domain(ABC):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Metrics ``overall``, ``web``, ``embodied`` (bools) and ``completion`` (0..1), plus extras."""
 
+    #: the measures of a task's difficulty score (:mod:`embodiedweb.curricula`): keys of its difficulty record,
+    #: from :meth:`task_measures` or the oracle's run (``oracle_steps``, ``oracle_switches``,
+    #: ``oracle_web_steps``, ``oracle_world_steps``); ``-name`` ranks the other way (more is easier)
+    difficulty_measures: tuple[str, ...] = ("oracle_switches", "oracle_steps")
+
+    def task_measures(self, task: Task) -> dict[str, Any]:
+        """The task's own difficulty measures, read from the task without playing it (e.g. a route's
+        length, a recipe's steps); {} by default."""
+        return {}
+
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """What evaluation samples spread over besides the curriculum level (:mod:`embodiedweb.sampling`):
         a few values that change what the task asks (a store rule, a question kind); () by default."""

@@ -61,6 +61,12 @@ class CookingDomain(Domain):
         if problems:
             raise TaskError(f"task {task.task_id!r}: cannot be carried out in {kid}: {'; '.join(problems)}")
 
+    difficulty_measures = ("recipe_steps", "oracle_switches", "oracle_steps")
+
+    def task_measures(self, task: Task) -> dict[str, Any]:
+        """The recipe's step count."""
+        return {"recipe_steps": int(task.meta["n_steps"])}
+
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """A missing ingredient to buy or not, and a constrained recipe version or not."""
         return (bool(task.meta.get("shopping")), bool(task.meta.get("constraint")))

@@ -92,6 +92,13 @@ class GeolocationDomain(Domain):
         if not (-90 <= task.goal["lat"] <= 90 and -180 <= task.goal["lng"] <= 180):
             raise TaskError(f"task {task.task_id!r}: field 'goal.lat'/'goal.lng' out of range")
 
+    difficulty_measures = ("oracle_world_steps", "oracle_steps", "-cues", "-hints", "-capital")
+
+    def task_measures(self, task: Task) -> dict[str, Any]:
+        """How many distinguishing cues and hints the place has, and whether its city is a capital."""
+        return {"cues": len(task.meta.get("distinguishing") or []), "hints": len(task.meta.get("hints") or []),
+                "capital": int(bool(task.meta.get("capital")))}
+
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """The continent."""
         return (str(task.goal.get("continent", "")),)

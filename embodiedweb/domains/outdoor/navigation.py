@@ -34,6 +34,12 @@ class NavigationDomain(StreetDomain):
                        "map site, then walk them in the street world and stop at the destination.")
     node_fields = ("dest_node",)
 
+    difficulty_measures = ("route_m", "checkpoints", "oracle_switches", "oracle_steps")
+
+    def task_measures(self, task: Task) -> dict[str, Any]:
+        """The route's length and its checkpoints."""
+        return {"route_m": round(float(task.goal["route_m"]), 1), "checkpoints": len(task.goal.get("checkpoints") or [])}
+
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """Checkpoints on the route or not."""
         return (bool(task.goal.get("checkpoints")),)

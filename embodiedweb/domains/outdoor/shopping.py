@@ -15,7 +15,7 @@ from typing import Any
 
 from embodiedweb.agents.script import find_bid
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -59,6 +59,12 @@ class ShoppingDomain(StreetDomain):
                 catalog.validate_config(shop_cfg, "web.sites.shop")
             except ValueError as e:
                 raise TaskError(f"task {task.task_id!r}: field {e}") from None
+
+    difficulty_measures = ("route_m", "oracle_switches", "oracle_steps")
+
+    def task_measures(self, task: Task) -> dict[str, Any]:
+        """The walk from the start to the store."""
+        return {"route_m": round(float(city().shortest_length(task.embodied["start"], task.goal["store_node"])), 1)}
 
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """The store rule."""

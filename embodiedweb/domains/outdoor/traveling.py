@@ -101,6 +101,12 @@ class TravelingDomain(StreetDomain):
             raise TaskError(f"task {tid!r}: field 'goal.answer': {g.get('answer')!r} ({g.get('kind')}) is not the "
                             f"article's {fact['value']!r} ({fact['kind']}); regenerate the suite")
 
+    difficulty_measures = ("route_m", "oracle_switches", "oracle_steps")
+
+    def task_measures(self, task: Task) -> dict[str, Any]:
+        """The walk from the start to the landmark."""
+        return {"route_m": round(float(city().shortest_length(task.embodied["start"], task.goal["place_node"])), 1)}
+
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """The kind of answer asked (a name, a number, a time, a choice)."""
         return (str(task.goal.get("kind", "")),)
