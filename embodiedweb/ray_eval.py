@@ -88,6 +88,7 @@ class EpisodeActor:
         return rec, files
 
     def close(self) -> None:
+        """Close every cached env, forget them, and close the agent."""
         for env in self.envs.values():
             env.close()
         self.envs.clear()

@@ -68,6 +68,7 @@ class EnvSpec:
 
     @property
     def tasks_path(self) -> Path:
+        """The tasks file: in ``folder`` when it exists there, else in the package data dir."""
         if self.folder is not None and (self.folder / self.tasks).is_file():
             return self.folder / self.tasks
         return data_dir() / self.tasks

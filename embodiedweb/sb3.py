@@ -57,6 +57,7 @@ class SB3VecEnv(VecEnv):
 
     # SB3's VecEnv API ---------------------------------------------------------------------------------
     def reset(self) -> Any:
+        """Reset all envs (with the pending seeds/options) and return the batched observation; keeps ``reset_infos`` and action masks."""
         seed = None if all(s is None for s in self._seeds) else list(self._seeds)
         options = self._options[0] if self._options and all(o == self._options[0] for o in self._options) else None
         obs, info = self.venv.reset(seed=seed, options=options or None)
@@ -67,9 +68,11 @@ class SB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
+        """Store the batch of actions for the next ``step_wait``."""
         self._actions = np.asarray(actions)
 
     def step_wait(self) -> Any:
+        """Step all envs with the stored actions; returns SB3-style ``(obs, rewards, dones, infos)`` with ``terminal_observation`` on done envs."""
         obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
         dones = np.logical_or(terminated, truncated)
         infos = []
@@ -87,13 +90,16 @@ class SB3VecEnv(VecEnv):
         return obs, np.asarray(rewards, dtype=np.float32), dones, infos
 
     def close(self) -> None:
+        """Close the underlying vector env."""
         self.venv.close()
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """Values of an attribute from the envs selected by ``indices``."""
         values = list(self.venv.get_attr(attr_name))
         return [values[i] for i in self._get_indices(indices)]
 
     def has_attr(self, attr_name: str) -> bool:
+        """Whether every env has the attribute (``action_masks`` also counts when masks came with the last infos)."""
         if attr_name == "action_masks":
             return len(self._masks) == self.num_envs or self._all_have(attr_name)
         return self._all_have(attr_name)
@@ -106,20 +112,24 @@ class SB3VecEnv(VecEnv):
             return False
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        """Set an attribute on every env; raises ``NotImplementedError`` for a strict subset of indices."""
         if indices is not None and list(self._get_indices(indices)) != list(range(self.num_envs)):
             raise NotImplementedError("SB3VecEnv.set_attr sets an attribute on every env")
         self.venv.set_attr(attr_name, value)
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
+        """Call a method on the selected envs; ``action_masks`` is answered from the cached masks when possible."""
         if method_name == "action_masks" and not method_args and not method_kwargs and len(self._masks) == self.num_envs:
             return [self._masks[i].copy() for i in self._get_indices(indices)]
         values = list(self.venv.call(method_name, *method_args, **method_kwargs))
         return [values[i] for i in self._get_indices(indices)]
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        """Always ``False`` per env: the wrappers live inside the workers."""
         return [False for _ in self._get_indices(indices)]  # the wrappers live in the workers
 
     def get_images(self) -> Sequence[np.ndarray | None]:
+        """One rendered frame per env (``None`` for each when the vector env renders nothing)."""
         frames = self.venv.render()
         return list(frames) if frames is not None else [None] * self.num_envs
 
@@ -155,6 +165,7 @@ class CandidateFeatures(BaseFeaturesExtractor):
         self.embed = nn.EmbeddingBag(vocab, dim, mode="mean", padding_idx=0)
 
     def forward(self, obs: dict[str, Any]) -> Any:
+        """Concatenate the embedded text fields, the flattened other fields and the K embedded candidates."""
         parts = [self.embed(obs[k].long()) for k in self.text_keys]
         parts += [obs[k].float().reshape(obs[k].shape[0], -1) for k in self.other_keys]
         cand = obs[self.candidates_key].long()

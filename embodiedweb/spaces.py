@@ -126,6 +126,7 @@ class UnicodeText(spaces.Text):
         super().__init__(max_length=max_length, min_length=min_length, charset=_SAMPLE_CHARSET, seed=seed)
 
     def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a ``str`` whose length is within ``[min_length, max_length]``."""
         return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
 
     def __repr__(self) -> str:

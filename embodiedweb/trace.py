@@ -102,6 +102,7 @@ class Trace:
             self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
 
     def add(self, record: dict[str, Any]) -> None:
+        """Append a record (slimmed to its short key fields once ``max_chars`` would be exceeded) and write it to the file, if any."""
         line = canonical_json(record)
         if self.chars + len(line) > self.max_chars:
             slim = {k: _short(record[k]) for k in FULL_KEYS if k in record}
@@ -123,6 +124,7 @@ class Trace:
         return h.hexdigest()
 
     def close(self) -> None:
+        """Close the trace file, if one is open."""
         if self._fh is not None:
             self._fh.close()
             self._fh = None

@@ -113,6 +113,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
+        """Reset the env and the potential; ``info`` gets ``potential`` and ``shaping`` (0)."""
         obs, info = self.env.reset(seed=seed, options=options)
         self.potential = self._phi()
         self.best = self.potential
@@ -121,6 +122,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the env and add the shaping term for the mode (``progress``/``subgoal``) to the reward; ``info`` gets ``potential``, ``shaping``, ``sparse_reward``."""
         obs, reward, terminated, truncated, info = self.env.step(action)
         if self.mode == "progress":
             if terminated and self.terminal_potential == "zero":
@@ -406,12 +408,14 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
     # gym API ------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
+        """Reset the env and rebuild the candidate actions (and mask) for the first observation."""
         obs, info = self.env.reset(seed=seed, options=options)
         self._memory = _Memory(str(self.env.unwrapped.task.instruction))
         self._refresh(obs, info)
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the env with the text of candidate ``action``, then refresh the candidates."""
         obs, reward, terminated, truncated, info = self.env.step(self.action_text(int(action)))
         self._refresh(obs, info)
         return obs, reward, terminated, truncated, info
@@ -792,6 +796,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
 
     # gym API ------------------------------------------------------------------------------------
     def observation(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """Encode the text fields (``active`` as 0/1), pass images through, and add the candidate matrix when discrete."""
         out: dict[str, Any] = {}
         for k in self.keys:
             if k == "active":

@@ -37,6 +37,7 @@ class ParsedAction:
     raw: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of name, domain and args."""
         return {"name": self.name, "domain": self.domain, "args": self.args}
 
     def __str__(self) -> str:
@@ -139,9 +140,11 @@ class ActionRegistry:
         return True
 
     def get(self, name: str) -> ActionSpec | None:
+        """The spec for an action name (case-insensitive), or ``None``."""
         return self._lower.get(name.lower())
 
     def names(self, domains: Iterable[str]) -> list[str]:
+        """Names of the actions that belong to any of the given domains."""
         ds = set(domains)
         return [s.name for s in self.specs.values() if s.domain in ds]
 

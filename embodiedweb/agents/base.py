@@ -60,6 +60,7 @@ class Agent:
         """Start an episode."""
 
     def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
+        """Return the next action string for this observation; subclasses must implement it."""
         raise NotImplementedError
 
     def close(self) -> None:

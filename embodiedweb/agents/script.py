@@ -25,16 +25,19 @@ class ScriptAgent(Agent):
         self._last = ""
 
     def plan(self) -> Plan:
+        """Generator of action strings; each ``yield`` receives the next ``(obs, info)``. Subclasses implement it."""
         raise NotImplementedError
         yield ""
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Store the env and first observation, clear errors, and start a fresh plan."""
         self.env, self.obs, self.info = env, obs, info
         self.errors = []
         self._gen = self.plan()
         self._first = True
 
     def act(self, obs: dict[str, Any], info: dict[str, Any]) -> str:
+        """Advance the plan with ``(obs, info)`` and return its next action (``stop`` once it ends); records action errors."""
         assert self._gen is not None
         self.obs, self.info = obs, info
         if obs.get("last_action_error") and not self._first:
@@ -48,6 +51,7 @@ class ScriptAgent(Agent):
         return action
 
     def episode_record(self) -> dict[str, Any]:
+        """Extra episode fields: the first 20 ``agent_errors``, if any."""
         return {"agent_errors": self.errors[:20]} if self.errors else {}
 
 

@@ -64,10 +64,12 @@ class PageTree:
 
     @property
     def text(self) -> str:
+        """The tree's lines joined into one text."""
         return "\n".join(self.lines)
 
     @property
     def interactive(self) -> list[Node]:
+        """The nodes with an interactive role that are not disabled."""
         return [n for n in self.nodes.values() if n.role in INTERACTIVE_ROLES and "disabled" not in n.props]
 
 
@@ -207,6 +209,7 @@ class TreeBuilder:
         return _text_content(el, self.hidden)
 
     def build(self) -> PageTree:
+        """Walk the document body into a :class:`PageTree` (an empty one, with the title, when there is no body)."""
         body = self.doc.find(".//body")
         title_el = self.doc.find(".//title")
         title = norm(text_content(title_el)) if title_el is not None else ""
@@ -223,6 +226,7 @@ class TreeBuilder:
 
     # naming ----------------------------------------------------------------------------------
     def name_of(self, el: Any, role: str) -> str:
+        """The accessible name of ``el``: ``aria-label``, ``aria-labelledby`` text, then role/tag fallbacks."""
         if el.get("aria-label"):
             return norm(el.get("aria-label"))
         if el.get("aria-labelledby"):
@@ -256,6 +260,7 @@ class TreeBuilder:
         return self.text_of(el) or norm(el.get("title") or "")
 
     def props_of(self, el: Any, role: str) -> dict[str, str]:
+        """The displayed properties of ``el`` for its role (heading level, checked state, ...)."""
         p: dict[str, str] = {}
         tag = el.tag
         if role == "heading":

@@ -577,6 +577,7 @@ class BrowserDriver(WebDriver):
         return page
 
     def reset(self, session: str, start_path: str = "/") -> None:
+        """Start a browser session for ``session`` at ``start_path`` (under the watchdog)."""
         self.session = session
         self._faults.clear()
         path = start_path if start_path.startswith("/") else "/" + start_path
@@ -638,6 +639,7 @@ class BrowserDriver(WebDriver):
         self._cdp_of(page).send("Page.resetNavigationHistory")
 
     def close(self) -> None:
+        """Close the browser context and forget its pages and cached snapshots."""
         ctx, self.context, self.pages = self.context, None, []
         self._snaps.clear()
         self._cdp.clear()
@@ -754,16 +756,19 @@ class BrowserDriver(WebDriver):
     # state ------------------------------------------------------------------------------------
     @property
     def page(self) -> Any:
+        """The active Playwright page; raises ``BrowserDied`` when none is open."""
         if not self.pages:
             raise BrowserDied("the browser driver has no open page (call reset)")
         return self.pages[self._active]
 
     @property
     def active_tab(self) -> int:
+        """Index of the active tab."""
         return self._active
 
     @property
     def url(self) -> str:
+        """The canonical URL of the active page (the last known one while recovering)."""
         if not self.pages:  # between a failed recovery and the next one: the last page we had
             return canonical(self._tabs[self._active] if self._active < len(self._tabs) else "/")
         return self._canonical(self.page.url)
@@ -795,6 +800,7 @@ class BrowserDriver(WebDriver):
         raise AssertionError("unreachable")
 
     def tree(self) -> PageTree:
+        """The accessibility tree of the active page (cached per snapshot)."""
         def read() -> PageTree:
             snap = self._snap(self.page)
             if snap.tree is None:
@@ -804,6 +810,7 @@ class BrowserDriver(WebDriver):
         return self._guarded(read)
 
     def tab_titles(self) -> list[tuple[str, str]]:
+        """``(title, canonical URL)`` of every open tab."""
         def read() -> list[tuple[str, str]]:
             out = []
             for p in self.pages:
@@ -816,6 +823,7 @@ class BrowserDriver(WebDriver):
         return self._guarded(read)
 
     def screenshot(self, size: tuple[int, int], marks: bool = True) -> np.ndarray:
+        """A screenshot of the active page resized to ``size`` (element ids drawn on it when ``marks``)."""
         from PIL import Image, ImageDraw
 
         from embodiedweb.render.text_image import font
@@ -847,6 +855,7 @@ class BrowserDriver(WebDriver):
 
     # actions ----------------------------------------------------------------------------------
     def execute(self, name: str, args: dict[str, Any]) -> str:
+        """Run web action ``name`` with ``args`` in the browser and return the feedback message (recovering from faults)."""
         from playwright.sync_api import Error as PWError
 
         handler = getattr(self, f"_do_{name}", None)

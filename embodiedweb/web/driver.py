@@ -78,6 +78,7 @@ class WebDriver(ABC):
         """RGB image (H, W, 3) of the active tab, with numbered boxes on elements if ``marks``."""
 
     def tabs_text(self) -> str:
+        """One line per tab: index, title and URL, the active one marked."""
         return "\n".join(f"Tab {i}{' (active)' if i == self.active_tab else ''}: {t} — {u}"
                          for i, (t, u) in enumerate(self.tab_titles()))
 

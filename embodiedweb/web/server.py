@@ -44,6 +44,7 @@ class LocalServer:
 
     @property
     def running(self) -> bool:
+        """Whether the server thread is alive and uvicorn has started."""
         return self._thread is not None and self._thread.is_alive() and self._uv is not None and self._uv.started
 
     def start(self, timeout: float = 10.0) -> LocalServer:

@@ -66,6 +66,7 @@ class TextDriver(WebDriver):
 
     # public -----------------------------------------------------------------------------------
     def reset(self, session: str, start_path: str = "/") -> None:
+        """Start session ``session`` with one tab opened at ``start_path``."""
         self.session = session
         self.tabs = [_Tab()]
         self._active = 0
@@ -73,23 +74,28 @@ class TextDriver(WebDriver):
 
     @property
     def tab(self) -> _Tab:
+        """The active tab."""
         return self.tabs[self._active]
 
     @property
     def active_tab(self) -> int:
+        """Index of the active tab."""
         return self._active
 
     @property
     def url(self) -> str:
+        """The canonical URL of the active tab."""
         return canonical(self.tab.path)
 
     def tree(self) -> PageTree:
+        """The accessibility tree of the active tab (built once per page)."""
         tab = self.tab
         if tab.tree is None:
             tab.tree = build_tree(tab.doc)
         return tab.tree
 
     def tab_titles(self) -> list[tuple[str, str]]:
+        """``(title, canonical URL)`` of every open tab."""
         out = []
         for t in self.tabs:
             if t.tree is None:
@@ -98,11 +104,13 @@ class TextDriver(WebDriver):
         return out
 
     def screenshot(self, size: tuple[int, int], marks: bool = True) -> np.ndarray:
+        """The active page's text tree rendered as an image of ``size`` (``marks`` is ignored)."""
         from embodiedweb.render.text_image import text_page_image
 
         return text_page_image(self.tree().text, f"{self.url}", size)
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
+        """Run web action ``name`` with ``args`` and return its feedback message."""
         handler = getattr(self, f"_do_{name}", None)
         if handler is None:
             return msg.NOT_A_WEB_ACTION.format(name=name)
@@ -489,5 +497,6 @@ class TextDriver(WebDriver):
         tab.scroll = 0
 
     def clone_doc(self) -> Any:
+        """A deep copy of the active tab's document."""
         return copy.deepcopy(self.tab.doc)
 

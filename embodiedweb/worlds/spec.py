@@ -38,6 +38,7 @@ class ActionSpec:
 
     @property
     def signature(self) -> str:
+        """The action as ``name [arg] [arg]?``, choices joined by ``|``."""
         parts = [self.name]
         for a in self.args:
             label = "|".join(a.choices) if a.kind == "choice" else ("0|1" if a.kind == "flag" else a.label or a.name)

@@ -42,6 +42,7 @@ class CookingDomain(Domain):
     report_family = "cooking"
 
     def validate_task(self, task: Task) -> None:
+        """Raise ``TaskError`` for an unknown recipe, kitchen or missing ingredient, or a malformed ``embodied.remove``."""
         from embodiedweb.worlds.kitchen.kitchens import list_kitchens
 
         rid = task.goal.get("recipe_id")
@@ -72,12 +73,15 @@ class CookingDomain(Domain):
         return (bool(task.meta.get("shopping")), bool(task.meta.get("constraint")))
 
     def variety(self, task: Task) -> tuple[str, ...]:
+        """Cooking variety: the ``(kitchen_id, recipe_id)`` pair."""
         return (str(task.embodied.get("kitchen_id", "")), str(task.goal.get("recipe_id", "")))
 
     def check(self, episode: Episode) -> dict[str, Any]:
+        """Score the kitchen and web end states against the recipe goal with ``check_cooking``."""
         return check_cooking(episode.task.goal, episode.world_state, episode.web_state)
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        """A scripted :class:`CookingOracle` for the task (perturbed when ``perturb`` is given)."""
         from embodiedweb.domains.cooking.oracle import CookingOracle
 
         return CookingOracle(task, perturb)

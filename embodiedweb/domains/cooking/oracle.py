@@ -49,12 +49,15 @@ class CookingOracle(ScriptAgent):
         yield action
 
     def world(self) -> dict[str, Any]:
+        """The kitchen world's current semantic state."""
         return self.env.unwrapped.world.semantic_state()
 
     def objects(self) -> dict[str, dict[str, Any]]:
+        """The kitchen's objects keyed by ``objectId``."""
         return {o["objectId"]: o for o in self.world()["objects"]}
 
     def click(self, role: str, name: str, exact: bool = True) -> Plan:
+        """Click the web element with this role and name; records an error (no action) when absent."""
         bid = find_bid(self.obs["web_text"], role, name, exact)
         if bid is None:
             self.errors.append(f"no {role} {name!r} on {self.obs['web_url']}")
@@ -62,11 +65,13 @@ class CookingOracle(ScriptAgent):
         yield f"click [{bid}]"
 
     def switch(self, to: str, message: str = "") -> Plan:
+        """Switch to the ``to`` environment (with an optional message) unless already active."""
         if self.obs["active"] != to:
             yield f"switch_environment [{message}]" if message else "switch_environment"
 
     # ---------------------------------------------------------------------------- plan
     def plan(self) -> Plan:
+        """Order the missing ingredient (if any), open the recipe, follow its steps, then stop."""
         if self.missing and self.skip != ("order", 0):
             yield from self.order_missing()
         yield from self.open_recipe()
@@ -86,10 +91,12 @@ class CookingOracle(ScriptAgent):
                     yield from self.click("link", "Next")
 
     def do_step(self, step: dict[str, Any]) -> Plan:
+        """Perform every op of one recipe step."""
         for op in step["ops"]:
             yield from self.do_op(op)
 
     def order_missing(self) -> Plan:
+        """Search the shop for the missing ingredient and order its cheapest product from its cheapest store."""
         yield from self.switch("web")
         yield "goto [/shop/]"
         box = find_bid(self.obs["web_text"], "searchbox", None) or find_bid(self.obs["web_text"], "textbox", None)
@@ -109,6 +116,7 @@ class CookingOracle(ScriptAgent):
         yield from self.checkout(store)
 
     def fill_and_add(self, store_id: str) -> Plan:
+        """Pick ``store_id`` in the Store combobox (if shown) and click "Add to cart"."""
         text = self.obs["web_text"]
         sel = find_bid(text, "combobox", "Store")
         if sel is not None:
@@ -118,6 +126,7 @@ class CookingOracle(ScriptAgent):
         yield from self.click("button", "Add to cart")
 
     def checkout(self, store_id: str) -> Plan:
+        """Choose kitchen delivery (if offered) and click the checkout button for the store; records an error if none."""
         from web_sites.shop import catalog as shop
 
         name = shop.store(store_id)["name"]
@@ -133,6 +142,7 @@ class CookingOracle(ScriptAgent):
         yield f"click [{btn}]"
 
     def open_recipe(self) -> Plan:
+        """Search the recipe site (applying the task's filter constraint), open the recipe and its first step."""
         yield from self.switch("web")
         recipe = self.recipe
         if self.skip == ("wrong_recipe", 0):
@@ -161,6 +171,7 @@ class CookingOracle(ScriptAgent):
 
     # ---------------------------------------------------------------------------- kitchen
     def do_op(self, op: dict[str, Any]) -> Plan:
+        """Dispatch one recipe op (``slice``, ``cook`` or ``place``) to its helper."""
         kind = op["op"]
         if kind == "slice":
             yield from self.slice(op["obj"])
@@ -170,14 +181,17 @@ class CookingOracle(ScriptAgent):
             yield from self.place(op["obj"], op.get("state", {}))
 
     def held(self) -> str | None:
+        """The id of the held object, or ``None``."""
         return self.world()["held"]
 
     def free_hands(self) -> Plan:
+        """Put the held object (if any) on the countertop."""
         if self.held():
             yield "Teleport [CounterTop]"
             yield "PutObject [CounterTop]"
 
     def open_ancestors(self, oid: str) -> Plan:
+        """Open every closed openable receptacle that contains ``oid``."""
         objs = self.objects()
         for pid in objs[oid]["parentReceptacles"]:
             p = objs.get(pid)
@@ -186,6 +200,7 @@ class CookingOracle(ScriptAgent):
                 yield f"OpenObject [{pid}]"
 
     def fetch(self, oid: str) -> Plan:
+        """Pick up ``oid`` (freeing hands and opening its containers first) unless already held."""
         if self.held() == oid:
             return
         yield from self.free_hands()
@@ -194,6 +209,7 @@ class CookingOracle(ScriptAgent):
         yield f"PickupObject [{oid}]"
 
     def put(self, rid: str) -> Plan:
+        """Put the held object into receptacle ``rid``, opening it and its containers as needed."""
         yield from self.open_ancestors(rid)
         o = self.objects()[rid]
         yield f"Teleport [{rid}]"
@@ -202,6 +218,7 @@ class CookingOracle(ScriptAgent):
         yield f"PutObject [{rid}]"
 
     def first(self, otype: str, **state: Any) -> str | None:
+        """The lowest id of an object of ``otype`` matching ``state`` and not on the serving dish, or ``None``."""
         objs = sorted(self.objects().values(), key=lambda o: o["objectId"])
         for o in objs:
             if o["objectType"] == otype and all(o.get(k) == v for k, v in state.items()):
@@ -211,6 +228,7 @@ class CookingOracle(ScriptAgent):
         return None
 
     def slice(self, otype: str) -> Plan:
+        """Slice a whole ``otype`` with a knife, then free hands; records an error if either is missing."""
         target = self.first(otype, isSliced=False)
         if target is None:
             self.errors.append(f"no whole {otype} to slice")
@@ -226,6 +244,7 @@ class CookingOracle(ScriptAgent):
         yield from self.free_hands()
 
     def cook(self, otype: str, how: str) -> Plan:
+        """Heat an uncooked ``otype`` the ``how`` way; records an error if there is none."""
         target = self.first(otype, isCooked=False)
         if target is None:
             self.errors.append(f"no uncooked {otype}")
@@ -295,6 +314,7 @@ class CookingOracle(ScriptAgent):
             yield f"ToggleObjectOff [{toaster}]"
 
     def serving_dish(self) -> Plan:
+        """Choose the recipe's dish (preferring one not in a closed container) and set ``dish_id``; once per episode."""
         if self.dish_id is not None:
             return
         dish_type = self.recipe["dish"]
@@ -312,6 +332,7 @@ class CookingOracle(ScriptAgent):
         self.dish_id = dish
 
     def place(self, otype: str, state: dict[str, Any]) -> Plan:
+        """Put an ``otype`` component in ``state`` onto the serving dish."""
         yield from self.serving_dish()
         if self.dish_id is None:
             return

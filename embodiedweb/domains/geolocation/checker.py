@@ -167,9 +167,11 @@ class Gazetteer:
         return _scan(place_norm(text).split(), self.city_index, self.longest)
 
     def exact_city(self, text: str) -> list[int]:
+        """Indices of the cities whose normalised name equals the whole ``text``."""
         return list(self.city_index.get(place_norm(text)) or ())
 
     def find_countries(self, text: str) -> list[str]:
+        """Canonical countries named in ``text``, in order of first mention (longest match first)."""
         toks = norm(text).split()
         found: list[str] = []
         i = 0
@@ -257,6 +259,7 @@ class ParsedAnswer:
     coord_errors: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the parsed coordinates and place names."""
         return {"lat": self.lat, "lng": self.lng, "continent": self.continent, "country": self.country,
                 "city": self.city, "street": self.street}
 

@@ -63,6 +63,7 @@ class GeolocationDomain(Domain):
         self.web_enabled = not self.passive
 
     def settings(self) -> dict[str, Any]:
+        """The domain's ``passive`` and ``static`` flags."""
         return {"passive": self.passive, "static": self.static}
 
     def skills(self) -> tuple[str, ...]:
@@ -71,15 +72,18 @@ class GeolocationDomain(Domain):
         return () if self.passive else ("web",) if self.static else ("web", "embodied")
 
     def make_world(self) -> EmbodiedWorld:
+        """A :class:`GeoWorld` with this domain's ``passive``/``static`` flags."""
         return GeoWorld(passive=self.passive, static=self.static)
 
     @staticmethod
     def countries() -> list[str]:
+        """Sorted names of the countries that have a standpoint."""
         from embodiedweb.worlds.geo.world import load_standpoints
 
         return sorted({sp["country"] for sp in load_standpoints().values()})
 
     def validate_task(self, task: Task) -> None:
+        """Raise ``TaskError`` for an unknown standpoint or missing, mistyped or out-of-range goal fields."""
         from embodiedweb.worlds.geo.world import load_standpoints
 
         sid = task.embodied.get("standpoint")
@@ -104,9 +108,11 @@ class GeolocationDomain(Domain):
         return (str(task.goal.get("continent", "")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
+        """Geolocation variety: the goal country."""
         return (str(task.goal.get("country", "")),)
 
     def check(self, episode: Episode) -> dict[str, Any]:
+        """Score the stop answer against the goal place with ``check_geolocation`` (given the standpoint)."""
         from embodiedweb.worlds.geo.world import load_standpoints
 
         sp = load_standpoints().get(str((episode.world_state or {}).get("standpoint")), {})
@@ -114,6 +120,7 @@ class GeolocationDomain(Domain):
                                  episode.web_state or {}, self.countries(), standpoint=sp)
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        """A scripted :class:`GeolocationOracle` with this domain's ``passive``/``static`` flags."""
         from embodiedweb.domains.geolocation.oracle import GeolocationOracle
 
         return GeolocationOracle(task, perturb, passive=self.passive, static=self.static)

@@ -58,11 +58,13 @@ class GeolocationOracle(ScriptAgent):
         self.static = static or passive
 
     def standpoint(self) -> dict[str, Any]:
+        """The task's standpoint record."""
         from embodiedweb.worlds.geo.world import load_standpoints
 
         return load_standpoints()[self.task.embodied["standpoint"]]
 
     def target(self) -> dict[str, Any]:
+        """The place to answer: the goal, or when perturbed another city of the country or another country's capital."""
         g = dict(self.task.goal)
         if self.perturb is None:
             return g
@@ -89,6 +91,7 @@ class GeolocationOracle(ScriptAgent):
         return walk, cue["articles"][0]
 
     def plan(self) -> Plan:
+        """Walk the research path (unless static), read the cue's wiki article (unless passive), then answer the target."""
         t = self.target()
         walk, slug = self.research_plan()
         if not self.static:

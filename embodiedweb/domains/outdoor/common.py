@@ -55,6 +55,7 @@ class StreetDomain(Domain):
     report_family = "outdoor"
 
     def validate_task(self, task: Task) -> None:
+        """Raise ``TaskError`` when ``embodied.start`` or a goal node field is not a city node."""
         start = task.embodied.get("start")
         if start not in city().nodes:
             raise TaskError(f"task {task.task_id!r}: field 'embodied.start': unknown node {start!r}")
@@ -81,14 +82,17 @@ class StreetOracle(ScriptAgent):
         self.perturb = perturb
 
     def here(self) -> str:
+        """The node the walker stands on."""
         return self.env.unwrapped.world.semantic_state()["node"]
 
     def ask_directions(self, to: str) -> Plan:
+        """Switch to the web and open the map's directions from here to ``to``."""
         if self.obs["active"] != "web":
             yield "switch_environment"
         yield "goto [/map/directions?" + urlencode({"from": self.here(), "to": to}) + "]"
 
     def walk_to(self, node: str, drop_last: bool = False, wrong_turn: bool = False) -> Plan:
+        """Switch to the street and walk the route to ``node``; may stop short or take one wrong turn and quit."""
         if self.obs["active"] != "embodied":
             yield f"switch_environment [walk to {node}]"
         path = city().route(self.here(), node)

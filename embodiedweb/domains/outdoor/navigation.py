@@ -45,9 +45,11 @@ class NavigationDomain(StreetDomain):
         return (bool(task.goal.get("checkpoints")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
+        """Navigation variety: the destination place."""
         return (str(task.goal.get("dest_place", "")),)
 
     def check(self, episode: Episode) -> dict[str, Any]:
+        """Passes when directions to the destination were looked up and the walk stopped there; checkpoints add to completion."""
         g = episode.task.goal
         dirs = episode.web_state.get("map", {}).get("directions", [])
         web = any(near(d.get("to_node"), g["dest_node"]) for d in dirs)
@@ -59,6 +61,7 @@ class NavigationDomain(StreetDomain):
                 "final_node": episode.world_state.get("node")}
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        """A scripted :class:`NavigationOracle` for the task."""
         return NavigationOracle(task, perturb)
 
 
@@ -66,6 +69,7 @@ class NavigationOracle(StreetOracle):
     """Directions on the map for the destination, then the shortest walk (the map's route), stop."""
 
     def plan(self) -> Any:
+        """Ask for directions, walk to the destination and stop; a perturbation skips directions, stops short or turns wrong."""
         g = self.task.goal
         mode = self.perturb.choice(["no_directions", "stop_short", "wrong_turn"]) if self.perturb else None
         if mode != "no_directions":

@@ -45,6 +45,7 @@ class ShoppingDomain(StreetDomain):
     node_fields = ("store_node",)
 
     def validate_task(self, task: Task) -> None:
+        """Also raise ``TaskError`` for an unknown product or store or an invalid shop config."""
         super().validate_task(task)
         from web_sites.shop import catalog
 
@@ -71,9 +72,11 @@ class ShoppingDomain(StreetDomain):
         return (str(task.goal.get("rule", "")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
+        """Shopping variety: the ``(store_id, product_id)`` pair."""
         return (str(task.goal.get("store_id", "")), str(task.goal.get("product_id", "")))
 
     def check(self, episode: Episode) -> dict[str, Any]:
+        """Passes with a pickup order of the item at the goal store only and a stop at that store."""
         g = episode.task.goal
         orders = episode.web_state.get("shop", {}).get("orders", [])
         with_item = [o for o in orders if any(_item_ok(i, g) for i in o["items"])]
@@ -89,6 +92,7 @@ class ShoppingDomain(StreetDomain):
                 "other_stores_ordered": sorted({o["store_id"] for o in elsewhere})}
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        """A scripted :class:`ShoppingOracle` for the task."""
         return ShoppingOracle(task, perturb)
 
 
@@ -97,6 +101,7 @@ class ShoppingOracle(StreetOracle):
     pickup, asks the map for the way, walks there and stops."""
 
     def plan(self) -> Any:
+        """Order for pickup, get directions to the store, walk there and stop; a perturbation picks a wrong store, option, delivery, or no walk."""
         from web_sites.shop import catalog
 
         g = self.task.goal

@@ -89,6 +89,7 @@ class TravelingDomain(StreetDomain):
     node_fields = ("place_node",)
 
     def validate_task(self, task: Task) -> None:
+        """Also raise ``TaskError`` when the wiki article, its fact, or the recorded answer does not match."""
         super().validate_task(task)
         g, tid = task.goal, task.task_id
         if article(str(g.get("slug"))) is None:
@@ -112,9 +113,11 @@ class TravelingDomain(StreetDomain):
         return (str(task.goal.get("kind", "")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
+        """Traveling variety: the goal place."""
         return (str(task.goal.get("place_id", "")),)
 
     def check(self, episode: Episode) -> dict[str, Any]:
+        """Passes when the article was viewed, the answer is right, and the walk stopped at the place."""
         g = episode.task.goal
         viewed = g["slug"] in episode.web_state.get("wiki", {}).get("views", [])
         at = self.stopped_at(episode, g["place_node"])
@@ -127,6 +130,7 @@ class TravelingDomain(StreetDomain):
         return out
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
+        """A scripted :class:`TravelingOracle` for the task."""
         return TravelingOracle(task, perturb)
 
 
@@ -151,15 +155,18 @@ class TravelingOracle(StreetOracle):
     methods (:meth:`read`, :meth:`walk`, :meth:`answer`) so that variants can replace one of them."""
 
     def fact(self) -> dict[str, Any]:
+        """The goal's fact record from the article (or one built from the goal)."""
         g = self.task.goal
         return fact_of(g) or {"kind": g["kind"], "value": g["answer"]}
 
     def read(self) -> Any:
+        """Switch to the web and open the goal's wiki article."""
         if self.obs["active"] != "web":
             yield "switch_environment [look the landmark up on the wiki]"
         yield f"goto [/wiki/article/{quote(self.task.goal['slug'])}]"
 
     def walk(self) -> Any:
+        """Walk to the goal place."""
         yield from self.walk_to(self.task.goal["place_node"])
 
     def walk_short(self, metres: float) -> Any:
@@ -170,9 +177,11 @@ class TravelingOracle(StreetOracle):
         yield from self.walk_to(far[-1] if far else path[0])
 
     def answer(self) -> str:
+        """The fact's value as the answer string."""
         return str(self.fact()["value"])
 
     def plan(self) -> Any:
+        """Read the article, walk to the place and stop with the answer; a perturbation answers wrong, stops short, or skips a part."""
         mode = self.perturb.choice(["wrong_answer", "stop_short", "no_walk", "no_read"]) if self.perturb else None
         if mode != "no_read":
             yield from self.read()

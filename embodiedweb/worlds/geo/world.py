@@ -83,6 +83,7 @@ class GeoWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
+        """Load the configured standpoint (else one picked by ``seed``) and set the mode flags, start node and heading."""
         config = config or {}
         sps = load_standpoints(self.path)
         sid = config.get("standpoint")
@@ -122,12 +123,14 @@ class GeoWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ acting
     def choose(self, action: str) -> tuple[str, str] | None:
+        """``(neighbour, compass letter)`` a ``forward``/``left``/``right`` action leads to, or ``None``."""
         letters = dict(self.neighbors())
         opts = self._options()
         nb = pick_by_labels(action, self.heading, opts, neighbour_labels(self.heading, opts))
         return (nb, letters[nb]) if nb is not None else None
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
+        """Geo override: turn or move between viewpoints (refused when passive or static) and return the feedback."""
         try:
             self._require()
         except RuntimeError as e:
@@ -182,9 +185,11 @@ class GeoWorld(EmbodiedWorld):
 
     @staticmethod
     def describe(items: list[dict[str, Any]]) -> str:
+        """The ``say`` texts of the items joined, or "Nothing in particular." if none."""
         return " ".join(it["say"] for it in items) if items else "Nothing in particular."
 
     def text(self) -> str:
+        """Describe the viewpoint, the facing, the mode limits and what is seen around."""
         sp = self._require()
         facing = self._compass()
         lines = [f"You are at viewpoint {self.node}, facing {WORDS[facing]}."]
@@ -203,12 +208,14 @@ class GeoWorld(EmbodiedWorld):
         return "\n".join(lines)
 
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
+        """The rendered views at this viewpoint for the current facing."""
         from embodiedweb.worlds.geo.render import render_views
 
         self._require()
         return render_views(self.views(), self._compass(), size, seed=self.node)
 
     def semantic_state(self) -> dict[str, Any]:
+        """Standpoint, node, heading, coordinates, visits, move/turn counts and mode flags."""
         sp = self._require()
         node = sp["nodes"][self.node]
         return {"standpoint": sp["id"], "node": self.node, "heading": round(self.heading, 2),
@@ -217,6 +224,7 @@ class GeoWorld(EmbodiedWorld):
                 "passive": self.passive, "static": self.static}
 
     def admissible_actions(self) -> list[str]:
+        """Turns that lead somewhere plus ``move [node]`` per neighbour; none when static."""
         if self.sp is None or self.static:
             return []
         out = [a for a in ("forward", "left", "right") if self.choose(a) is not None]

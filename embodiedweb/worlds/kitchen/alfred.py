@@ -140,11 +140,13 @@ class FloorKnowledge:
             self.add(t)
 
     def add(self, traj: dict[str, Any]) -> None:
+        """Count the positions a trajectory visited on its floor plan."""
         c = self.counts.setdefault(traj["scene"]["floor_plan"], {})
         for p in visited_positions(traj):
             c[p] = c.get(p, 0) + 1
 
     def extra_for(self, traj: dict[str, Any]) -> list[tuple[float, float]]:
+        """Positions other trajectories visited on this trajectory's floor plan."""
         c = self.counts.get(traj["scene"]["floor_plan"], {})
         own = visited_positions(traj)
         return [p for p, n in c.items() if n - (p in own) >= 1]

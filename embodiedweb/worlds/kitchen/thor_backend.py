@@ -37,6 +37,7 @@ class PreflightReport:
     platform: str = ""
 
     def message(self) -> str:
+        """A readable one-line ready message, or the list of problems."""
         if self.ok:
             return f"AI2-THOR backend ready ({self.platform or 'default platform'})."
         return "AI2-THOR backend unavailable:\n" + "\n".join(f"- {p}" for p in self.problems)
@@ -178,6 +179,7 @@ class ThorKitchen:
 
     # ---------------------------------------------------------------------------------- observing
     def scene_text(self) -> str:
+        """The scene, the held object and the visible objects sorted by distance, as text."""
         meta = self._meta()
         lines = [f"Scene {meta.get('sceneName', self.scene_name)}; holding {self.held or 'nothing'}.",
                  "Visible objects (interactable):"]
@@ -187,6 +189,7 @@ class ThorKitchen:
         return "\n".join(lines)
 
     def render(self, size: tuple[int, int] = (300, 300)) -> np.ndarray:
+        """The last frame resized to ``size`` (black when there is none)."""
         ev = self.last_event if self.last_event is not None else self.controller.step(action="Pass")
         frame = getattr(ev, "frame", None)
         if frame is None:
@@ -196,6 +199,7 @@ class ThorKitchen:
         return np.asarray(Image.fromarray(np.asarray(frame, dtype=np.uint8)).resize(size), dtype=np.uint8)
 
     def stop(self) -> None:
+        """Stop the AI2-THOR controller, if it can be stopped."""
         stop = getattr(self.controller, "stop", None)
         if callable(stop):
             stop()

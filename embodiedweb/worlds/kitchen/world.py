@@ -83,6 +83,7 @@ class KitchenWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
+        """Build the configured kitchen (default: the first), removing and adding objects as configured."""
         kid = config.get("kitchen_id") or list_kitchens()[0]
         sim = KitchenSim(kitchen_scene(kid))
         rng = random.Random(seed)
@@ -117,6 +118,7 @@ class KitchenWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ acting
     def execute(self, name: str, args: dict[str, Any]) -> str:
+        """Kitchen override: run one kitchen action on the simulator and return the feedback."""
         sim = self._require()
         self._note = ""
         if name not in ACTIONS:
@@ -168,10 +170,12 @@ class KitchenWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ observations
     def text(self) -> str:
+        """The scene text, after the last action's note if any."""
         scene = self._require().scene_text()
         return f"{self._note}\n{scene}" if self._note else scene
 
     def image(self, size: tuple[int, int] = (300, 300)) -> np.ndarray:
+        """The simulator's rendering at ``size``."""
         return self._require().render(size)
 
     def first_person(self, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Any:
@@ -207,6 +211,7 @@ class KitchenWorld(EmbodiedWorld):
                 "held": sim.held, "delivered": list(self.delivered), "objects": objs}
 
     def admissible_actions(self) -> list[str]:
+        """Reachable moves, rotations, looks within range, ``Teleport`` per object type, and the actions valid on visible objects."""
         sim = self._require()
         out: list[str] = []
         keys = sim._reach_keys

@@ -144,30 +144,37 @@ class City:
         return self._adj.get(node_id, [])
 
     def edge(self, a: str, b: str) -> tuple[str, float, float, str] | None:
+        """The edge from ``a`` to ``b``, or ``None`` if they are not adjacent."""
         return next((e for e in self._adj.get(a, ()) if e[0] == b), None)
 
     def degree(self, node_id: str) -> int:
+        """Number of edges at a node."""
         return len(self._adj.get(node_id, ()))
 
     def node_ids(self) -> list[str]:
+        """All node ids, in graph order."""
         return list(self._ids)
 
     def nearest_node(self, lat: float, lng: float) -> str:
+        """The node closest to a coordinate."""
         x, y = to_xy(lat, lng)
         i = int(np.argmin((self._x - x) ** 2 + (self._y - y) ** 2))
         return self._ids[i]
 
     def nodes_within(self, lat: float, lng: float, radius_m: float) -> list[tuple[float, str]]:
+        """``(distance m, node id)`` of the nodes within ``radius_m`` of a coordinate, nearest first."""
         x, y = to_xy(lat, lng)
         d2 = (self._x - x) ** 2 + (self._y - y) ** 2
         idx = np.nonzero(d2 <= radius_m * radius_m)[0]
         return sorted((float(math.sqrt(d2[i])), self._ids[i]) for i in idx)
 
     def distance_m(self, a: str, b: str) -> float:
+        """Straight-line (haversine) distance between two nodes, in metres."""
         na, nb = self.nodes[a], self.nodes[b]
         return haversine_m(na.lat, na.lng, nb.lat, nb.lng)
 
     def components(self) -> list[list[str]]:
+        """The graph's connected components, as lists of node ids."""
         seen: set[str] = set()
         out = []
         for start in self._ids:
@@ -344,6 +351,7 @@ class City:
         return list(reversed(self._head(b, j)))
 
     def route_length(self, path: list[str]) -> float:
+        """Length in metres of a path of adjacent nodes; raises ``ValueError`` otherwise."""
         total = 0.0
         for u, v in zip(path, path[1:], strict=False):
             e = self.edge(u, v)
@@ -353,6 +361,7 @@ class City:
         return total
 
     def shortest_length(self, a: str, b: str) -> float:
+        """Length of the shortest route between two nodes (``inf`` when unreachable)."""
         p = self.route(a, b)
         return self.route_length(p) if p else math.inf
 
@@ -639,10 +648,12 @@ class City:
         return None
 
     def place_node(self, place_id: str) -> str | None:
+        """The node of a place, or ``None`` for an unknown place."""
         p = self.places.get(place_id)
         return p.node_id if p else None
 
     def places_at(self, node_id: str) -> list[Place]:
+        """The places at a node."""
         return [self.places[p] for p in self._places_by_node.get(node_id, [])]
 
     def places_near(self, node_id: str, radius_m: float = 60.0) -> list[tuple[float, float, Place]]:
@@ -659,6 +670,7 @@ class City:
         return out
 
     def find_place(self, text: str) -> Place | None:
+        """The place whose id or name equals ``text`` (case-insensitive), or ``None``."""
         t = clean_text(text).lower()
         if not t:
             return None

@@ -61,6 +61,7 @@ class StreetView:
     # ------------------------------------------------------------------ plumbing
     @property
     def session(self) -> Any:
+        """A lazily created ``requests`` session."""
         if self._session is None:
             from embodiedweb.extras import load
 
@@ -119,6 +120,7 @@ class StreetView:
 
     def image(self, pano_id: str, heading: float, pitch: float = 0.0, fov: float = 90.0,
               size: tuple[int, int] = (640, 640)) -> bytes:
+        """JPEG bytes of the Street View image of a panorama at this heading, pitch, fov and size."""
         params = {"pano": pano_id, "heading": round(heading % 360, 1), "pitch": pitch, "fov": fov,
                   "size": f"{int(size[0])}x{int(size[1])}"}
         return self._get(IMAGE_URL, params, "jpg")
@@ -197,6 +199,7 @@ class GoogleMaps:
         return self._client
 
     def cache_path(self, method: str, params: dict[str, Any]) -> Path:
+        """The cache file for a request, keyed by a hash of the method and its params."""
         key = json.dumps([method, sorted((k, json.dumps(v, sort_keys=True)) for k, v in params.items())])
         return self.cache_dir / f"{method}-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 

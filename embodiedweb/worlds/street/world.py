@@ -172,6 +172,7 @@ class StreetWorld(EmbodiedWorld):
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
+        """Load the configured graph (if changed) and place the walker at the start node (else a seeded one) and heading."""
         config = config or {}
         spec = config.get("graph") or "city"
         if self.city is None or spec != self.graph_spec:
@@ -243,6 +244,7 @@ class StreetWorld(EmbodiedWorld):
         return out + ")"
 
     def execute(self, name: str, args: dict[str, Any]) -> str:
+        """Street override: turn, step or ``move [node_id]`` along the graph and return the feedback."""
         city = self._require()
         if name not in ACTIONS:
             return f"Invalid street action: {name!r}. Use forward, left, right or move [node_id]."
@@ -301,14 +303,17 @@ class StreetWorld(EmbodiedWorld):
         return _remember(self._static, node_id, (header, "\n".join(lines)), 50000)
 
     def text(self) -> str:
+        """The node's header, the current dynamic text and the views."""
         header, views = self._static_text(self.node)
         return f"{header}\n{self._dynamic()[1]}\n{views}"
 
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
+        """The rendered views at this node for the current heading."""
         city = self._require()
         return render_views(city, self.node, self.heading, sight(city, self.node)[1], size)
 
     def semantic_state(self) -> dict[str, Any]:
+        """Graph, node, heading, coordinates, intersection, path, visits, moves and the places in sight."""
         city = self._require()
         node = city.nodes[self.node]
         return {"graph": self.graph_spec, "node": self.node, "heading": round(self.heading, 2),
@@ -317,6 +322,7 @@ class StreetWorld(EmbodiedWorld):
                 "places_here": [p.place_id for _d, p in sight(city, self.node)[0]]}
 
     def admissible_actions(self) -> list[str]:
+        """Turns that lead somewhere plus ``move [node]`` per neighbour."""
         city = self._require()
         out = [a for a in ("forward", "left", "right") if self.choose(a) is not None]
         out += [f"move [{nb}]" for nb, *_ in city.neighbors(self.node)]
