@@ -116,14 +116,17 @@ class Request:
 
     @classmethod
     def from_url(cls, method: str, url: str, session: str, form: dict[str, list[str]] | None = None) -> Request:
+        """Build a request by splitting the URL into path and parsed query string."""
         path, _, qs = url.partition("?")
         return cls(method.upper(), path or "/", parse_qs(qs, keep_blank_values=True), form or {}, session)
 
     def arg(self, name: str, default: str = "") -> str:
+        """Return the first form (else query) value of a parameter, or the default."""
         vals = self.form.get(name) or self.query.get(name)
         return vals[0] if vals else default
 
     def args(self, name: str) -> list[str]:
+        """Return all form values of a parameter followed by its query values."""
         return list(self.form.get(name, [])) + list(self.query.get(name, []))
 
     def int_arg(self, name: str, default: int | None = None, lo: int = SQLITE_INT_MIN, hi: int = SQLITE_INT_MAX) -> int:
@@ -164,6 +167,7 @@ class Response:
 
     @property
     def html(self) -> str:
+        """Return the page as HTML, serialising the document once and caching it."""
         if self._html is None:
             self._html = "" if self.doc is None else to_html(self.doc)
         return self._html
@@ -183,13 +187,16 @@ class Ctx:
         self.now = app.clock(req.session)
 
     def render(self, template: str, status: int = 200, **context: Any) -> Response:
+        """Render one of this site's templates with the site and request in the context."""
         return self.app.render(f"{self.site.name}/templates/{self.site.name}/{template}", status, site=self.site,
                                req=self.req, **context)
 
     def redirect(self, url: str) -> Response:
+        """Return a 303 redirect to the URL."""
         return Response(status=303, redirect=url)
 
     def message_redirect(self, url: str, message: str, kind: str = "info") -> Response:
+        """Return a 303 redirect to the URL carrying a flash message and its kind."""
         sep = "&" if "?" in url else "?"
         return Response(status=303, redirect=f"{url}{sep}{urlencode({'msg': message, 'kind': kind})}")
 
@@ -218,6 +225,7 @@ class Site:
 
     @property
     def prefix(self) -> str:
+        """URL prefix of the site: empty for home, else "/<name>"."""
         return "" if self.name == "home" else f"/{self.name}"
 
     def register_routes(self) -> None:
@@ -231,6 +239,7 @@ class Site:
         self.route_table.append((tuple(sorted(m.upper() for m in methods)), full))
 
     def match(self, method: str, path: str) -> tuple[Handler | None, dict[str, str], bool]:
+        """Find the handler for a method and path; returns (handler, path params, whether any route matched the path)."""
         path_seen = False
         for methods, rx, handler in self._routes:
             m = rx.match(path)
@@ -271,6 +280,7 @@ class WebApp:
             self.add_site(site)
 
     def add_site(self, site: Site) -> None:
+        """Set up and register a site unless one with its name exists, keeping sites sorted by order."""
         if any(s.name == site.name for s in self.sites):
             return
         site.setup(self.store)
@@ -278,11 +288,13 @@ class WebApp:
         self.sites.sort(key=lambda s: (s.order, s.name))
 
     def site(self, name: str) -> Site | None:
+        """Return the registered site with this name, or None."""
         return next((s for s in self.sites if s.name == name), None)
 
     # sessions ---------------------------------------------------------------------------------
     @staticmethod
     def new_session_id() -> str:
+        """Return a fresh random hex session id."""
         return uuid.uuid4().hex
 
     def reset_session(self, session: str, config: dict[str, Any] | None = None, seed: int = 0) -> None:
@@ -297,6 +309,7 @@ class WebApp:
                 site.seed_session(self.store, session, site_cfg, random.Random(f"{seed}:{site.name}"))
 
     def drop_session(self, session: str) -> None:
+        """Delete all stored state of a session and forget its clock."""
         with self.store.transaction():
             self.store.clear_session(session)
         self._clocks.pop(session, None)
@@ -310,6 +323,7 @@ class WebApp:
         return self._clocks.get(session, 0)
 
     def has_session(self, session: str) -> bool:
+        """Whether the session exists in the store."""
         return self.store.query_one("SELECT 1 AS x FROM sessions WHERE session = ?", (session,)) is not None
 
     def snapshot(self, session: str) -> dict[str, Any]:
@@ -322,6 +336,7 @@ class WebApp:
         return out
 
     def add_delivery(self, session: str, order_id: str, item: dict[str, Any]) -> None:
+        """Append an item of an order to the session's delivery queue."""
         row = self.store.query_one("SELECT COUNT(*) AS n FROM deliveries WHERE session = ?", (session,))
         seq = row["n"] if row else 0
         self.store.execute("INSERT INTO deliveries (session, seq, order_id, item) VALUES (?, ?, ?, ?)",
@@ -338,6 +353,7 @@ class WebApp:
 
     # rendering --------------------------------------------------------------------------------
     def render(self, template: str, status: int = 200, **context: Any) -> Response:
+        """Render a template (adding the flash message from the request's query) into a response."""
         req: Request | None = context.get("req")
         if req is not None:
             context.setdefault("flash", req.query.get("msg", [""])[0])
@@ -346,6 +362,7 @@ class WebApp:
         return finish_page(html, status)
 
     def error_page(self, status: int, title: str, detail: str) -> Response:
+        """Return the shared error page with the given status, title and detail."""
         return self.render("templates/error.html", status, title=title, detail=detail)
 
     # dispatch ---------------------------------------------------------------------------------

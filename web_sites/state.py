@@ -25,27 +25,33 @@ class StateStore:
         self.execute("PRAGMA synchronous=OFF")
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Cursor:
+        """Run one SQL statement under the lock and return its cursor."""
         with self.lock:
             return self.conn.execute(sql, params)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one SQL statement for each row of parameters, under the lock."""
         with self.lock:
             self.conn.executemany(sql, rows)
 
     def executescript(self, sql: str) -> None:
+        """Run a script of several SQL statements under the lock."""
         with self.lock:
             self.conn.executescript(sql)
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
+        """Run a query and return all rows as dicts."""
         with self.lock:
             return [dict(r) for r in self.conn.execute(sql, params).fetchall()]
 
     def query_one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> dict[str, Any] | None:
+        """Run a query and return its first row as a dict, or None."""
         rows = self.query(sql, params)
         return rows[0] if rows else None
 
     @contextmanager
     def transaction(self) -> Iterator[StateStore]:
+        """Hold the lock for a BEGIN/COMMIT block, rolling back if it raises."""
         with self.lock:
             self.conn.execute("BEGIN")
             try:
@@ -75,6 +81,7 @@ class StateStore:
                 self.session_tables.append(name)
 
     def clear_session(self, session: str) -> None:
+        """Delete the session's rows from every registered session table."""
         with self.lock:
             for table in self.session_tables:
                 self.conn.execute(f"DELETE FROM {table} WHERE session = ?", (session,))

@@ -14,9 +14,11 @@ class HomeSite(Site):
     order = 0
 
     def register_routes(self) -> None:
+        """Route "/" to the index page."""
         self.route("/", self.index)
 
     def index(self, ctx: Ctx) -> Response:
+        """Render the home page."""
         return ctx.render("index.html")
 
 

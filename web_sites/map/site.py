@@ -38,12 +38,14 @@ class MapSite(Site):
     order = 30
 
     def register_routes(self) -> None:
+        """Route the map's index, search, place and directions pages."""
         self.route("/", self.index)
         self.route("/search", self.search)
         self.route("/place/{pid}", self.place)
         self.route("/directions", self.directions)
 
     def setup(self, store: StateStore) -> None:
+        """Register the per-session search and directions log tables."""
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS map_searches (session TEXT, seq INTEGER, q TEXT, results INTEGER)",
             "map_searches")
@@ -55,6 +57,7 @@ class MapSite(Site):
         """A session starts with no searches and no directions."""
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
+        """Return the session's logged searches and directions, or {} if none."""
         s = store.query("SELECT q, results FROM map_searches WHERE session = ? ORDER BY seq", (session,))
         d = store.query("SELECT from_q, to_q, from_node, to_node, length_m FROM map_directions WHERE session = ?"
                         " ORDER BY seq", (session,))
@@ -66,6 +69,7 @@ class MapSite(Site):
 
     @staticmethod
     def city() -> City:
+        """Return the loaded city map."""
         return load_city()
 
     def _next_seq(self, ctx: Ctx, table: str) -> int:
@@ -74,11 +78,13 @@ class MapSite(Site):
 
     # pages ----------------------------------------------------------------------------------
     def index(self, ctx: Ctx) -> Response:
+        """Render the map home with place categories and the place count."""
         city = self.city()
         cats = sorted({p.category for p in city.places.values() if p.category})
         return ctx.render("index.html", q="", frm="", to="", categories=cats, n_places=len(city.places))
 
     def search(self, ctx: Ctx) -> Response:
+        """Search places and addresses, log the search, and render results or suggestions."""
         city = self.city()
         q = clean_text(ctx.req.arg("q"))
         results: list[dict[str, Any]] = []
@@ -107,6 +113,7 @@ class MapSite(Site):
                           dir_url=lambda **kw: "/map/directions?" + urlencode(kw))
 
     def place(self, ctx: Ctx, pid: str) -> Response:
+        """Render a place with its facts and a local map, or 404."""
         city = self.city()
         p = city.places.get(pid)
         if p is None:
@@ -119,6 +126,7 @@ class MapSite(Site):
                           from_url="/map/directions?" + urlencode({"from": p.name}))
 
     def directions(self, ctx: Ctx) -> Response:
+        """Locate both endpoints, compute and log a walking route, and render it or the errors."""
         city = self.city()
         frm, to = clean_text(ctx.req.arg("from")), clean_text(ctx.req.arg("to"))
         ctxv: dict[str, Any] = {"frm": frm, "to": to, "error": "", "route": None, "suggestions": []}

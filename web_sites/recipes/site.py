@@ -28,18 +28,21 @@ class RecipeSite(Site):
     order = 10
 
     def register_routes(self) -> None:
+        """Route the recipe index, search, overview and step pages."""
         self.route("/", self.index)
         self.route("/search", self.search)
         self.route("/recipe/{rid}", self.overview)
         self.route("/recipe/{rid}/step/{num}", self.step)
 
     def setup(self, store: StateStore) -> None:
+        """Register the per-session recipe view log table."""
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS recipe_views (session TEXT, seq INTEGER, recipe_id TEXT, step INTEGER,"
             " t INTEGER)",
             "recipe_views")
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
+        """Return the session's step views, furthest step per recipe and current step, or {} if none."""
         rows = store.query("SELECT recipe_id, step, t FROM recipe_views WHERE session = ? ORDER BY seq", (session,))
         if not rows:
             return {}
@@ -64,10 +67,12 @@ class RecipeSite(Site):
         return ctx.render(template, catalog=catalog, **kw)
 
     def index(self, ctx: Ctx) -> Response:
+        """Render the empty search form."""
         return self._page(ctx, "search.html", f=self._filters(ctx), results=None, page=1, pages=0, total=0,
                           page_url=None)
 
     def search(self, ctx: Ctx) -> Response:
+        """Render a page of recipes matching the query and filters."""
         f = self._filters(ctx)
         hits = catalog.search(f["q"], f["diets"], f["difficulty"], f["ingredients"], f["equipment"])
         page = ctx.req.page_arg()
@@ -84,12 +89,14 @@ class RecipeSite(Site):
                           total=len(hits), page=page, pages=pages, page_url=page_url)
 
     def overview(self, ctx: Ctx, rid: str) -> Response:
+        """Render a recipe's overview, or 404."""
         r = catalog.get(rid)
         if r is None:
             return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")
         return self._page(ctx, "recipe.html", r=r)
 
     def step(self, ctx: Ctx, rid: str, num: str) -> Response:
+        """Render one step of a recipe and log the view; 400 on a non-number, 404 out of range."""
         r = catalog.get(rid)
         if r is None:
             return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")

@@ -99,6 +99,7 @@ class ShopSite(Site):
     order = 20
 
     def register_routes(self) -> None:
+        """Route the shop's catalogue, store, cart, checkout and order pages."""
         self.route("/", self.index)
         self.route("/search", self.search)
         self.route("/category/{slug}", self.category)
@@ -115,6 +116,7 @@ class ShopSite(Site):
 
     # state ------------------------------------------------------------------------------------
     def setup(self, store: StateStore) -> None:
+        """Load the product and offer tables and register the per-session shop tables."""
         store.executescript(
             "CREATE TABLE IF NOT EXISTS shop_products (product_id TEXT PRIMARY KEY, name TEXT, name_lc TEXT,"
             " brand TEXT, category TEXT, category_name TEXT, object_type TEXT, haystack TEXT);"
@@ -148,6 +150,7 @@ class ShopSite(Site):
             "shop_order_items")
 
     def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
+        """Seed a session's budget, stock-outs and cart from a validated task config."""
         catalog.validate_config(config)
         budget = config.get("budget")
         if budget is not None:
@@ -162,6 +165,7 @@ class ShopSite(Site):
                           (session, i, p["product_id"], line["store_id"], _opts_key(opts), int(line.get("qty", 1))))
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
+        """Return the session's cart lines and placed orders, sorted for comparison."""
         oos = self._stockouts(store, session)
         cart = []
         for r in store.query("SELECT product_id, store_id, options, qty FROM shop_cart WHERE session = ?", (session,)):
@@ -229,6 +233,7 @@ class ShopSite(Site):
 
     # pages ----------------------------------------------------------------------------------------
     def index(self, ctx: Ctx) -> Response:
+        """Render the shop home with product counts per category and the stores."""
         counts = {r["category"]: r["n"] for r in ctx.store.query(
             "SELECT category, COUNT(*) AS n FROM shop_products GROUP BY category")}
         return self._page(ctx, "index.html", "Shop home", counts=counts, stores=catalog.stores())
@@ -332,14 +337,17 @@ class ShopSite(Site):
                           store_name=(catalog.store(f["store"]) or {}).get("name", ""), **kw)
 
     def search(self, ctx: Ctx) -> Response:
+        """Render search results for the request's query."""
         return self._results_page(ctx)
 
     def category(self, ctx: Ctx, slug: str) -> Response:
+        """Render the products of a category, or 404 if it is unknown."""
         if catalog.category_name(slug) is None:
             return self._not_found(ctx, f"There is no category '{slug[:40]}'.")
         return self._results_page(ctx, slug)
 
     def product(self, ctx: Ctx, pid: str) -> Response:
+        """Render a product with its price and stock at each store, or 404."""
         p = catalog.product(pid)
         if p is None:
             return self._not_found(ctx, f"There is no product with id '{pid[:40]}'.")
@@ -351,9 +359,11 @@ class ShopSite(Site):
                           chosen_store=chosen if catalog.store(chosen) else "")
 
     def stores(self, ctx: Ctx) -> Response:
+        """Render the list of stores."""
         return self._page(ctx, "stores.html", "Our stores", stores=catalog.stores())
 
     def store_page(self, ctx: Ctx, sid: str) -> Response:
+        """Render a store with its number of products, or 404."""
         s = catalog.store(sid)
         if s is None:
             return self._not_found(ctx, f"There is no store '{sid[:40]}'.")
@@ -361,6 +371,7 @@ class ShopSite(Site):
         return self._page(ctx, "store.html", s["name"], s=s, n_products=n["n"] if n else 0)
 
     def cart(self, ctx: Ctx) -> Response:
+        """Render the cart grouped by store with subtotals and the budget."""
         lines = self._cart_lines(ctx)
         groups = []
         for s in catalog.stores():
@@ -371,6 +382,7 @@ class ShopSite(Site):
         return self._page(ctx, "cart.html", "Your cart", groups=groups, budget=self._budget(ctx))
 
     def orders(self, ctx: Ctx) -> Response:
+        """Render the session's orders with item counts and the budget."""
         rows = ctx.store.query(
             "SELECT o.order_id, o.store_id, o.delivery, o.total_cents, (SELECT SUM(qty) FROM shop_order_items i"
             " WHERE i.session = o.session AND i.order_id = o.order_id) AS n_items FROM shop_orders o"
@@ -378,6 +390,7 @@ class ShopSite(Site):
         return self._page(ctx, "orders.html", "Your orders", orders=rows, budget=self._budget(ctx))
 
     def order_page(self, ctx: Ctx, oid: str) -> Response:
+        """Render one of the session's orders with its items, or 404."""
         o = ctx.store.query_one("SELECT * FROM shop_orders WHERE session = ? AND order_id = ?", (ctx.session, oid))
         if o is None:
             return self._not_found(ctx, f"There is no order '{oid[:40]}' in your account.")
@@ -390,6 +403,7 @@ class ShopSite(Site):
 
     # actions (POST, redirect after) ------------------------------------------------------------------
     def cart_add(self, ctx: Ctx) -> Response:
+        """Validate store, stock, options and quantity, then add to (or merge into) a cart line and redirect."""
         req = ctx.req
         pid = req.arg("product_id").strip()
         p = catalog.product(pid)
@@ -443,6 +457,7 @@ class ShopSite(Site):
         return (row, "") if row else (None, "That cart line does not exist (it may have been removed).")
 
     def cart_update(self, ctx: Ctx) -> Response:
+        """Set the quantity of a cart line and redirect to the cart."""
         back = f"{self.prefix}/cart"
         row, err = self._line(ctx)
         if row is None:
@@ -455,6 +470,7 @@ class ShopSite(Site):
         return ctx.message_redirect(back, f"Quantity of {p['name'] if p else row['product_id']} set to {qty}.")
 
     def cart_remove(self, ctx: Ctx) -> Response:
+        """Delete a cart line and redirect to the cart."""
         back = f"{self.prefix}/cart"
         row, err = self._line(ctx)
         if row is None:
@@ -464,6 +480,7 @@ class ShopSite(Site):
         return ctx.message_redirect(back, f"Removed {p['name'] if p else row['product_id']} from your cart.")
 
     def checkout(self, ctx: Ctx) -> Response:
+        """Place an order for one store's cart lines within budget, queue kitchen deliveries, and redirect to it."""
         back = f"{self.prefix}/cart"
         sid = ctx.req.arg("store").strip()
         s = catalog.store(sid)

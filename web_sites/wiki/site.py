@@ -40,6 +40,7 @@ class WikiSite(Site):
     order = 40
 
     def register_routes(self) -> None:
+        """Route the wiki's index, search, article and category pages."""
         self.route("/", self.index)
         self.route("/search", self.search)
         self.route("/article/{slug}", self.article)
@@ -48,6 +49,7 @@ class WikiSite(Site):
         self.route("/category/{cat}", self.category)
 
     def setup(self, store: StateStore) -> None:
+        """Build the full-text article index and register the view and search log tables."""
         store.executescript(
             "CREATE VIRTUAL TABLE IF NOT EXISTS wiki_fts USING fts5("
             "slug UNINDEXED, title, body, tokenize = 'unicode61 remove_diacritics 2');"
@@ -63,6 +65,7 @@ class WikiSite(Site):
         """No per-session rows to seed: a session starts with no article viewed and no search made."""
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
+        """Return the session's viewed article slugs and search queries in order."""
         views = store.query("SELECT slug FROM wiki_views WHERE session = ? ORDER BY seq", (session,))
         searches = store.query("SELECT query FROM wiki_searches WHERE session = ? ORDER BY seq", (session,))
         return {"views": [r["slug"] for r in views], "searches": [r["query"] for r in searches]}
@@ -97,6 +100,7 @@ class WikiSite(Site):
 
     # pages ------------------------------------------------------------------------------------
     def index(self, ctx: Ctx) -> Response:
+        """Render the main page with featured articles and main categories."""
         featured = [a for a in (catalog.get(s) for s in catalog.FEATURED) if a]
         cats = catalog.categories()
         return self._page(ctx, "index.html", featured=featured, q="", n_articles=len(catalog.articles()),
@@ -104,6 +108,7 @@ class WikiSite(Site):
                                      if cats[k][0] in _MAIN_CATEGORIES])
 
     def search(self, ctx: Ctx) -> Response:
+        """Render a page of full-text search results, logging the query on page 1."""
         q = " ".join(ctx.req.arg("q").split())[:MAX_QUERY]
         page = ctx.req.page_arg()
         if not q:
@@ -126,6 +131,7 @@ class WikiSite(Site):
                           fallback=fallback, exact=exact, page_url=page_url, message=message)
 
     def article(self, ctx: Ctx, slug: str) -> Response:
+        """Render an article and log the view, or a 404 page."""
         a = catalog.get(slug)
         if a is None:
             return self._page(ctx, "notfound.html", 404, q="", slug=slug[:100])
@@ -134,13 +140,16 @@ class WikiSite(Site):
         return self._page(ctx, "article.html", a=a, cats=cats, q="")
 
     def article_missing(self, ctx: Ctx) -> Response:
+        """Render the not-found page for an article URL without a slug."""
         return self._page(ctx, "notfound.html", 404, q="", slug="")
 
     def all_categories(self, ctx: Ctx) -> Response:
+        """Render the list of all categories with their sizes."""
         cats = catalog.categories()
         return self._page(ctx, "categories.html", q="", cats=[(k, v[0], len(v[1])) for k, v in cats.items()])
 
     def category(self, ctx: Ctx, cat: str) -> Response:
+        """Render the members of a category, or a 404 page."""
         members = catalog.category_members(cat)
         if members is None:
             return self._page(ctx, "notfound.html", 404, q="", slug="", category=cat[:100])
