@@ -239,7 +239,7 @@ class Site:
         self.route_table.append((tuple(sorted(m.upper() for m in methods)), full))
 
     def match(self, method: str, path: str) -> tuple[Handler | None, dict[str, str], bool]:
-        """Find the handler for a method and path; returns (handler, path params, whether any route matched the path)."""
+        """Find the route for method and path; returns (handler, path params, whether the path matched any route)."""
         path_seen = False
         for methods, rx, handler in self._routes:
             m = rx.match(path)
