@@ -12,19 +12,40 @@ Pages (all GET, so a route can be revisited by its URL):
 Per-session state (what checkers read, :meth:`MapSite.snapshot`): ``{"searches": [{"q", "results"}],
 "directions": [{"from", "to", "from_node", "to_node", "length_m"}]}`` in request order; only directions
 that were found are recorded.
+
+Optional Google backend (off by default): with ``EMBODIEDWEB_MAP_GOOGLE=1`` set (and the key in
+``GOOGLE_MAPS_API_KEY``), a directions request whose start or destination the site's own gazetteer cannot
+resolve is sent to :class:`~embodiedweb.worlds.street.google.GoogleMaps` instead of answering "not found".
+Only unresolved requests go to Google - not all directions - because that is the least surprising choice:
+every route the site can compute itself stays exactly as it is offline (same steps, nodes and lengths, so
+checkers and recorded tasks are unaffected), and Google only fills in what would otherwise be an error.
+Such a route is recorded in ``directions`` with the same keys as the site's own and the page says
+"Directions by Google"; a Google failure (no key, refusal, network, extra not installed) is shown as a
+message on the page. Without the opt-in the site never constructs ``GoogleMaps``.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 from urllib.parse import urlencode
 
+from embodiedweb.extras import MissingExtra
 from embodiedweb.text import clean_text
 from embodiedweb.worlds.street.city import WALK_SPEED_M_PER_MIN, City, Location, load_city
 from embodiedweb.worlds.street.geo import to_xy
+from embodiedweb.worlds.street.google import GoogleMaps, GoogleMapsError
 from web_sites.framework import Ctx, Response, Site
 from web_sites.state import StateStore
+
+GOOGLE_OPT_IN_ENV = "EMBODIEDWEB_MAP_GOOGLE"
+
+
+def google_enabled() -> bool:
+    """Whether the Google directions backend is switched on (``EMBODIEDWEB_MAP_GOOGLE=1``; default off)."""
+    return os.environ.get(GOOGLE_OPT_IN_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
 
 HELP = "Try a place name, an intersection such as “5th Ave & W 42nd St” or an address such as “350 5th Ave”."
 
@@ -71,6 +92,31 @@ class MapSite(Site):
     def city() -> City:
         """Return the loaded city map."""
         return load_city()
+
+    _google: Any = None
+
+    def google(self) -> Any:
+        """The :class:`GoogleMaps` backend, made on first use (only called when :func:`google_enabled`)."""
+        if self._google is None:
+            self._google = GoogleMaps(city=self.city())
+        return self._google
+
+    def _google_directions(self, ctx: Ctx, frm: str, to: str, ctxv: dict[str, Any]) -> Response:
+        """Directions from Google for a request the gazetteer could not resolve (see module docstring)."""
+        try:
+            d = self.google().directions(frm, to)
+        except (GoogleMapsError, MissingExtra, ImportError) as e:
+            ctxv["error"] = f"Directions by Google are not available: {e}"
+            return ctx.render("directions.html", **ctxv)
+        if d is None:
+            ctxv["error"] = f"Google found no walking route from “{frm}” to “{to}”."
+            return ctx.render("directions.html", **ctxv)
+        ctx.store.execute("INSERT INTO map_directions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (ctx.session, self._next_seq(ctx, "map_directions"), frm, to, d["from_node"],
+                           d["to_node"], d["length_m"]))
+        ctxv["google_route"] = {**d, "length_m": round(d["length_m"]),
+                                "reverse_url": "/map/directions?" + urlencode({"from": to, "to": frm})}
+        return ctx.render("directions.html", **ctxv)
 
     def _next_seq(self, ctx: Ctx, table: str) -> int:
         row = ctx.store.query_one(f"SELECT COUNT(*) AS n FROM {table} WHERE session = ?", (ctx.session,))
@@ -147,6 +193,9 @@ class MapSite(Site):
             errors.append(f"We could not find the destination “{to}”.")
             suggestions += city.address_suggestions(to)
         ctxv["suggestions"] = suggestions
+        if frm and to and (a is None or b is None) and google_enabled():
+            ctxv["suggestions"] = []
+            return self._google_directions(ctx, frm, to, ctxv)
         if not errors and a is not None and b is not None and a.node_id == b.node_id:
             errors.append(f"The starting point and the destination are the same place ({a.label}, {a.node_id}).")
         if errors:
