@@ -13,20 +13,15 @@ from embodiedweb.domains.outdoor.common import near
 from embodiedweb.paths import data_dir
 from embodiedweb.web.text_driver import TextDriver
 from embodiedweb.worlds.street import load_city
-from web_sites.registry import get_webapp
+from tests.web_sites.map.conftest import map_driver
 from web_sites.shop import catalog as shop
 from web_sites.wiki import catalog as wiki
 
 
 @pytest.fixture(scope="module")
 def driver():
-    app = get_webapp()
-    sid = app.new_session_id()
-    app.reset_session(sid)
-    d = TextDriver(app)
-    d.reset(sid, "/map/")
-    yield d
-    app.drop_session(sid)
+    with map_driver() as d:
+        yield d
 
 
 def _tasks(name: str) -> list[dict]:

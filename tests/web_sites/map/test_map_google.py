@@ -6,30 +6,24 @@ from __future__ import annotations
 
 import pytest
 
-from embodiedweb.web.text_driver import TextDriver
 from embodiedweb.worlds.street import load_city
 from embodiedweb.worlds.street.google import GoogleMaps
 from tests.worlds.street.test_google_maps import KEY, FakeSession
 from web_sites.map import site as map_site
-from web_sites.registry import get_webapp
 
 pytest.importorskip("googlemaps")
+
+from tests.web_sites.map.conftest import map_driver, map_snapshot
 
 
 @pytest.fixture
 def driver(monkeypatch):
     monkeypatch.setattr(map_site.SITE, "_google", None)
-    app = get_webapp()
-    sid = app.new_session_id()
-    app.reset_session(sid)
-    d = TextDriver(app)
-    d.reset(sid, "/map/")
-    yield d
-    app.drop_session(sid)
+    with map_driver() as d:
+        yield d
 
 
-def _snap(d):
-    return get_webapp().snapshot(d.session).get("map", {})
+_snap = map_snapshot
 
 
 def _goto(d, frm, to):

@@ -5,24 +5,17 @@ from __future__ import annotations
 import pytest
 
 from baselines.script import find_bid
-from embodiedweb.web.text_driver import TextDriver
 from embodiedweb.worlds.street import load_city
-from web_sites.registry import get_webapp
+from tests.web_sites.map.conftest import map_driver, map_snapshot
 
 
 @pytest.fixture
 def driver():
-    app = get_webapp()
-    sid = app.new_session_id()
-    app.reset_session(sid)
-    d = TextDriver(app)
-    d.reset(sid, "/map/")
-    yield d
-    app.drop_session(sid)
+    with map_driver() as d:
+        yield d
 
 
-def _snap(d):
-    return get_webapp().snapshot(d.session).get("map", {})
+_snap = map_snapshot
 
 
 def test_directions_through_forms(driver):
