@@ -13,7 +13,7 @@ from embodiedweb.domains.outdoor.common import near
 from embodiedweb.paths import data_dir
 from embodiedweb.web.text_driver import TextDriver
 from embodiedweb.worlds.street import load_city
-from tests.web_sites.map.conftest import map_driver
+from .conftest import map_driver
 from web_sites.shop import catalog as shop
 from web_sites.wiki import catalog as wiki
 

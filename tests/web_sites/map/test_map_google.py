@@ -13,7 +13,7 @@ from web_sites.map import site as map_site
 
 pytest.importorskip("googlemaps")
 
-from tests.web_sites.map.conftest import map_driver, map_snapshot
+from .conftest import map_driver, map_snapshot
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 
 from baselines.script import find_bid
 from embodiedweb.worlds.street import load_city
-from tests.web_sites.map.conftest import map_driver, map_snapshot
+from .conftest import map_driver, map_snapshot
 
 
 @pytest.fixture
