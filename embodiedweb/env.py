@@ -19,6 +19,7 @@ from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.spaces import OBS_TEXT_MAX, UnicodeText, fit_text, obs_text_space
 from embodiedweb.tasks import Task, TaskError, TaskSuite
 from embodiedweb.trace import Trace, diff_state
+from embodiedweb.turns import DIALOGUE_MAX, MultiTurn
 from embodiedweb.versions import suite_version
 from embodiedweb.web.driver import WebDriver
 from web_sites.registry import get_webapp
@@ -95,7 +96,7 @@ def make_driver(web_mode: str, viewport: tuple[int, int], watchdog_s: float | No
     raise ValueError(f"web_mode must be 'text' or 'browser', got {web_mode!r}")
 
 
-class EmbodiedWebEnv(gym.Env):
+class EmbodiedWebEnv(MultiTurn, gym.Env):
     """An episode composes an embodied world, a web session and a task (DESIGN.md section 3).
 
     ## Description
@@ -220,7 +221,7 @@ class EmbodiedWebEnv(gym.Env):
                  viewport: tuple[int, int] = (1280, 720), render_mode: str | None = None, split: str | None = None,
                  record_trace: bool = True, trace_path: str | None = None, watchdog_s: float | None = None,
                  curriculum: int | None = None, skill: str | None = None, embodied_view: str = "top_down",
-                 embodied_depth: bool = False, embodied_masks: bool = False) -> None:
+                 embodied_depth: bool = False, embodied_masks: bool = False, teacher_forcing: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -252,6 +253,14 @@ class EmbodiedWebEnv(gym.Env):
         #: the step limit of a TimeLimit wrapper over this env (set by :class:`embodiedweb.registration.StepLimit`)
         self.time_limit: int | None = None
         self.domains = ("web", domain.world_kind, "meta") if domain.web_enabled else (domain.world_kind, "meta")
+        #: instructions given one at a time (``done [answer]`` moves on): see :meth:`_finish_turn`
+        self.multi_turn = bool(getattr(domain, "multi_turn", False))
+        if self.multi_turn:
+            self.domains += ("dialogue",)
+        if teacher_forcing and not self.multi_turn:
+            raise gym.error.Error(f"{env_id or domain.name}: teacher_forcing needs an env that gives its instructions "
+                                  "one at a time (e.g. EWA-Assistant-v0)")
+        self.teacher_forcing = bool(teacher_forcing)
 
         self.embodied_view = embodied_view
         self.embodied_depth = bool(embodied_depth)
@@ -260,6 +269,8 @@ class EmbodiedWebEnv(gym.Env):
         self._check_view_options()
 
         obs_spaces: dict[str, spaces.Space] = {k: obs_text_space(OBS_TEXT_MAX[k]) for k in OBS_TEXT_KEYS}
+        if self.multi_turn:
+            obs_spaces["dialogue"] = obs_text_space(DIALOGUE_MAX)
         w, h = self.image_size
         if render_images:
             vw, vh = self.viewport
@@ -332,6 +343,11 @@ class EmbodiedWebEnv(gym.Env):
         self._prefix_steps = 0
         self._prefix_switches = 0
         self._in_prefix = False
+        # a multi-turn episode: the current instruction's index, each finished one's result, and the state
+        # at the start of the current one (what its checker compares against)
+        self.turn = 0
+        self.turns: list[dict[str, Any]] = []
+        self._turn_start: dict[str, Any] = {}
 
     def describe_actions(self, with_examples: bool = True) -> str:
         """The action set of this env (web + its world + switch/stop), ready for a prompt."""
@@ -391,6 +407,8 @@ class EmbodiedWebEnv(gym.Env):
             if self.skill is not None:
                 record["skill"] = self.skill
             self.trace.add(record)
+        if self.multi_turn:
+            self._turn_start = self._turn_snapshot()
 
     def _play_prefix(self, task: Task, ep_seed: int) -> None:
         """A skill variant's start: the domain's oracle plays the leading actions of ``task`` through the
@@ -517,6 +535,9 @@ class EmbodiedWebEnv(gym.Env):
         if not self.domain.web_enabled and (p.domain == "web" or p.name == "switch_environment"):
             self.last_error = f"'{p.name}' is not available: this setting has no web access."
             return "", ""
+        if p.domain == "dialogue":
+            self._finish_turn(p.args.get("answer", "") or "")
+            return "", "both"
         if p.domain == "meta":
             if p.name == "switch_environment":
                 self.active = "embodied" if self.active == "web" else "web"
@@ -568,7 +589,7 @@ class EmbodiedWebEnv(gym.Env):
     def _metrics(self) -> dict[str, Any]:
         assert self.task is not None
         ep = Episode(self.task, self.world.semantic_state(), self.webapp.snapshot(self.session), self.answer,
-                     self.steps, self.switches, self.history)
+                     self.steps, self.switches, self.history, list(self.turns))
         try:
             m = dict(self.domain.check(ep))
         except Exception as e:  # a checker bug must be visible, not crash the run
@@ -608,7 +629,7 @@ class EmbodiedWebEnv(gym.Env):
         web_url, web_tabs, web_text = self._web_view()
         obs: dict[str, Any] = {
             "active": self.active,
-            "instruction": self.task.instruction,
+            "instruction": self.instruction,
             "web_url": web_url,
             "web_tabs": web_tabs,
             "web_text": web_text,
@@ -621,6 +642,8 @@ class EmbodiedWebEnv(gym.Env):
         # U+FFFD (the trace keeps the real text)
         for key in OBS_TEXT_KEYS:
             obs[key] = fit_text(obs[key], OBS_TEXT_MAX[key], self._action_chars if key == "last_action" else None)
+        if self.multi_turn:
+            obs["dialogue"] = fit_text(self.dialogue_text(), DIALOGUE_MAX)
         if self.render_images or self.embodied_depth or self.embodied_masks:
             obs.update(self._embodied_views())
         if self.render_images:

@@ -19,7 +19,7 @@ from embodiedweb.worlds.kitchen.world import KitchenWorld
 from embodiedweb.worlds.spec import ActionSpec, Arg, bare_action
 from embodiedweb.worlds.street.world import StreetWorld
 
-__all__ = ["BUILTIN_WORLDS", "DOMAINS", "META_SPECS", "REGISTRY", "SPECS", "WEB_SPECS", "ActionError",
+__all__ = ["BUILTIN_WORLDS", "DIALOGUE_SPECS", "DOMAINS", "META_SPECS", "REGISTRY", "SPECS", "WEB_SPECS", "ActionError",
            "ActionRegistry", "ActionSpec", "Arg", "ParsedAction", "compose"]
 
 
@@ -131,8 +131,8 @@ class ActionRegistry:
         clash = [s.name for s in specs if self.get(s.name) is not None]
         if clash:
             raise ValueError(f"world kind {kind!r}: action name(s) {', '.join(clash)} already in the grammar")
-        rest = [s for s in self.specs.values() if s.domain != "meta"]
-        self._set([*rest, *specs, *(s for s in self.specs.values() if s.domain == "meta")])
+        rest = [s for s in self.specs.values() if s.domain not in TRAILING]
+        self._set([*rest, *specs, *(s for s in self.specs.values() if s.domain in TRAILING)])
         if world.action_title:
             self.titles[kind] = world.action_title
         if world.action_note:
@@ -306,7 +306,19 @@ META_SPECS: tuple[ActionSpec, ...] = (
                "End the episode, with an answer if the task asks for one.", "stop [Times Square]"),
 )
 
-TITLES = {"web": "Web actions (only while the web is active)", "meta": "Actions in both environments"}
+#: The actions of envs that give their instructions one at a time (a domain with ``multi_turn``, e.g.
+#: EWA-Assistant-v0); other envs refuse them.
+DIALOGUE_SPECS: tuple[ActionSpec, ...] = (
+    ActionSpec("done", "dialogue", (Arg("answer", "text", True, default=""),),
+               "Tell the user the current instruction is done, with the answer if it asks a question; the next "
+               "instruction follows (after the last one the episode ends).", "done [Sunny Feast Bowl]"),
+)
+
+#: The action domains that close the grammar, after the worlds' actions (in this order).
+TRAILING = ("meta", "dialogue")
+
+TITLES = {"web": "Web actions (only while the web is active)", "meta": "Actions in both environments",
+          "dialogue": "Dialogue actions (the user gives instructions one at a time)"}
 
 #: The worlds of the shipped domains; a plug-in domain's world is added when its env is made
 #: (:meth:`ActionRegistry.add_world`, called by :func:`embodiedweb.registration.make_env`).
@@ -315,7 +327,7 @@ BUILTIN_WORLDS: tuple[type[EmbodiedWorld], ...] = (KitchenWorld, StreetWorld)
 
 def compose(worlds: Iterable[type[EmbodiedWorld] | EmbodiedWorld] = BUILTIN_WORLDS) -> ActionRegistry:
     """A registry of the web actions, the actions each of ``worlds`` declares, then the meta actions."""
-    reg = ActionRegistry([*WEB_SPECS, *META_SPECS])
+    reg = ActionRegistry([*WEB_SPECS, *META_SPECS, *DIALOGUE_SPECS])
     for w in worlds:
         reg.add_world(w)
     return reg

@@ -30,6 +30,8 @@ class Episode:
     steps: int
     switches: int
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: a multi-turn episode's judged turns, in order (see :mod:`embodiedweb.turns`); [] otherwise
+    turns: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: ``ewa report``'s table shapes: ``cooking`` (the paper's Table 3: overall / web-only / embodied-only /
@@ -59,6 +61,21 @@ class Domain(ABC):
     #: bump whenever a rule of :meth:`check` changes which episodes pass (it is part of the suite version
     #: results carry; see :mod:`embodiedweb.versions`)
     checker_version: int = 1
+
+    #: True: the task's instructions come one at a time (:meth:`instructions`), the agent ends each with
+    #: ``done [answer]`` and :meth:`check_turn` judges it (see :mod:`embodiedweb.turns`)
+    multi_turn: ClassVar[bool] = False
+
+    def instructions(self, task: Task) -> list[str]:
+        """A multi-turn task's instructions, in order (default: the task's one instruction)."""
+        return [task.instruction]
+
+    def check_turn(self, task: Task, turn: int, before: dict[str, Any], after: dict[str, Any],
+                   answer: str) -> dict[str, Any]:
+        """Judge turn ``turn`` of a multi-turn task when the agent says ``done [answer]``: ``before`` and
+        ``after`` are the semantic states at the turn's start and now (``world``, ``web``, ``browser``).
+        Returns ``ok`` (bool) plus extras (e.g. ``category``, ``why``)."""
+        raise NotImplementedError(f"domain {self.name} gives one instruction")
 
     def settings(self) -> dict[str, Any]:
         """Options of this domain instance that change what an episode is (part of the suite version)."""

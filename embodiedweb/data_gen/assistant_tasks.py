@@ -1,0 +1,246 @@
+"""Generate EWA-Assistant-v0's episodes (``data/assistant/tasks.jsonl``):
+``python -m embodiedweb.data_gen.assistant_tasks`` (``--check``: compare with the shipped file).
+
+An episode is a user giving 4-11 instructions one at a time at home: a kitchen and the sites. Its turns
+come in blocks, shuffled (the kitchen block and the closing question stay last):
+
+* **recipes** (3 turns): open the first two results of a diet + ingredient search in new tabs; go back to
+  the first one (a reference to the tabs just opened); say which of the two is quicker / has fewer steps
+  (a reference, answered by name);
+* **shopping** (2 turns, and a question at the end): order one more of "the food on the dining table"
+  (grounded: only the kitchen shows which food it is), the cheapest product of that food at whichever store
+  sells it for least, for pickup; another product "from the same store as last time" (a reference); at the
+  end "what was the first thing I asked you to order?" (a reference back in time);
+* **recipe lookup** (1 turn): open the quickest recipe that uses the food at a place in the kitchen
+  (grounded);
+* **kitchen** (1 turn, always): put the food at one place into another (grounded, embodied).
+
+Every episode has the kitchen block and two or three of the others, so every episode has a grounded turn
+and a reference; the values that make each turn unambiguous (distinct names, no ties on time, steps or
+price) are checked here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from embodiedweb.domains.assistant.grounding import PLACE_WORDS, Target, targets
+from embodiedweb.paths import data_dir
+from web_sites.recipes import catalog as recipes
+from web_sites.shop import catalog as shop
+
+N_EPISODES = 320
+SEED = 18
+DIETS = ("vegetarian", "vegan", "gluten-free")
+DEST_TYPES = ("DiningTable", "Fridge", "SinkBasin")
+
+
+def kitchen_state(kitchen_id: str) -> dict[str, Any]:
+    """The kitchen's semantic state at an episode's start (kitchens are fixed by id)."""
+    from embodiedweb.worlds.kitchen.world import KitchenWorld
+
+    w = KitchenWorld()
+    w.reset({"kitchen_id": kitchen_id}, 0)
+    return w.semantic_state()
+
+
+def _label(name: str) -> str:
+    return name.lower()
+
+
+def recipes_block(rng: random.Random, used: set[tuple[str, str]]) -> list[dict[str, Any]] | None:
+    """Open two search results, go back to the first, compare them."""
+    combos = [(d, i) for d in DIETS for i in recipes.INGREDIENT_LABELS if (d, i) not in used]
+    rng.shuffle(combos)
+    for diet, ing in combos:
+        hits = recipes.search("", [diet], "", [ing], [])
+        if len(hits) < 2:
+            continue
+        a, b = hits[0], hits[1]
+        if a["name"] == b["name"] or norm_in(a["name"], b["name"]):
+            continue
+        measures = [m for m in ("time", "steps") if _measure(a, m) != _measure(b, m)]
+        if not measures:
+            continue
+        used.add((diet, ing))
+        m = rng.choice(measures)
+        win, lose = (a, b) if _measure(a, m) < _measure(b, m) else (b, a)
+        what = "takes less time to make" if m == "time" else "has fewer steps"
+        return [
+            turn("open_two", f"Find {diet} recipes with {_label(ing)} on the recipe site and open the first two "
+                             "results, each in a new tab.", False, False, "domain", "web",
+                 {"recipes": [a["recipe_id"], b["recipe_id"]], "diet": diet, "ingredient": ing}),
+            turn("focus", "Go back to the first of the two recipes you just opened.", True, False, "reference", "web",
+                 {"recipe": a["recipe_id"]}),
+            turn("compare", f"Which of those two {what}? Tell me its name.", True, False, "reference", "answer",
+                 {"name": win["name"], "others": [lose["name"]], "measure": m}),
+        ]
+    return None
+
+
+def _measure(r: dict[str, Any], m: str) -> int:
+    return int(r["time_minutes"]) if m == "time" else len(r["steps"])
+
+
+def norm_in(a: str, b: str) -> bool:
+    """Whether one name contains the other (then naming one names both)."""
+    from embodiedweb.domains.assistant.checks import names
+
+    return names(a, b) or names(b, a)
+
+
+def shopping_block(rng: random.Random, t: Target) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """Order the cheapest product of the food at a place (at its cheapest store); another product at that store."""
+    offers = sorted((price, p["product_id"], s) for p in shop.products_for_type(t.food)
+                    for s, price in shop.offers(p["product_id"]).items())
+    if len(offers) < 2 or offers[0][0] == offers[1][0]:
+        return None
+    _, pid, store = offers[0]
+    others = sorted(p["product_id"] for p in shop.products() if store in p["prices"]
+                    and p["object_type"] not in (t.food,) and p["product_id"] != pid)
+    qid = rng.choice(others)
+    p, q = shop.product(pid), shop.product(qid)
+    assert p is not None and q is not None
+    if norm_in(p["name"], q["name"]):
+        return None
+    first = turn("order_grounded",
+                 f"We're nearly out of the food {t.where}. Order one more of it: the cheapest product of that kind "
+                 "the shop has, at whichever store sells it for least, for pickup in store.", False, True,
+                 "grounding", "web", {"product": pid, "store": store, "delivery": "pickup", "food": t.food,
+                                      "place": t.place})
+    second = turn("same_store", f"Also order one {q['name']} from the same store as last time, for pickup too.",
+                  True, False, "reference", "web", {"product": qid, "store": store, "delivery": "pickup"})
+    recall = turn("recall", "Before we finish: what was the first thing I asked you to order today? Tell me the "
+                            "product's name.", True, False, "reference", "answer",
+                  {"name": p["name"], "others": [q["name"]]})
+    return [first, second], recall
+
+
+def lookup_block(rng: random.Random, t: Target) -> list[dict[str, Any]] | None:
+    """Open the quickest (diet) recipe that uses the food at a place."""
+    combos = [(diet, level) for diet in [*DIETS, ""] for level in ("", *recipes.DIFFICULTIES)]
+    rng.shuffle(combos)
+    for diet, level in sorted(combos, key=lambda c: (c[0] == "") + (c[1] == "")):
+        hits = recipes.search("", [diet] if diet else [], level, [t.food], [])
+        if not hits:
+            continue
+        hits = sorted(hits, key=lambda r: (r["time_minutes"], r["recipe_id"]))
+        if len(hits) > 1 and hits[0]["time_minutes"] == hits[1]["time_minutes"]:
+            continue
+        kind = " ".join(w for w in (level, diet, "recipe") if w)
+        return [turn("recipe_grounded", f"On the recipe site, open the quickest {kind} that uses the food {t.where}.",
+                     False, True, "grounding", "web", {"recipe": hits[0]["recipe_id"], "food": t.food,
+                                                        "place": t.place})]
+    return None
+
+
+def kitchen_block(rng: random.Random, state: dict[str, Any], t: Target) -> list[dict[str, Any]] | None:
+    """Put the (single) food at a place into another place."""
+    if len(t.objects) != 1:
+        return None
+    objs = {o["objectId"]: o for o in state["objects"]}
+    dests = sorted(oid for oid, o in objs.items() if o["objectType"] in DEST_TYPES and oid != t.place
+                   and sum(1 for x in objs.values() if x["objectType"] == o["objectType"]) == 1)
+    if not dests:
+        return None
+    dest = rng.choice(dests)
+    word = PLACE_WORDS[objs[dest]["objectType"]].replace("in the", "into the").replace("on the", "onto the")
+    return [turn("move_grounded", f"In the kitchen, put the food {t.where} {word}.", False, True, "grounding",
+                 "embodied", {"object": t.objects[0], "dest": dest, "food": t.food, "place": t.place})]
+
+
+def turn(kind: str, text: str, refers: bool, grounded: bool, category: str, side: str,
+         expect: dict[str, Any]) -> dict[str, Any]:
+    """One instruction: what it says, what it leans on, and what its checker expects."""
+    return {"kind": kind, "text": text, "refers": refers, "grounded": grounded, "category": category,
+            "side": side, "expect": expect}
+
+
+def episode(i: int, kitchen_id: str, state: dict[str, Any]) -> dict[str, Any] | None:
+    """Episode ``i`` in ``kitchen_id``, or None when the kitchen does not allow the blocks drawn."""
+    rng = random.Random(f"{SEED}-{i}")
+    tg = targets(state)
+    singles = [t for t in tg if len(t.objects) == 1]
+    if not singles:
+        return None
+    move_t = rng.choice(singles)
+    kitchen = kitchen_block(rng, state, move_t)
+    if kitchen is None:
+        return None
+    wanted = rng.choice([("recipes", "shopping"), ("recipes", "lookup"), ("shopping", "lookup"),
+                         ("recipes", "shopping", "lookup"), ("recipes", "recipes", "shopping"),
+                         ("recipes", "recipes", "shopping", "lookup")])
+    blocks: list[list[dict[str, Any]]] = []
+    closing: list[dict[str, Any]] = []
+    used: set[tuple[str, str]] = set()
+    for name in wanted:
+        if name == "recipes":
+            b = recipes_block(rng, used)
+        elif name == "shopping":
+            got = shopping_block(rng, rng.choice(tg))
+            b, closing = (got[0], [got[1]]) if got else (None, [])
+        else:
+            b = lookup_block(rng, rng.choice(tg))
+        if b is None:
+            return None
+        blocks.append(b)
+    rng.shuffle(blocks)
+    turns = [t for b in blocks for t in b] + kitchen + closing
+    return {
+        "task_id": f"assist-{i:03d}", "env_id": "EWA-Assistant-v0",
+        "split": "test" if i % 10 < 3 else "train", "start": "web",
+        "instruction": turns[0]["text"],
+        "embodied": {"kitchen_id": kitchen_id}, "web": {"start_url": "/"},
+        "goal": {"turns": turns},
+        "meta": {"n_turns": len(turns), "blocks": list(wanted), "max_steps": 40 + 25 * len(turns),
+                 "refers": sum(t["refers"] for t in turns), "grounded": sum(t["grounded"] for t in turns)},
+    }
+
+
+def generate() -> list[dict[str, Any]]:
+    """Every episode, in id order (deterministic)."""
+    from embodiedweb.worlds.kitchen.kitchens import list_kitchens
+
+    states = {k: kitchen_state(k) for k in list_kitchens()}
+    kitchens = [k for k in sorted(states) if targets(states[k])]
+    out: list[dict[str, Any]] = []
+    i = attempt = 0
+    while len(out) < N_EPISODES:
+        k = kitchens[attempt % len(kitchens)]
+        attempt += 1
+        ep = episode(i, k, states[k])
+        if ep is not None:
+            out.append(ep)
+            i += 1
+        if attempt > 50 * N_EPISODES:
+            raise RuntimeError("cannot draw enough assistant episodes")
+    return out
+
+
+def render(tasks: list[dict[str, Any]]) -> str:
+    """The JSONL text of the suite."""
+    return "".join(json.dumps(t, sort_keys=True, ensure_ascii=False) + "\n" for t in tasks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the shipped file instead of writing it")
+    args = ap.parse_args(argv)
+    path = data_dir() / "assistant" / "tasks.jsonl"
+    text = render(generate())
+    if args.check:
+        same = path.exists() and path.read_text(encoding="utf-8") == text
+        print("identical" if same else f"{path} differs from the generator's output")
+        return 0 if same else 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
