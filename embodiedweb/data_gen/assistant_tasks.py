@@ -74,7 +74,7 @@ def recipes_block(rng: random.Random, used: set[tuple[str, str]]) -> list[dict[s
             turn("open_two", f"Find {diet} recipes with {_label(ing)} on the recipe site and open the first two "
                              "results, each in a new tab.", False, False, "domain", "web",
                  {"recipes": [a["recipe_id"], b["recipe_id"]], "diet": diet, "ingredient": ing}),
-            turn("focus", "Go back to the first of the two recipes you just opened.", True, False, "reference", "web",
+            turn("focus", "Go back to the tab of the one of those two that came first in the results.", True, False, "reference", "web",
                  {"recipe": a["recipe_id"]}),
             turn("compare", f"Which of those two {what}? Tell me its name.", True, False, "reference", "answer",
                  {"name": win["name"], "others": [lose["name"]], "measure": m}),

@@ -262,7 +262,7 @@ from embodiedweb.worlds.street.world import StreetWorld  # noqa: E402
 
 
 def test_the_grammar_is_composed_from_the_worlds():
-    assert REGISTRY.domains == ("web", "kitchen", "street", "meta")
+    assert REGISTRY.domains == ("web", "kitchen", "street", "meta", "dialogue")
     assert REGISTRY.names(["kitchen"]) == [s.name for s in KitchenWorld.action_specs]
     assert REGISTRY.names(["street"]) == [s.name for s in StreetWorld.action_specs]
     assert REGISTRY.describe(["kitchen"]).startswith(f"## {KitchenWorld.action_title}\n{KitchenWorld.action_note}")

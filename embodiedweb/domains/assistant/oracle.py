@@ -42,8 +42,12 @@ class AssistantOracle(CookingOracle):
                 wrong = (e.get("others") or [""])[0]
                 yield f"done [{wrong}]" if wrong else "done"
                 continue
-            answer = yield from getattr(self, t["kind"])(e)
+            answer = yield from self.play(t["kind"], e)
             yield f"done [{answer}]" if answer else "done"
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        """One turn's work (the method named after its kind); returns its answer, if any."""
+        return (yield from getattr(self, kind)(e))
 
     # ------------------------------------------------------------------------------ turns
     def open_two(self, e: dict[str, Any]) -> Plan:

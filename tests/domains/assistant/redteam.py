@@ -1,0 +1,240 @@
+"""Red-team agents for EWA-Assistant-v0: each is the oracle with one turn kind played another way.
+
+Shortcuts (must fail, and the turn they change must be judged wrong in every episode they carry out):
+hedging between candidates, ignoring a reference (staying on the last tab, another store than last
+time), answering from the instructions alone, acting on the previous instruction's target, guessing the
+food without looking, opening every result. Genuine alternatives (must pass): other ways to the same
+result (the search form and its result links, tabs in another order, closing the start tab, looking in the
+kitchen first, answers in a sentence).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from embodiedweb.agents.script import Plan
+from embodiedweb.domains.assistant.oracle import AssistantOracle
+from embodiedweb.tasks import Task
+from tests.redteam import RedTeam
+from web_sites.recipes import catalog as recipes
+from web_sites.shop import catalog as shop
+
+
+def kinds(task: Task) -> list[str]:
+    return [t["kind"] for t in task.goal["turns"]]
+
+
+def turn_of(task: Task, kind: str) -> dict[str, Any]:
+    return next(t for t in task.goal["turns"] if t["kind"] == kind)
+
+
+class Changed(RedTeam, AssistantOracle):
+    """The oracle with the turns of kind ``changes`` played by the method ``alt_<kind>``."""
+
+    changes: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(k in kinds(task) for k in cls.changes)
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        if kind in self.changes:
+            return (yield from getattr(self, f"alt_{kind}")(e))
+        return (yield from super().play(kind, e))
+
+
+# ------------------------------------------------------------------------------------------- shortcuts
+class HedgeNames(Changed):
+    """Names every candidate: both recipes, every product ordered."""
+
+    changes = ("compare", "recall")
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return " or ".join([e["name"], *e["others"]])
+        yield
+
+    alt_recall = alt_compare
+
+
+class StayOnLastTab(Changed):
+    """Ignores "the one that came first": stays on the tab it opened last."""
+
+    changes = ("focus",)
+
+    def alt_focus(self, e: dict[str, Any]) -> Plan:
+        return
+        yield
+
+
+class AnswerFromInstructions(Changed):
+    """Answers from the instructions' words alone: the recipe listed first, the product the dialogue names."""
+
+    changes = ("compare", "recall")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        if "recall" in kinds(task):
+            return True
+        if "compare" in kinds(task):  # the first result is not the answer
+            c, o = turn_of(task, "compare"), turn_of(task, "open_two")
+            return recipes.get(o["expect"]["recipes"][0])["name"] != c["expect"]["name"]
+        return False
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        o = turn_of(self.task, "open_two")["expect"]
+        return recipes.get(o["recipes"][0])["name"]
+        yield
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        named = [t for t in self.task.goal["turns"] if t["kind"] == "same_store"]
+        return re.match(r"Also order one (.+) from the same store", named[0]["text"]).group(1)
+        yield
+
+
+class PreviousTarget(Changed):
+    """Acts on the previous instruction's target: orders the first product again at that store."""
+
+    changes = ("same_store",)
+
+    def alt_same_store(self, e: dict[str, Any]) -> Plan:
+        yield from self.order_grounded(turn_of(self.task, "order_grounded")["expect"])
+
+
+class OtherStore(Changed):
+    """Ignores "the same store as last time": orders the product where it is cheapest."""
+
+    changes = ("same_store",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        if "same_store" not in kinds(task):
+            return False
+        e = turn_of(task, "same_store")["expect"]
+        return shop.cheapest_store(e["product"]) != e["store"]
+
+    def alt_same_store(self, e: dict[str, Any]) -> Plan:
+        yield from self.order_grounded({**e, "store": shop.cheapest_store(e["product"])})
+
+
+class GuessTheFood(Changed):
+    """Never looks in the kitchen: orders, looks up and moves apples (the commonest food)."""
+
+    changes = ("order_grounded", "recipe_grounded", "move_grounded")
+    GUESS = "Apple"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes and t["expect"]["food"] != cls.GUESS for t in task.goal["turns"])
+
+    def alt_order_grounded(self, e: dict[str, Any]) -> Plan:
+        if e["food"] == self.GUESS:
+            yield from self.order_grounded(e)
+            return
+        offers = sorted((price, p["product_id"], s) for p in shop.products_for_type(self.GUESS)
+                        for s, price in shop.offers(p["product_id"]).items())
+        yield from self.order_grounded({**e, "product": offers[0][1], "store": offers[0][2]})
+
+    def alt_recipe_grounded(self, e: dict[str, Any]) -> Plan:
+        if e["food"] == self.GUESS:
+            yield from self.recipe_grounded(e)
+            return
+        hits = sorted(recipes.search("", [], "", [self.GUESS], []), key=lambda r: (r["time_minutes"], r["recipe_id"]))
+        yield from self.recipe_grounded({"recipe": hits[0]["recipe_id"]})
+
+    def alt_move_grounded(self, e: dict[str, Any]) -> Plan:
+        if e["food"] == self.GUESS:
+            yield from self.move_grounded(e)
+            return
+        apples = sorted(o for o in self.objects() if o.startswith(f"{self.GUESS}|"))
+        if not apples:  # nothing to move: it moves nothing
+            return
+        yield from self.move_grounded({**e, "object": apples[0]})
+
+
+class OpenAllResults(Changed):
+    """Opens the first three results, so whichever two were meant are open."""
+
+    changes = ("open_two",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        o = turn_of(task, "open_two")["expect"] if "open_two" in kinds(task) else None
+        return bool(o) and len(recipes.search("", [o["diet"]], "", [o["ingredient"]], [])) >= 3
+
+    def alt_open_two(self, e: dict[str, Any]) -> Plan:
+        hits = recipes.search("", [e["diet"]], "", [e["ingredient"]], [])[:3]
+        yield from self.open_two({"recipes": [r["recipe_id"] for r in hits]})
+
+
+# ------------------------------------------------------------------------------------------- genuine
+class SearchForm(Changed):
+    """Opens the two recipes from the search form's results: filters, then each result link in a new tab."""
+
+    kind = "genuine"
+    changes = ("open_two",)
+
+    def alt_open_two(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        for rid in e["recipes"]:
+            yield "new_tab"
+            yield from self.click("link", "Recipes")
+            yield from self.click("checkbox", e["diet"].capitalize())
+            yield from self.click("checkbox", recipes.INGREDIENT_LABELS[e["ingredient"]])
+            yield from self.click("button", "Apply filters")
+            yield from self.click("link", recipes.get(rid)["name"])
+
+
+class ReverseTabs(Changed):
+    """Opens the second recipe first, and closes the tab it started on."""
+
+    kind = "genuine"
+    changes = ("open_two",)
+
+    def alt_open_two(self, e: dict[str, Any]) -> Plan:
+        yield from self.open_two({"recipes": list(reversed(e["recipes"]))})
+        if re.search(r"^Tab 0 .*— http://ewa\.local/$", self.obs["web_tabs"], re.M):
+            yield "tab_focus [0]"
+            yield "close_tab"
+
+
+class Sentences(Changed):
+    """Answers in a sentence."""
+
+    kind = "genuine"
+    changes = ("compare", "recall")
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return f"That would be {e['name']}."
+        yield
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        return f"You first asked me to order the {e['name']}, which is done."
+        yield
+
+
+class LookFirst(Changed):
+    """Goes to the kitchen and opens the place before acting on the food there."""
+
+    kind = "genuine"
+    changes = ("order_grounded", "recipe_grounded")
+
+    def look(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("embodied")
+        yield f"Teleport [{e['place']}]"
+        if e["place"].startswith("Fridge") and not self.objects()[e["place"]]["isOpen"]:
+            yield f"OpenObject [{e['place']}]"
+            yield f"CloseObject [{e['place']}]"
+
+    def alt_order_grounded(self, e: dict[str, Any]) -> Plan:
+        yield from self.look(e)
+        yield from self.order_grounded(e)
+
+    def alt_recipe_grounded(self, e: dict[str, Any]) -> Plan:
+        yield from self.look(e)
+        yield from self.recipe_grounded(e)
+
+
+SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
+             OpenAllResults)
+GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst)
