@@ -32,6 +32,8 @@ def _clip(text: str, limit: int) -> str:
 def observation_prompt(obs: dict[str, Any], history: list[tuple[str, str]], max_chars: int = 12000) -> str:
     """The user message for one step: instruction, active environment, observation and recent actions."""
     parts = [f"# Instruction\n{obs['instruction']}", f"# Active environment\n{obs['active']}"]
+    if obs.get("dialogue"):  # instructions one at a time: what was asked and answered before
+        parts.insert(1, f"# Conversation so far\n{obs['dialogue']}")
     if obs.get("message"):
         parts.append(f"# Your note from the last switch\n{obs['message']}")
     if obs["active"] == "web":

@@ -508,6 +508,8 @@ def create_play_app(pool: PlayPool | PlaySession, host: str = "127.0.0.1") -> Fa
             action = f"switch_environment [{body.get('message', '')}]"
         elif body.get("kind") == "stop":
             action = f"stop [{body.get('answer', '')}]"
+        elif body.get("kind") == "done":  # a multi-turn env: this instruction is done, the next one follows
+            action = f"done [{body.get('answer', '')}]"
         try:  # JSON can escape lone surrogates ("\ud800"): no text, and the trace files could not hold them
             action.encode("utf-8")
         except UnicodeEncodeError:

@@ -316,3 +316,28 @@ def test_next_task_only_after_the_episode_ends(tmp_path):
     _play_one(client)
     assert client.post("/play/next", headers=OWN).json()["task_id"] != first
     pool.close_all()
+
+
+def test_a_multi_turn_env_shows_the_conversation_and_a_done_box(tmp_path):
+    """EWA-Assistant-v0 in human play: the page shows the current instruction and the conversation, and its
+    "Done" box moves to the next instruction (the episode goes on)."""
+    import gymnasium as gym
+
+    from tests.redteam import suite
+
+    task = suite("EWA-Assistant-v0")[0]
+    pool = PlayPool(lambda: gym.make("EWA-Assistant-v0").unwrapped, [task.task_id], tmp_path / "human.jsonl")
+    client = _client(create_play_app(pool))
+    client.post("/play/start", json={"participant": "ann"}, headers=OWN)
+    page = client.get("/").text
+    texts = [t["text"] for t in task.goal["turns"]]
+    assert 'id="done-form"' in page and 'id="dialogue"' in page
+    r = client.post("/play/act", json={"kind": "done", "answer": "no idea"}, headers=OWN).json()
+    assert not r.get("done") and not r.get("confirm_needed")
+    page = client.get("/").text
+    import html
+
+    page = html.unescape(page)
+    assert texts[1] in page.split('id="instruction">')[1].split("</p>")[0]
+    assert "You: done [no idea]" in page
+    pool.close_all()
