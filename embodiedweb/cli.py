@@ -50,6 +50,17 @@ def cmd_eval(a: argparse.Namespace) -> int:
         env_kwargs["max_steps"] = a.max_steps
     if a.curriculum is not None:
         env_kwargs["curriculum"] = a.curriculum
+    if a.teacher_forcing:
+        from embodiedweb.registration import domain_class
+
+        single = [i for i in ids if not getattr(domain_class(i), "multi_turn", False)]
+        if single:
+            print(f"ewa eval: --teacher-forcing needs envs that give instructions one at a time; not {', '.join(single)}",
+                  file=sys.stderr)
+            return 2
+        env_kwargs["teacher_forcing"] = True
+        if not a.run_label:
+            a.run_label = f"{a.agent}{':' + a.llm_model if a.agent == 'llm' and a.llm_model else ''}+teacher-forcing"
     agent_kwargs: dict[str, Any] = {}
     if a.agent == "llm":
         if not a.llm_model:
@@ -262,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--max-steps", type=int, default=None)
     e.add_argument("--curriculum", type=int, default=None, choices=range(4), metavar="LEVEL",
                    help="only the tasks of one difficulty level, 0 (easiest) to 3 (see `ewa curricula`)")
+    e.add_argument("--teacher-forcing", action="store_true",
+                   help="multi-turn envs (EWA-Assistant-v0): after a wrong instruction, restore the state a correct "
+                        "agent would have, so every instruction is scored on its own (step success rate)")
     e.add_argument("--json", action="store_true", help="last stdout line is one JSON object")
     e.add_argument("--no-progress", action="store_true")
     e.add_argument("--retry-errors", action="store_true",

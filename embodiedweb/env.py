@@ -602,6 +602,8 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         m["steps"] = self.steps - self._prefix_steps
         m["switches"] = self.switches - self._prefix_switches
         m["answer"] = self.answer
+        if self.multi_turn:
+            m["teacher_forcing"] = self.teacher_forcing
         if self.skill is not None:  # scored on the skill's own metric (see _play_prefix)
             m["skill"] = self.skill
             m["skill_success"] = bool(m[self.skill])

@@ -262,8 +262,10 @@ def compute(records: list[dict[str, Any]]) -> dict[str, Any]:
                 t3.setdefault(e, {})[a] = acc[e][a]
     human = {e: {a: human_accuracy(rs) for a, rs in agents.items() if all(is_human(r) for r in rs)}
              for e, agents in g.items()}
+    from embodiedweb.report.turns import compute_turns
+
     out = {"accuracy": acc, "table2": {a: t2[a] for a in sorted(t2, key=agent_sort_key)}, "table3": t3,
-           "table4": t4, "human": {e: per for e, per in human.items() if per}}
+           "table4": t4, "human": {e: per for e, per in human.items() if per}, "turns": compute_turns(g)}
     notes = skipped_heuristic_notes(g)
     if notes:
         out["notes"] = notes
@@ -354,6 +356,20 @@ def accuracy_tables(numbers: dict[str, Any]) -> list[Table]:
             t.rows.append([a, str(r["episodes"]), str(r["errors"]), *(pct(r[k]) for k in GEO_RATE_KEYS),
                            num(r["distance_km"]),
                            num(r["geoguessr_score"], 0)])
+        tables.append(t)
+    for e, rows in (numbers.get("turns") or {}).items():
+        t = Table(f"Turns · {env_label(e)} ({e})",
+                  ["Agent", "Episodes", "Teacher forcing", "Task success %", "Average progress %", "Turn success %",
+                   "Reference err. %", "Grounding err. %", "Domain err. %", "Unreached %"],
+                  caption="instructions one at a time: task success = every turn right; average progress = share of "
+                          "turns right before the first wrong one; turn success = share of turns right (the step "
+                          "success rate under teacher forcing); errors = wrong turns by what they needed, as a share "
+                          "of all turns (unreached ones included); unreached = turns the episode ended before")
+        for a, r in rows.items():
+            tf = {(): "–", (False,): "no", (True,): "yes"}.get(tuple(r["teacher_forcing"]), "mixed")
+            t.rows.append([a, str(r["episodes"]), tf, *(pct(r[k]) for k in (
+                "task_success", "average_progress", "turn_success", "reference_errors", "grounding_errors",
+                "domain_errors", "unreached"))])
         tables.append(t)
     human = numbers.get("human") or {}
     if human:
