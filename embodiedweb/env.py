@@ -252,7 +252,7 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self.watchdog_s = watchdog_s
         #: the step limit of a TimeLimit wrapper over this env (set by :class:`embodiedweb.registration.StepLimit`)
         self.time_limit: int | None = None
-        self.domains = ("web", domain.world_kind, "meta") if domain.web_enabled else (domain.world_kind, "meta")
+        self.domains = ("web", *domain.world_kinds, "meta") if domain.web_enabled else (*domain.world_kinds, "meta")
         #: instructions given one at a time (``done [answer]`` moves on): see :meth:`_finish_turn`
         self.multi_turn = bool(getattr(domain, "multi_turn", False))
         if self.multi_turn:

@@ -117,6 +117,9 @@ class ActionRegistry:
         """Compose ``world``'s declared ``action_specs`` into the grammar (before the meta actions); returns
         whether anything was added. A world of a kind already there must declare the same actions (the geo
         world reuses the street world's); an action name another domain uses is refused."""
+        parts = getattr(world, "parts", ())
+        if parts:  # a world that is one of several per episode (:class:`~embodiedweb.worlds.multi.MultiWorld`)
+            return any([self.add_world(p) for p in parts])
         kind, specs = world.kind, tuple(world.action_specs)
         if not kind or not specs:
             raise ValueError(f"world {getattr(world, '__name__', type(world).__name__)} declares no kind or no "

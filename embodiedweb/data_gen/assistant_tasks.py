@@ -1,8 +1,9 @@
 """Generate EWA-Assistant-v0's episodes (``data/assistant/tasks.jsonl``):
 ``python -m embodiedweb.data_gen.assistant_tasks`` (``--check``: compare with the shipped file).
 
-An episode is a user giving 4-11 instructions one at a time at home: a kitchen and the sites. Its turns
-come in blocks, shuffled (the kitchen block and the closing question stay last):
+An episode is a user giving 4-11 instructions one at a time, at home (a kitchen and the sites; 320
+episodes) or out in Manhattan (the street and the sites; 120 *outings*). At home the turns come in blocks,
+shuffled (the kitchen block and the closing question stay last):
 
 * **recipes** (3 turns): open the first two results of a diet + ingredient search in new tabs; go back to
   the first one (a reference to the tabs just opened); say which of the two is quicker / has fewer steps
@@ -18,6 +19,11 @@ come in blocks, shuffled (the kitchen block and the closing question stay last):
 Every episode has the kitchen block and two or three of the others, so every episode has a grounded turn
 and a reference; the values that make each turn unambiguous (distinct names, no ties on time, steps or
 price) are checked here.
+
+An outing starts at a street node from which one place of its kind is seen (not "here"): "what is the
+museum you can see from here called?" (grounded: the street view names it) and then a fact about "it" from
+the wiki (a year or the architect), or "order one X from the grocery store you can see from here"; "walk
+over to it" (a reference); sometimes a recipes block before; "take me back to where we started" last.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from web_sites.recipes import catalog as recipes
 from web_sites.shop import catalog as shop
 
 N_EPISODES = 320
+#: episodes out in the city (ids after the kitchen ones)
+N_STREET = 120
 SEED = 18
 DIETS = ("vegetarian", "vegan", "gluten-free")
 DEST_TYPES = ("DiningTable", "Fridge", "SinkBasin")
@@ -153,6 +161,106 @@ def kitchen_block(rng: random.Random, state: dict[str, Any], t: Target) -> list[
                  "embodied", {"object": t.objects[0], "dest": dest, "food": t.food, "place": t.place})]
 
 
+#: how the user names a place's kind (categories whose places can be told apart by it)
+CATEGORY_WORDS = {"station": "subway station", "church": "church", "theater": "theater", "museum": "museum",
+                  "hotel": "hotel", "park": "park", "skyscraper": "skyscraper", "library": "library",
+                  "university": "university building", "market": "market", "memorial": "memorial",
+                  "store": "grocery store", "venue": "venue", "bridge": "bridge"}
+
+
+def sightings() -> list[tuple[str, str]]:
+    """``(node, place_id)``: the place is seen from the node (not "here") and is the only one of its kind
+    there, so "the museum you can see from here" names it; sorted."""
+    from embodiedweb.worlds.street.city import load_city
+    from embodiedweb.worlds.street.world import sight, walking_distances
+
+    c = load_city()
+    out = []
+    for p in sorted(c.places.values(), key=lambda p: p.place_id):
+        if not p.node_id or p.category not in CATEGORY_WORDS:
+            continue
+        for nid in sorted(walking_distances(c, p.node_id, 60.0)):
+            here, seen = sight(c, nid)
+            if any(q.place_id == p.place_id for _, q in here) or not any(q.place_id == p.place_id for *_, q in seen):
+                continue
+            kinds = [q.category for *_, q in seen] + [q.category for _, q in here]
+            if kinds.count(p.category) == 1:
+                out.append((nid, p.place_id))
+    return out
+
+
+def street_episode(i: int, node: str, place_id: str, rng: random.Random) -> dict[str, Any] | None:
+    """An outing: name the place of a kind in sight (or order at the grocery store in sight), a fact about it
+    from the wiki, walk to it, (a recipes block first, sometimes), and back to the start at the end."""
+    from embodiedweb.worlds.street.city import load_city
+    from embodiedweb.worlds.street.world import sight
+
+    c = load_city()
+    p = c.places[place_id]
+    here, seen = sight(c, node)
+    others = sorted({q.name for *_, q in seen if q.place_id != place_id} | {q.name for _, q in here})
+    word = CATEGORY_WORDS[p.category]
+    turns: list[dict[str, Any]] = []
+    if p.category == "store":
+        store = p.data.get("store_id") or place_store(place_id)
+        pool = sorted(x["product_id"] for x in shop.products() if store in x["prices"] and x["object_type"] is None)
+        q = shop.product(rng.choice(pool))
+        assert q is not None
+        turns.append(turn("order_seen", f"Order one {q['name']} from the {word} you can see from here, for pickup in "
+                          "store.", False, True, "grounding", "web",
+                          {"product": q["product_id"], "store": store, "delivery": "pickup", "place": place_id}))
+    else:
+        turns.append(turn("name_seen", f"What is the {word} you can see from here called? Tell me its name.", False,
+                          True, "grounding", "answer", {"name": p.name, "others": others, "place": place_id}))
+        d = c.places[place_id].data
+        facts = []
+        year = d.get("year_built") or d.get("opened")
+        if year and str(year).isdigit():
+            verb = "built" if d.get("year_built") else "opened"
+            facts.append(turn("fact_year", f"In what year was it {verb}? The wiki will know.", True, False, "reference",
+                              "answer", {"year": int(year), "place": place_id}))
+        if isinstance(d.get("architect"), str) and d["architect"] and "," not in d["architect"]:
+            facts.append(turn("fact_architect", "Who was its architect? The wiki will know.", True, False,
+                              "reference", "answer", {"name": d["architect"], "others": [], "place": place_id}))
+        if not facts:
+            return None
+        turns.append(rng.choice(facts))
+    turns.append(turn("walk_there", "Let's go there: walk over to it.", True, False, "reference", "embodied",
+                      {"node": p.node_id, "place": place_id}))
+    blocks = [turns]
+    if rng.random() < 0.5 or len(turns) < 3:  # at least 4 turns with the way back
+        r = recipes_block(rng, set())
+        if r is None:
+            return None
+        blocks.insert(0, r)
+    turns = [t for b in blocks for t in b]
+    turns.append(turn("go_back", "Now take me back to where we started.", True, False, "reference", "embodied",
+                      {"node": node}))
+    heading = round(rng.uniform(0, 360), 1)
+    return {
+        "task_id": f"assist-{i:03d}", "env_id": "EWA-Assistant-v0",
+        "split": "test" if i % 10 < 3 else "train", "start": "embodied",
+        "instruction": turns[0]["text"],
+        "embodied": {"world": "street", "start": node, "heading": heading}, "web": {"start_url": "/"},
+        "goal": {"turns": turns},
+        "meta": {"n_turns": len(turns), "blocks": (["recipes"] if len(blocks) > 1 else []) + ["outing"],
+                 "max_steps": 120 + 25 * len(turns), "refers": sum(t["refers"] for t in turns),
+                 "grounded": sum(t["grounded"] for t in turns)},
+    }
+
+
+def place_store(place_id: str) -> str:
+    """The shop's store id of a store place."""
+    import json
+
+    from embodiedweb.paths import data_dir
+
+    for p in json.loads((data_dir() / "places" / "places.json").read_text(encoding="utf-8")):
+        if p["place_id"] == place_id:
+            return str(p["store_id"])
+    raise KeyError(place_id)
+
+
 def turn(kind: str, text: str, refers: bool, grounded: bool, category: str, side: str,
          expect: dict[str, Any]) -> dict[str, Any]:
     """One instruction: what it says, what it leans on, and what its checker expects."""
@@ -218,6 +326,23 @@ def generate() -> list[dict[str, Any]]:
             i += 1
         if attempt > 50 * N_EPISODES:
             raise RuntimeError("cannot draw enough assistant episodes")
+    seen = sightings()
+    # every place in turn (the stores first: they are few), a node it is seen from drawn per episode
+    by_place: dict[str, list[str]] = {}
+    for nid, pid in seen:
+        by_place.setdefault(pid, []).append(nid)
+    order = sorted(by_place, key=lambda pid: (not pid.endswith("-store"), pid))
+    k = 0
+    while len(out) < N_EPISODES + N_STREET:
+        pid = order[k % len(order)]
+        rng = random.Random(f"{SEED}-{i}")
+        ep = street_episode(i, rng.choice(by_place[pid]), pid, rng)
+        k += 1
+        if ep is not None:
+            out.append(ep)
+            i += 1
+        if k > 50 * N_STREET:
+            raise RuntimeError("cannot draw enough assistant outings")
     return out
 
 

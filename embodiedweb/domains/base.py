@@ -91,6 +91,13 @@ class Domain(ABC):
         """The action domain of the world (``"kitchen"``, ``"street"``, ...): the world's ``kind``."""
         return self.world.kind
 
+    @property
+    def world_kinds(self) -> tuple[str, ...]:
+        """Every action domain of the world: its ``kind``, or its parts' kinds for a world that is one of
+        several per episode (:class:`~embodiedweb.worlds.multi.MultiWorld`)."""
+        kinds = getattr(self.world, "kinds", None)
+        return tuple(kinds()) if callable(kinds) else (self.world.kind,)
+
     def make_world(self) -> EmbodiedWorld:
         """A fresh world instance for one env (default: :attr:`world` built without arguments)."""
         return self.world()

@@ -113,7 +113,23 @@ def moved(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answ
     return _result(not extra, f"also moved {extra} there")
 
 
+def answer_year(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+    """The answer gives exactly one year, the right one."""
+    years = sorted(set(re.findall(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)", answer or "")))
+    return _result(years == [str(e["year"])], f"answer gives the years {years}, asked {e['year']}")
+
+
+def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+    """The walker stands at the node or within the goal radius of it (the outdoor envs' rule)."""
+    from embodiedweb.domains.outdoor.common import near
+
+    node = after["world"].get("node")
+    return _result(near(node, e["node"]), f"at {node}, asked {e['node']}")
+
+
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
     "open_two": open_two, "focus": focus, "compare": answer_name, "order_grounded": order, "same_store": order,
     "recall": answer_name, "recipe_grounded": active_recipe, "move_grounded": moved,
+    "name_seen": answer_name, "fact_year": answer_year, "fact_architect": answer_name, "walk_there": at_node,
+    "go_back": at_node, "order_seen": order,
 }

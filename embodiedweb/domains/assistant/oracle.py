@@ -13,13 +13,14 @@ from typing import Any
 
 from embodiedweb.agents.script import Plan, ScriptAgent, find_bid
 from embodiedweb.domains.cooking.oracle import CookingOracle
+from embodiedweb.domains.outdoor.common import StreetOracle
 from embodiedweb.tasks import Task
 
 _TAB = re.compile(r"^Tab (\d+).*? — (\S+)$", re.M)
 
 
-class AssistantOracle(CookingOracle):
-    """See module docstring (kitchen helpers are the cooking oracle's)."""
+class AssistantOracle(CookingOracle, StreetOracle):
+    """See module docstring (kitchen helpers are the cooking oracle's, street ones the outdoor oracles')."""
 
     name = "oracle"
 
@@ -30,6 +31,7 @@ class AssistantOracle(CookingOracle):
         self.missing = None
         self.dish_id = None
         self.skip = None
+        self.perturb = None
         turns = task.goal["turns"]
         #: the sabotaged turn of a perturbed oracle (None: none)
         self.sabotaged: int | None = perturb.randrange(len(turns)) if perturb is not None else None
@@ -110,6 +112,33 @@ class AssistantOracle(CookingOracle):
         """Open the recipe in the active tab."""
         yield from self.switch("web")
         yield f"goto [/recipes/recipe/{e['recipe']}]"
+
+    def name_seen(self, e: dict[str, Any]) -> Plan:
+        """The name is in the street view; nothing to do."""
+        return e["name"]
+        yield
+
+    def fact_year(self, e: dict[str, Any]) -> Plan:
+        """Read the place's wiki article, answer the year."""
+        yield from self.switch("web")
+        yield f"goto [/wiki/article/{e['place']}]"
+        return str(e["year"])
+
+    def fact_architect(self, e: dict[str, Any]) -> Plan:
+        """Read the place's wiki article, answer the architect."""
+        yield from self.switch("web")
+        yield f"goto [/wiki/article/{e['place']}]"
+        return e["name"]
+
+    def order_seen(self, e: dict[str, Any]) -> Plan:
+        """Order the product at the store seen."""
+        yield from self.order_grounded(e)
+
+    def walk_there(self, e: dict[str, Any]) -> Plan:
+        """Walk the shortest route to the node."""
+        yield from self.walk_to(e["node"])
+
+    go_back = walk_there
 
     def move_grounded(self, e: dict[str, Any]) -> Plan:
         """Pick the object up and put it into the destination."""

@@ -46,15 +46,60 @@ class Changed(RedTeam, AssistantOracle):
 
 # ------------------------------------------------------------------------------------------- shortcuts
 class HedgeNames(Changed):
-    """Names every candidate: both recipes, every product ordered."""
+    """Names every candidate: both recipes, every product ordered, every place in sight, two years."""
 
-    changes = ("compare", "recall")
+    changes = ("compare", "recall", "name_seen", "fact_year")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes and (t["kind"] == "fact_year" or t["expect"]["others"])
+                   for t in task.goal["turns"])
 
     def alt_compare(self, e: dict[str, Any]) -> Plan:
         return " or ".join([e["name"], *e["others"]])
         yield
 
-    alt_recall = alt_compare
+    alt_recall = alt_name_seen = alt_compare
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_year(e)
+        return f"{e['year']} or {e['year'] + 1}"
+
+
+class StayPut(Changed):
+    """Ignores "walk over to it" and "take me back": says done where it stands."""
+
+    changes = ("walk_there", "go_back")
+
+    def alt_walk_there(self, e: dict[str, Any]) -> Plan:
+        return
+        yield
+
+    alt_go_back = alt_walk_there
+
+
+class WrongPlaceInSight(Changed):
+    """Walks to another place in sight than the one of the kind named."""
+
+    changes = ("walk_there",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "name_seen" and cls.other(task) for t in task.goal["turns"])
+
+    @staticmethod
+    def other(task: Task) -> str | None:
+        from embodiedweb.domains.outdoor.common import city
+        from embodiedweb.worlds.street.world import sight
+
+        c = city()
+        want = turn_of(task, "walk_there")["expect"]["node"]
+        _, seen = sight(c, task.embodied["start"])
+        far = [p.node_id for *_, p in seen if p.node_id and c.shortest_length(p.node_id, want) > 45]
+        return far[0] if far else None
+
+    def alt_walk_there(self, e: dict[str, Any]) -> Plan:
+        yield from self.walk_to(self.other(self.task))
 
 
 class StayOnLastTab(Changed):
@@ -202,15 +247,44 @@ class Sentences(Changed):
     """Answers in a sentence."""
 
     kind = "genuine"
-    changes = ("compare", "recall")
+    changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
 
     def alt_compare(self, e: dict[str, Any]) -> Plan:
         return f"That would be {e['name']}."
         yield
 
+    alt_name_seen = alt_compare
+
     def alt_recall(self, e: dict[str, Any]) -> Plan:
         return f"You first asked me to order the {e['name']}, which is done."
         yield
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_year(e)
+        return f"According to the wiki it dates from {e['year']}."
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_architect(e)
+        return f"It was designed by {e['name']}."
+
+
+class MapAndDetour(Changed):
+    """Asks the map for directions first, and walks one node out of the way before the shortest route."""
+
+    kind = "genuine"
+    changes = ("walk_there", "go_back")
+
+    def alt_walk_there(self, e: dict[str, Any]) -> Plan:
+        from embodiedweb.domains.outdoor.common import city
+
+        yield from self.ask_directions(e["node"])
+        yield from self.switch("embodied")
+        nbs = sorted(nb for nb, *_ in city().neighbors(self.here()))
+        if nbs:
+            yield f"move [{nbs[0]}]"
+        yield from self.walk_to(e["node"])
+
+    alt_go_back = alt_walk_there
 
 
 class LookFirst(Changed):
@@ -236,5 +310,5 @@ class LookFirst(Changed):
 
 
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
-             OpenAllResults)
-GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst)
+             OpenAllResults, StayPut, WrongPlaceInSight)
+GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour)

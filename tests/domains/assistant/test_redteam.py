@@ -21,7 +21,7 @@ def _carried(cls, tasks):
     res = run(cls, ENV, pool(cls, tasks), N)
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
-    assert len(carried) >= min(N, 20), (cls.__name__, len(carried), [r["errors"] for r in res][:3])
+    assert len(carried) >= 10, (cls.__name__, len(carried), [r["errors"] for r in res][:3])
     return carried
 
 
