@@ -330,6 +330,9 @@ class AssistantHeuristic(ScriptAgent):
                 yield f"OpenObject [{place}]"
                 seen.update(self.look())
             for act in ("LookDown", "LookUp", "LookUp"):
+                hor = self.horizon()
+                if hor is None or (act == "LookDown" and hor >= 60) or (act == "LookUp" and hor <= -30):
+                    continue
                 yield act
                 seen.update(self.look())
             inside = self.inside(seen, place)
@@ -347,6 +350,11 @@ class AssistantHeuristic(ScriptAgent):
             food = foods.most_common(1)[0][0]
             self.found[key] = (place, food, sorted(o for o in inside if seen[o][0] == food))
         return self.found[key][1]
+
+    def horizon(self) -> float | None:
+        """The camera's tilt the scene text states (degrees below the horizon)."""
+        m = re.search(r"camera horizon (-?[\d.]+) deg", self.obs.get("embodied_text", ""))
+        return float(m.group(1)) if m else None
 
     @staticmethod
     def inside(seen: dict[str, tuple[str, str | None, set[str]]], place: str) -> list[str]:
@@ -377,6 +385,8 @@ class AssistantHeuristic(ScriptAgent):
             seen = self.look()
             if any(t == marker and p == c for t, p, _ in seen.values()):
                 return c
+            if (self.horizon() or 0) >= 60:
+                continue
             yield "LookDown"
             seen = self.look()
             if any(t == marker and p == c for t, p, _ in seen.values()):
