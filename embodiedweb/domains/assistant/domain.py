@@ -46,7 +46,7 @@ class AssistantDomain(Domain):
     name = "assistant"
     world = HomeAndCity
     multi_turn = True
-    heuristic = None
+    heuristic = "baselines.assistant_heuristic:AssistantHeuristic"
     prompt_guidance = (
         "You are a household assistant in a kitchen with a web browser. The user gives you instructions one at a "
         "time: the observation's 'instruction' is the current one and 'dialogue' the conversation so far. Later "
