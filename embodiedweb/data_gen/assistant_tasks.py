@@ -81,11 +81,12 @@ def recipes_block(rng: random.Random, used: set[tuple[str, str]]) -> list[dict[s
         return [
             turn("open_two", f"Find {diet} recipes with {_label(ing)} on the recipe site and open the first two "
                              "results, each in a new tab.", False, False, "domain", "web",
-                 {"recipes": [a["recipe_id"], b["recipe_id"]], "diet": diet, "ingredient": ing}),
+                 {"recipes": [a["recipe_id"], b["recipe_id"]], "diet": diet, "ingredient": ing},
+                 {"diet": diet, "ing": _label(ing)}),
             turn("focus", "Go back to the tab of the one of those two that came first in the results.", True, False, "reference", "web",
                  {"recipe": a["recipe_id"]}),
             turn("compare", f"Which of those two {what}? Tell me its name.", True, False, "reference", "answer",
-                 {"name": win["name"], "others": [lose["name"]], "measure": m}),
+                 {"name": win["name"], "others": [lose["name"]], "measure": m}, {"what": what, "m": m}),
         ]
     return None
 
@@ -119,9 +120,10 @@ def shopping_block(rng: random.Random, t: Target) -> tuple[list[dict[str, Any]],
                  f"We're nearly out of the food {t.where}. Order one more of it: the cheapest product of that kind "
                  "the shop has, at whichever store sells it for least, for pickup in store.", False, True,
                  "grounding", "web", {"product": pid, "store": store, "delivery": "pickup", "food": t.food,
-                                      "place": t.place})
+                                      "place": t.place}, {"where": t.where})
     second = turn("same_store", f"Also order one {q['name']} from the same store as last time, for pickup too.",
-                  True, False, "reference", "web", {"product": qid, "store": store, "delivery": "pickup"})
+                  True, False, "reference", "web", {"product": qid, "store": store, "delivery": "pickup"},
+                  {"q": q["name"]})
     recall = turn("recall", "Before we finish: what was the first thing I asked you to order today? Tell me the "
                             "product's name.", True, False, "reference", "answer",
                   {"name": p["name"], "others": [q["name"]]})
@@ -142,7 +144,7 @@ def lookup_block(rng: random.Random, t: Target) -> list[dict[str, Any]] | None:
         kind = " ".join(w for w in (level, diet, "recipe") if w)
         return [turn("recipe_grounded", f"On the recipe site, open the quickest {kind} that uses the food {t.where}.",
                      False, True, "grounding", "web", {"recipe": hits[0]["recipe_id"], "food": t.food,
-                                                        "place": t.place})]
+                                                        "place": t.place}, {"kind": kind, "where": t.where})]
     return None
 
 
@@ -158,7 +160,8 @@ def kitchen_block(rng: random.Random, state: dict[str, Any], t: Target) -> list[
     dest = rng.choice(dests)
     word = PLACE_WORDS[objs[dest]["objectType"]].replace("in the", "into the").replace("on the", "onto the")
     return [turn("move_grounded", f"In the kitchen, put the food {t.where} {word}.", False, True, "grounding",
-                 "embodied", {"object": t.objects[0], "dest": dest, "food": t.food, "place": t.place})]
+                 "embodied", {"object": t.objects[0], "dest": dest, "food": t.food, "place": t.place},
+                 {"where": t.where, "dest": word})]
 
 
 #: how the user names a place's kind (categories whose places can be told apart by it)
@@ -208,17 +211,19 @@ def street_episode(i: int, node: str, place_id: str, rng: random.Random) -> dict
         assert q is not None
         turns.append(turn("order_seen", f"Order one {q['name']} from the {word} you can see from here, for pickup in "
                           "store.", False, True, "grounding", "web",
-                          {"product": q["product_id"], "store": store, "delivery": "pickup", "place": place_id}))
+                          {"product": q["product_id"], "store": store, "delivery": "pickup", "place": place_id},
+                          {"q": q["name"], "word": word}))
     else:
         turns.append(turn("name_seen", f"What is the {word} you can see from here called? Tell me its name.", False,
-                          True, "grounding", "answer", {"name": p.name, "others": others, "place": place_id}))
+                          True, "grounding", "answer", {"name": p.name, "others": others, "place": place_id},
+                          {"word": word}))
         d = c.places[place_id].data
         facts = []
         year = d.get("year_built") or d.get("opened")
         if year and str(year).isdigit():
             verb = "built" if d.get("year_built") else "opened"
             facts.append(turn("fact_year", f"In what year was it {verb}? The wiki will know.", True, False, "reference",
-                              "answer", {"year": int(year), "place": place_id}))
+                              "answer", {"year": int(year), "place": place_id}, {"verb": verb}))
         if isinstance(d.get("architect"), str) and d["architect"] and "," not in d["architect"]:
             facts.append(turn("fact_architect", "Who was its architect? The wiki will know.", True, False,
                               "reference", "answer", {"name": d["architect"], "others": [], "place": place_id}))
@@ -236,6 +241,7 @@ def street_episode(i: int, node: str, place_id: str, rng: random.Random) -> dict
     turns = [t for b in blocks for t in b]
     turns.append(turn("go_back", "Now take me back to where we started.", True, False, "reference", "embodied",
                       {"node": node}))
+    phrase(turns, random.Random(f"{SEED}-{i}-say"))
     heading = round(rng.uniform(0, 360), 1)
     return {
         "task_id": f"assist-{i:03d}", "env_id": "EWA-Assistant-v0",
@@ -262,10 +268,54 @@ def place_store(place_id: str) -> str:
 
 
 def turn(kind: str, text: str, refers: bool, grounded: bool, category: str, side: str,
-         expect: dict[str, Any]) -> dict[str, Any]:
-    """One instruction: what it says, what it leans on, and what its checker expects."""
+         expect: dict[str, Any], slots: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One instruction: what it says, what it leans on, and what its checker expects (``slots``: the words
+    its other phrasings need, dropped by :func:`phrase`)."""
     return {"kind": kind, "text": text, "refers": refers, "grounded": grounded, "category": category,
-            "side": side, "expect": expect}
+            "side": side, "expect": expect, "_slots": slots or {}}
+
+
+#: other ways a user says each kind of instruction (the first phrasing is the one built with the turn); an
+#: episode's turns each take one at random, so no fixed template covers the suite
+PHRASES: dict[str, tuple[str, ...]] = {
+    "open_two": ("Could you pull up {diet} recipes that have {ing} in them and open the top two hits in tabs of "
+                 "their own?",
+                 "I'd like to see {diet} dishes made with {ing}: search the recipe site and put the first two "
+                 "results in two new tabs."),
+    "focus": ("Switch back to whichever of those two was listed higher.",
+              "Show me again the one that was higher up in the search results."),
+    "compare": ("Between those two, which one {what}? Just the name, please.",
+                "Of the pair you opened, tell me the name of the one that {what}."),
+    "order_grounded": ("Something {where} is running low. Get me another one, the cheapest version of it on the "
+                       "shop at the store where it costs least, and I'll pick it up.",
+                       "Could you reorder the food {where}? Buy one unit of the cheapest product of that food, "
+                       "from the store with the lowest price, for pickup."),
+    "same_store": ("Also get a {q} while you're at it, same store as before, pickup again.",
+                   "And one {q}, please, from that same store, for pickup."),
+    "recall": ("One last thing: which product did I ask you to order first? Give me its name.",
+               "Remind me of the name of the very first product I had you order."),
+    "recipe_grounded": ("Find me the {kind} with the shortest cooking time that uses the food {where}, and open it.",
+                        "What's the fastest {kind} I could make with what's {where}? Open it on the recipe site."),
+    "move_grounded": ("Please move the food {where} {dest}.",
+                      "Could you take the food {where} and put it {dest}?"),
+    "order_seen": ("Buy one {q} at the {word} in sight from here; I'll pick it up.",
+                   "Get me a {q} from the {word} you can see nearby, for pickup."),
+    "name_seen": ("There's a {word} in view. What's it called?", "Tell me the name of the {word} you can see from "
+                                                                  "where you stand."),
+    "fact_year": ("Look it up: what year was it {verb}?", "When was it {verb}? Give me the year; check the wiki."),
+    "fact_architect": ("Look it up: who designed it?", "Which architect designed it? Check the wiki."),
+    "walk_there": ("Take me over there.", "Walk us to it, please."),
+    "go_back": ("Let's head back to our starting point.", "Walk me back to where we began."),
+}
+
+
+def phrase(turns: list[dict[str, Any]], rng: random.Random) -> None:
+    """Give each turn one of its phrasings (the built one or one of :data:`PHRASES`) and drop its slots."""
+    for t in turns:
+        slots = t.pop("_slots")
+        k = rng.randrange(1 + len(PHRASES[t["kind"]]))
+        if k:
+            t["text"] = PHRASES[t["kind"]][k - 1].format(**slots)
 
 
 def episode(i: int, kitchen_id: str, state: dict[str, Any]) -> dict[str, Any] | None:
@@ -298,6 +348,7 @@ def episode(i: int, kitchen_id: str, state: dict[str, Any]) -> dict[str, Any] | 
         blocks.append(b)
     rng.shuffle(blocks)
     turns = [t for b in blocks for t in b] + kitchen + closing
+    phrase(turns, random.Random(f"{SEED}-{i}-say"))
     return {
         "task_id": f"assist-{i:03d}", "env_id": "EWA-Assistant-v0",
         "split": "test" if i % 10 < 3 else "train", "start": "web",
