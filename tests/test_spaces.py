@@ -24,6 +24,7 @@ from baselines.oracle import OracleAgent
 from embodiedweb.env import OBS_TEXT_KEYS
 from embodiedweb.registration import load_specs, registered_ids
 from embodiedweb.spaces import OBS_CHARSET, OBS_TEXT_MAX, REPLACEMENT, data_chars, fit_text
+from embodiedweb.turns import DIALOGUE_MAX
 
 IDS = registered_ids()
 #: what one env's text observation may take in shared memory (int32 per character): well under 1 MB
@@ -57,13 +58,15 @@ def test_fit_text_cuts_with_a_marker_and_replaces_unknown_characters() -> None:
 def test_spaces_are_plain_text_of_realistic_size(env_id: str) -> None:
     env = gym.make(env_id)
     space = env.observation_space
-    assert set(space.spaces) == set(OBS_TEXT_KEYS)
+    multi = env.unwrapped.multi_turn  # instructions one at a time: the conversation too
+    assert set(space.spaces) == set(OBS_TEXT_KEYS) | ({"dialogue"} if multi else set())
     assert all(type(s) is spaces.Text for s in space.spaces.values())
     shared = create_shared_memory(space, n=1)
     nbytes = sum(len(a) * 4 for a in shared.values())
-    assert nbytes == 4 * sum(OBS_TEXT_MAX.values()) <= MAX_SHARED_BYTES
+    lengths = sum(OBS_TEXT_MAX.values()) + (DIALOGUE_MAX if multi else 0)
+    assert nbytes == 4 * lengths <= MAX_SHARED_BYTES
     flat = gym.wrappers.FlattenObservation(env)
-    assert flatdim(space) == sum(OBS_TEXT_MAX.values())
+    assert flatdim(space) == lengths
     obs, info = flat.reset(seed=0)
     assert flat.observation_space.contains(obs)
     obs, *_ = flat.step(info["admissible_actions"][0])
@@ -121,7 +124,7 @@ def test_make_vec(env_id: str, mode: str) -> None:
         obs, infos = envs.reset(seed=[0, 1])
         for t in range(4):
             for i in range(2):
-                one = {k: obs[k][i] for k in OBS_TEXT_KEYS}
+                one = {k: obs[k][i] for k in single.spaces}
                 assert single.contains(one)
             assert obs["instruction"][0] and obs["web_text"][0] + obs["embodied_text"][0]
             obs, rewards, term, trunc, infos = envs.step(_admissible(infos, 2, t))

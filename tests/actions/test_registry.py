@@ -276,7 +276,7 @@ class _Crane(EmbodiedWorld):
 
 def test_a_new_world_joins_the_grammar_before_the_meta_actions():
     reg = compose([KitchenWorld, StreetWorld, _Crane])
-    assert reg.domains == ("web", "kitchen", "street", "crane", "meta")
+    assert reg.domains == ("web", "kitchen", "street", "crane", "meta", "dialogue")
     assert reg.parse("hoist [crate]", ["crane"]).args == {"load": "crate"}
     assert "## Crane actions\n- Hoist [load]: Lift the load." in reg.describe()
     assert reg.add_world(_Crane) is False  # the same world again: nothing to add
