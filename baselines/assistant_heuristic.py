@@ -1,11 +1,20 @@
 """A heuristic for EWA-Assistant-v0 that reads only observations: the current ``instruction``, the
-``dialogue``, the web page's tree, the tab list (``web_tabs``) and the kitchen's scene text.
+``dialogue``, the web page's tree, the tab list (``web_tabs``) and the embodied text (the kitchen's scene, or
+the street view on an outing).
 
-Each instruction is parsed with rules (the phrasings of the user's requests) and carried out through the
-public actions; what earlier turns did is remembered (the tabs opened and the recipes they show, the
-products ordered and their store), so that later turns can refer to it. A turn it cannot parse or carry
-out still ends with ``done`` and the next one follows. No privileged information: no task goal, catalog or
-semantic state."""
+Each instruction's intent is classified by cue words (:func:`intent`: "two" + tabs, "back" + "first"/"higher",
+"which" + "fewer"/"less time", an order verb + a kitchen place, "same store", "first" + "order",
+"quickest"/"fastest" + recipe + place, put/move/take + two places, "in view"/"you can see" + a kind,
+"year"/"when" + built/opened, "architect"/"designed", walk/take me, back + start/began), not by one phrasing
+each, and its slots are filled with general patterns (the diet, difficulty and food words, the places named,
+the product after "one"/"a" checked against the shop's results, the kind before "you can see"). It is carried
+out through the public actions; what earlier turns did is remembered (the tabs opened and the recipes they
+show, the products ordered and their store, the place singled out in the street, the start node), so that
+later turns can refer to it. On an outing, the place of the kind asked about is found by looking the places
+the street view lists up on the map (its category), facts come from the place's wiki article (infobox),
+walks follow the map's directions (:class:`~baselines.street_heuristic.StreetHeuristic`). A turn it cannot
+parse or carry out still ends with ``done`` and the next one follows. No privileged information: no task
+goal, catalog or semantic state."""
 
 from __future__ import annotations
 
@@ -14,7 +23,8 @@ from collections import Counter
 from urllib.parse import urlencode
 
 from baselines.kitchen_skills import parse_scene
-from baselines.script import Plan, ScriptAgent, find_bid
+from baselines.script import Plan, find_bid
+from baselines.street_heuristic import StreetHeuristic, here, parse_directions
 
 #: food types a place can hold ("the food on the dining table")
 FOODS = ("Apple", "Bread", "Egg", "Lettuce", "Potato", "Tomato")
@@ -65,18 +75,91 @@ def recipe_facts(web_text: str) -> tuple[str, int | None, int | None]:
             int(s.group(1)) if s else None)
 
 
+def places_in(text: str) -> list[tuple[str, str | None]]:
+    """Every kitchen place a phrase names, in order: (receptacle type, marker type or None); "the counter
+    where the knife is" singles out a counter by an object on it."""
+    out: list[tuple[str, str | None]] = []
+    words = "|".join(PLACE_TYPES)
+    for m in re.finditer(rf"\b(?:in|on|into|onto|at|from) the ({words})\b(?: where the ([a-z ]+?) is\b)?", text.lower()):
+        out.append((PLACE_TYPES[m.group(1)], MARKERS.get(m.group(2) or "")))
+    return out
+
+
 def place_of(phrase: str) -> tuple[str, str | None]:
-    """(receptacle type, marker type or None) of a phrase such as "on the counter where the knife is"."""
-    m = re.search(r"counter where the (.+?) is", phrase)
-    if m:
-        return "CounterTop", MARKERS.get(m.group(1))
-    for word, t in PLACE_TYPES.items():
-        if re.search(rf"\b(?:in|on|into|onto) the {word}\b", phrase):
-            return t, None
-    return "", None
+    """(receptacle type, marker type or None) of the first place a phrase names ("", None when none)."""
+    got = places_in(phrase)
+    return got[0] if got else ("", None)
 
 
-class AssistantHeuristic(ScriptAgent):
+def has(text: str, *cues: str) -> bool:
+    """Whether any cue (a word or phrase, whole words) occurs in the lower-cased text."""
+    return any(re.search(rf"\b{re.escape(c)}\b", text) for c in cues)
+
+
+def words_of(text: str, vocab: tuple[str, ...]) -> list[str]:
+    """The vocabulary words the text uses, in vocabulary order."""
+    return [w for w in vocab if re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w-])", text.lower())]
+
+
+#: what ends a product's name in a request ("one Rice, 2 lb from the same store", "a Tea while you're at it")
+_PRODUCT_END = re.compile(r"\s+(?:from|at|while|for|in)\s|,\s*(?:please|same|from|for|and|too)\b|[;?!]|\.\s|\.$")
+DIETS = ("vegetarian", "vegan", "gluten-free")
+LEVELS = ("easy", "medium", "hard")
+
+
+def product_candidates(text: str) -> list[str]:
+    """Product names a request may mean: the words after "one" / "a" / "an" up to a connector."""
+    out = []
+    for m in re.finditer(r"\b(?:one|an?)\s+(?!more\b|unit\b|last\b|of\b)(\S.*)", text, re.I):
+        rest = m.group(1)
+        cut = _PRODUCT_END.search(rest)
+        name = (rest[:cut.start()] if cut else rest).strip(" ,.")
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def intent(text: str) -> str:
+    """The kind of a user's instruction, from its cue words (not from any one phrasing)."""
+    t = text.lower()
+    places = places_in(t)
+    ordering = has(t, "order", "ordered", "buy", "bought", "get", "reorder", "purchase")
+    in_sight = has(t, "you can see", "in view", "in sight", "visible", "you see")
+    if has(t, "first", "earliest") and has(t, "order", "ordered") and not has(t, "two", "tab", "tabs"):
+        return "recall"
+    if has(t, "same store", "that store", "same shop", "as last time"):
+        return "same_store"
+    if has(t, "quickest", "fastest", "shortest", "least time") and has(t, "recipe", "recipes") and places:
+        return "quickest"
+    if has(t, "which", "name", "tell me") and has(t, "fewer", "less time", "less", "quicker", "faster") \
+            and not places:
+        return "compare"
+    if has(t, "back", "again", "return", "switch") and has(t, "first", "higher", "top", "earlier") and \
+            not has(t, "start", "started", "starting", "began", "begin"):
+        return "focus"
+    if has(t, "two") and (has(t, "tab", "tabs") or has(t, "open")) and words_of(t, DIETS):
+        return "open_two"
+    if len(places) >= 2 and has(t, "put", "move", "take", "place", "bring"):
+        return "move"
+    if places and (ordering or has(t, "one more", "another", "running low", "out of")):
+        return "order_food"
+    if has(t, "year", "when") and has(t, "built", "opened", "completed", "open", "build"):
+        return "fact_year"
+    if has(t, "architect", "designed", "design"):
+        return "fact_architect"
+    if ordering and in_sight:
+        return "order_seen"
+    if in_sight and has(t, "called", "name", "named"):
+        return "name_seen"
+    if has(t, "back") and has(t, "start", "started", "starting", "began", "begin", "beginning"):
+        return "go_back"
+    if has(t, "walk", "take me", "go there", "over there", "head", "lead", "bring me") or \
+            (has(t, "go") and has(t, "there", "it")):
+        return "walk_there"
+    return ""
+
+
+class AssistantHeuristic(StreetHeuristic):
     """See module docstring."""
 
     name = "heuristic"
@@ -89,42 +172,59 @@ class AssistantHeuristic(ScriptAgent):
         #: what looking showed: place type/marker -> (place id, food type, food object ids)
         self.found: dict[tuple[str, str | None], tuple[str, str, list[str]]] = {}
         self.counters: set[str] = set()
+        #: outings: the street node the episode started at, and the place the last turn singled out
+        self.start_node = here(self.obs.get("embodied_text", ""))
+        self.place = ""
         while True:
             text = self.obs.get("instruction", "")
             answer = yield from self.turn(text)
             yield f"done [{answer}]" if answer else "done"
 
     def turn(self, text: str) -> Plan:
-        """One instruction by its phrasing; returns the answer (if it asks a question)."""
-        t = text.strip()
-        m = re.search(r"Find ([\w-]+) recipes with (\w+) on the recipe site and open the first two", t)
-        if m:
-            yield from self.open_two(m.group(1), m.group(2))
+        """One instruction by its intent (cue words) and slots; returns the answer (if it asks a question)."""
+        kind = intent(text)
+        t = text.lower()
+        if kind == "recall":
+            return self.orders[0][0] if self.orders else ""
+        if kind == "same_store":
+            yield from self.order_named(text, self.orders[-1][1] if self.orders else "")
             return ""
-        if re.search(r"Go back to the tab of the one of those two that came first", t):
+        if kind == "quickest":
+            yield from self.quickest(words_of(t, (*DIETS, *LEVELS)), text)
+            return ""
+        if kind == "compare":
+            return self.compare("steps" if has(t, "steps", "step") else "time")
+        if kind == "focus":
             yield from self.focus_first()
             return ""
-        m = re.search(r"Which of those two (takes less time|has fewer steps)", t)
-        if m:
-            return self.compare("time" if "time" in m.group(1) else "steps")
-        m = re.search(r"out of the food (.+?)\. Order one more", t)
-        if m:
-            yield from self.order_food(m.group(1), "pickup" if "pickup" in t or "pick" in t else "kitchen")
+        if kind == "open_two":
+            diet = words_of(t, DIETS)
+            food = words_of(t, FOODS)
+            yield from self.open_two(diet[-1], food[0] if food else "")
             return ""
-        m = re.search(r"order one (.+?) from the same store as last time", t, re.I)
-        if m:
-            yield from self.order_named(m.group(1), self.orders[-1][1] if self.orders else "")
+        if kind == "move":
+            yield from self.move(text)
             return ""
-        m = re.search(r"open the quickest (.*?)recipe that uses the food (.+?)\.?$", t)
-        if m:
-            yield from self.quickest(m.group(1).split(), m.group(2))
+        if kind == "order_food":
+            yield from self.order_food(text, "kitchen" if has(t, "deliver", "delivery", "delivered") and
+                                       not has(t, "pick", "pickup") else "pickup")
             return ""
-        m = re.search(r"put the food (.+?) ((?:into|onto) the [\w ]+?)\.?$", t)
-        if m:
-            yield from self.move(m.group(1), m.group(2))
+        if kind in ("name_seen", "order_seen"):
+            self.place = (yield from self.place_in_sight(text)) or ""
+            if kind == "name_seen":
+                return self.place
+            yield from self.order_named(text, self.place)
             return ""
-        if re.search(r"first thing I asked you to order", t):
-            return self.orders[0][0] if self.orders else ""
+        if kind in ("fact_year", "fact_architect"):
+            return (yield from self.wiki_fact(self.place, kind, t))
+        if kind == "walk_there":
+            if self.place:
+                yield from self.walk_to(self.place)
+            return ""
+        if kind == "go_back":
+            if self.start_node:
+                yield from self.walk_to(self.start_node)
+            return ""
         return ""
 
     # ------------------------------------------------------------------------------ helpers
@@ -243,13 +343,18 @@ class AssistantHeuristic(ScriptAgent):
                     break
         return out
 
-    def order_named(self, product: str, store: str) -> Plan:
-        """A product by name at a store (the cheapest store when none is known)."""
-        yield from self.switch("web", f"order {product}")
-        yield f"goto [/shop/search?{urlencode({'q': product})}]"
-        rows = self.product_rows()
-        hit = next((r for r in rows if r[1].lower() == product.lower()), None) or \
-            next((r for r in rows if product.lower() in r[1].lower()), None)
+    def order_named(self, text: str, store: str) -> Plan:
+        """The product a request names (the shop's product whose whole name the request contains, longest
+        first) at a store (the cheapest store when none is known)."""
+        yield from self.switch("web", "order it")
+        low = text.lower()
+        hit = None
+        for cand in product_candidates(text):
+            yield f"goto [/shop/search?{urlencode({'q': cand})}]"
+            rows = [r for r in self.product_rows() if r[1].lower() in low]
+            if rows:
+                hit = max(rows, key=lambda r: len(r[1]))
+                break
         if hit is None:
             return
         yield f"click [{hit[0]}]"
@@ -319,7 +424,7 @@ class AssistantHeuristic(ScriptAgent):
             return None
         key = (rtype, marker)
         if key not in self.found:
-            yield from self.switch("embodied", f"look at the food {where}")
+            yield from self.switch("embodied", "look at the place")
             place = yield from self.find_place(rtype, marker)
             if place is None:
                 return None
@@ -393,17 +498,17 @@ class AssistantHeuristic(ScriptAgent):
                 return c
         return None
 
-    def move(self, where: str, dest_phrase: str) -> Plan:
-        """Pick the food at the place up and put it into/onto the destination."""
-        food = yield from self.food_at(where)
-        if not food:
+    def move(self, text: str) -> Plan:
+        """Pick the food at the first place named up and put it into/onto the last one."""
+        places = places_in(text)
+        food = yield from self.food_at(text)
+        if not food or len(places) < 2:
             return
-        rtype, marker = place_of(where)
-        _, _, ids = self.found[(rtype, marker)]
-        dtype, _ = place_of(dest_phrase)
-        if not ids or not dtype:
+        _, _, ids = self.found[places[0]]
+        dtype, _ = places[-1]
+        if not ids:
             return
-        yield from self.switch("embodied", f"put the {food.lower()} {dest_phrase}")
+        yield from self.switch("embodied", f"put the {food.lower()} there")
         _, held = parse_scene(self.obs["embodied_text"])
         if held and held != ids[0]:
             yield "Teleport [CounterTop]"
@@ -416,3 +521,70 @@ class AssistantHeuristic(ScriptAgent):
         if "closed" in seen.get(dest, ("", None, set()))[2]:
             yield f"OpenObject [{dest}]"
         yield f"PutObject [{dest}]"
+
+    # ------------------------------------------------------------------------------ street
+    def place_in_sight(self, text: str) -> Plan:
+        """The name of the place of the kind the request names among those the street view lists: each
+        one's category looked up on the map (nearest first); a place whose name holds the kind word when
+        the map tells none apart."""
+        view = self.obs.get("embodied_text", "")
+        names: list[tuple[float, str]] = []
+        for m in re.finditer(r"places: (.+)$", view, re.M):
+            for n in re.finditer(r"(?:^|, )(.+?) \((\d+) m walk\)", m.group(1)):
+                names.append((float(n.group(2)), n.group(1)))
+        names.sort()
+        kind = re.search(r"((?:[a-z]+ ){0,2}[a-z]+) (?:that )?(?:you can see|in view|in sight|visible|you see)",
+                         text.lower())
+        phrase = kind.group(1) if kind else text.lower()
+        kind_words = [w for w in re.findall(r"[a-z]+", phrase) if len(w) > 3 and w not in ("from", "there", "with")]
+        every_word = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 3]
+        cats: list[tuple[str, str]] = []  # (name, the map's category), nearest first
+        for _, name in names:
+            yield from self.switch("web", "look the places in sight up on the map")
+            yield f"goto [/map/search?{urlencode({'q': name})}]"
+            items = tree_items(self.obs["web_text"])
+            cat = next((items[k + 1][2].split(" · ")[0].strip().lower() for k, (_, role, n) in enumerate(items)
+                        if role == "link" and n == name and k + 1 < len(items) and items[k + 1][1] == "paragraph"), "")
+            cats.append((name, cat))
+            if cat and any(w[:5] == cat[:5] for w in kind_words):
+                return name
+        hit = next((n for n, _ in cats if any(w[:5] in n.lower() for w in kind_words)), None) or \
+            next((n for n, c in cats if c and any(w[:5] == c[:5] for w in every_word)), None)
+        if hit:  # the kind in a place's name; else said elsewhere in the request
+            return hit
+        return None
+
+    def walk_to(self, to: str) -> Plan:
+        """The map's directions from the node the walker stands at to a place or node, walked."""
+        origin = here(self.obs.get("embodied_text", ""))
+        yield from self.directions(to, origin)
+        if parse_directions(self.obs["web_text"])[1] is None:
+            return
+        yield from self.walk()
+
+    def wiki_fact(self, name: str, kind: str, question: str) -> Plan:
+        """A year (built or opened) or the architect of a place, from its wiki article's infobox (else its
+        text)."""
+        if not name:
+            return ""
+        yield from self.switch("web", "look it up on the wiki")
+        yield f"goto [/wiki/search?{urlencode({'q': name})}]"
+        link = find_bid(self.obs["web_text"], "link", name)
+        if link is not None:
+            yield f"click [{link}]"
+        text = self.obs["web_text"]
+        box = dict(re.findall(r"columnheader '([^']*)'\s*\n\s*\[\w+\] cell '([^']*)'", text))
+        if kind == "fact_architect":
+            for head, value in box.items():
+                if "architect" in head.lower() and "style" not in head.lower():
+                    return value
+            m = re.search(r"design by ([A-Z][^,.']+?)(?: in the|[,.'])", text)
+            return m.group(1) if m else ""
+        opened = has(question, "opened", "open", "opening")
+        heads = ("opened",) if opened else ("built", "completed", "year built", "constructed")
+        for head, value in box.items():
+            if head.lower() in heads and re.search(r"\d{4}", value):
+                return re.search(r"\d{4}", value).group(0)  # type: ignore[union-attr]
+        verb = "opened" if opened else r"(?:built|completed)"
+        m = re.search(rf"{verb} in (\d{{4}})", text)
+        return m.group(1) if m else ""
