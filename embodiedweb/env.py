@@ -676,6 +676,8 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         elif self.active == "embodied":
             acts += self.world.admissible_actions()
         acts += ["switch_environment", "stop"] if self.domain.web_enabled else ["stop"]
+        if self.multi_turn:
+            acts.append("done")
         return acts
 
     @staticmethod

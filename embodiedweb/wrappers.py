@@ -266,6 +266,12 @@ def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
     return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
 
 
+#: multi-turn envs: at most this many ``done [answer]`` candidates
+MAX_DONES = 120
+_SEEN_PLACE = re.compile(r"(?<=: |, )([^;:()\n]+?) \(\d+ m walk\)")
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+_SEEN_TYPE = re.compile(r"\|[-+\d.|]+ \(([A-Z][A-Za-z]+)\)")
+
 #: at most this many names of the page read last become ``stop [name]`` candidates
 LATEST_NAMES = 40
 
@@ -274,13 +280,7 @@ class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
     def __init__(self, instruction: str) -> None:
-        self.instruction = instruction
-        self.instruction_names = names_in(instruction)
-        #: the words of the question (from a question word to "?" in the instruction, or all of it), less the
-        #: words of its names (the landmark's own name is in every sentence of its article)
-        asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
-        self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
-        self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
+        self.set_instruction(instruction)
         self.places: list[str] = []  # store names etc. seen in select options and pages
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
         self._read: set[str] = set()  # page texts read already
@@ -290,6 +290,24 @@ class _Memory:
         self._answers: list[str] | None = None
         self._stops: list[str] | None = None
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
+        #: multi-turn envs: headings, link and cell names and years of every page read, places in sight,
+        #: and the object types of the kitchen seen (lower case: words to search for)
+        self.page_names: list[str] = []
+        self.seen_names: list[str] = []
+        self.seen_words: list[str] = []
+
+    def set_instruction(self, instruction: str) -> None:
+        """Read the (current) instruction: its names, its question's words and its other words."""
+        self.instruction = instruction
+        self.instruction_names = names_in(instruction)
+        #: the words of the question (from a question word to "?" in the instruction, or all of it), less the
+        #: words of its names (the landmark's own name is in every sentence of its article)
+        asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
+        self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
+        self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
+        self._answers = None
+        self._stops = None
+        self._web = {}
 
     def read_page(self, tree_text: str) -> None:
         if tree_text in self._read:
@@ -298,6 +316,9 @@ class _Memory:
         self._answers = None
         latest: list[str] = []
         for _bid, role, name in _page_lines(tree_text):
+            if role in ("heading", "cell") and 0 < len(name) <= 80:
+                self.page_names.append(name)
+                self.page_names += _YEAR.findall(name)
             if role == "option" and not name.lower().startswith("choose"):
                 self.places.append(name)
             elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
@@ -307,6 +328,7 @@ class _Memory:
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
         self.places = _unique(self.places)
+        self.page_names = _unique(self.page_names)
         self.latest_names = _unique(latest)[:LATEST_NAMES]
 
     def answers(self, limit: int = 3) -> list[str]:
@@ -320,6 +342,23 @@ class _Memory:
         if self._stops is None or self._answers is None:
             self._stops = [f"stop [{a}]" for a in self.answers()]
         return self._stops
+
+    def read_world(self, text: str) -> None:
+        """Multi-turn envs: the place names of a street view (an answer may be the place in sight)."""
+        if text in self._read:
+            return
+        self._read.add(text)
+        for m in _SEEN_PLACE.finditer(text):
+            self.seen_names.append(m.group(1))
+        self.seen_names = _unique(self.seen_names)
+        self.seen_words = _unique(self.seen_words + [t.lower() for t in _SEEN_TYPE.findall(text)])
+
+    def dones(self) -> list[str]:
+        """Multi-turn envs: ``done``, then ``done [answer]`` for :meth:`answers`, every heading, link and table
+        cell and year of the pages read this episode (what was opened, ordered or looked up in an earlier turn
+        is an answer later) and the places seen, newest first, at most :data:`MAX_DONES`."""
+        said = _unique([*self.answers(), *reversed(self.page_names), *reversed(self.seen_names)])
+        return ["done"] + [f"done [{a}]" for a in said[:MAX_DONES]]
 
 
 class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstructorArgs):
@@ -397,6 +436,8 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
     def _refresh(self, obs: dict[str, Any], info: dict[str, Any]) -> None:
         base = self.env.unwrapped
         assert self._memory is not None
+        if getattr(base, "multi_turn", False) and obs["instruction"] != self._memory.instruction:
+            self._memory.set_instruction(str(obs["instruction"]))  # the next instruction of the dialogue
         full = all_candidates(base, obs, info, self._memory)
         self.last_candidate_count = len(full)
         self._candidates = full[: self.max_actions]
@@ -436,6 +477,9 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
             memory._web[key] = _web_candidates(page, here, key[2], memory)
         out += memory._web[key]
     out += memory.stops()
+    if getattr(base, "multi_turn", False):  # instructions one at a time: ``done [answer]`` with the same answers
+        memory.read_world(str(obs.get("embodied_text", "")))
+        out += memory.dones()
     return list(dict.fromkeys(out))  # every part is whitespace-normalised already
 
 
@@ -448,6 +492,7 @@ def _on_type(action: str) -> str:
 
 def _object_ids(world: Any) -> list[str]:
     """The ids of the world's objects (a kitchen's; none for the street and geo worlds)."""
+    world = getattr(world, "live", world)  # a world of several parts: the episode's
     if getattr(world, "kind", None) != "kitchen":
         return []
     try:
@@ -482,7 +527,8 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     out += [f"goto [{url}]" for url in SITE_PAGES]
     lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
-    words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
+    words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words]
+                    + memory.seen_words)
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]

@@ -144,7 +144,8 @@ def lookup_block(rng: random.Random, t: Target) -> list[dict[str, Any]] | None:
         kind = " ".join(w for w in (level, diet, "recipe") if w)
         return [turn("recipe_grounded", f"On the recipe site, open the quickest {kind} that uses the food {t.where}.",
                      False, True, "grounding", "web", {"recipe": hits[0]["recipe_id"], "food": t.food,
-                                                        "place": t.place}, {"kind": kind, "where": t.where})]
+                                                        "place": t.place, "diet": diet, "level": level},
+                     {"kind": kind, "where": t.where})]
     return None
 
 

@@ -32,6 +32,7 @@ class AssistantOracle(CookingOracle, StreetOracle):
         self.dish_id = None
         self.skip = None
         self.perturb = None
+        self.results: list[dict[str, Any]] = []  # the recipe search results on the page (for link order)
         turns = task.goal["turns"]
         #: the sabotaged turn of a perturbed oracle (None: none)
         self.sabotaged: int | None = perturb.randrange(len(turns)) if perturb is not None else None
@@ -52,12 +53,51 @@ class AssistantOracle(CookingOracle, StreetOracle):
         return (yield from getattr(self, kind)(e))
 
     # ------------------------------------------------------------------------------ turns
+    def search_recipes(self, diet: str, level: str, food: str) -> Plan:
+        """The recipe site's search with these filters (from its page, the way a person does)."""
+        from web_sites.recipes import catalog
+
+        yield from self.click("link", "Recipes")  # the site's fresh search form (every page links it)
+        if diet:
+            yield from self.click("checkbox", diet.capitalize())
+        if level:
+            yield from self.click("radio", level.capitalize())
+        yield from self.click("checkbox", catalog.INGREDIENT_LABELS[food])
+        yield from self.click("button", "Apply filters")
+
+    def open_result(self, rid: str) -> Plan:
+        """Page on to the result page of recipe ``rid`` and click its link (the n-th of the links of its
+        name on that page, by result order)."""
+        from web_sites.recipes import catalog
+        from web_sites.recipes.site import PAGE_SIZE
+
+        ids = [r["recipe_id"] for r in self.results]
+        page = ids.index(rid) // PAGE_SIZE if rid in ids else 0
+        for _ in range(page):
+            yield from self.click("link", "Next page")
+        shown = self.results[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+        name = catalog.get(rid)["name"]
+        same = [r["recipe_id"] for r in shown if r["name"] == name]
+        yield from self.click_nth("link", name, same.index(rid) if rid in same else 0)
+
+    def click_nth(self, role: str, name: str, nth: int) -> Plan:
+        """Click the ``nth`` element with this role and name; records an error when absent."""
+        bid = find_bid(self.obs["web_text"], role, name, nth=nth)
+        if bid is None:
+            self.errors.append(f"no {role} {name!r} #{nth} on {self.obs['web_url']}")
+            return
+        yield f"click [{bid}]"
+
     def open_two(self, e: dict[str, Any]) -> Plan:
-        """Each recipe in a new tab."""
+        """Each recipe in a new tab: the site's search with the two filters, the result link."""
+        from web_sites.recipes import catalog
+
         yield from self.switch("web")
+        self.results = catalog.search("", [e["diet"]], "", [e["ingredient"]], [])
         for rid in e["recipes"]:
             yield "new_tab"
-            yield f"goto [/recipes/recipe/{rid}]"
+            yield from self.search_recipes(e["diet"], "", e["ingredient"])
+            yield from self.open_result(rid)
 
     def tab_of(self, rid: str) -> int | None:
         """The index of the newest tab showing recipe ``rid``."""
@@ -85,6 +125,13 @@ class AssistantOracle(CookingOracle, StreetOracle):
         from web_sites.shop import catalog
 
         yield from self.switch("web")
+        if "food" in e:  # the food seen (the instruction does not name the product): search the shop for it
+            if "place" in e:
+                yield from self.look_at(e["place"])
+                yield from self.switch("web")
+            yield "goto [/shop/]"
+            box = find_bid(self.obs["web_text"], "searchbox", None)
+            yield f"type [{box}] [{e['food'].lower()}] [1]"
         yield f"goto [/shop/product/{e['product']}]"
         store = catalog.store(e["store"])
         sel = find_bid(self.obs["web_text"], "combobox", "Store")
@@ -108,10 +155,23 @@ class AssistantOracle(CookingOracle, StreetOracle):
 
     same_store = order_grounded
 
+    def look_at(self, place: str) -> Plan:
+        """Go and look at a place in the kitchen (opening it if closed, and closing it again)."""
+        yield from self.switch("embodied")
+        yield f"Teleport [{place}]"
+        if self.objects()[place].get("isOpen") is False and place.split("|")[0] in ("Fridge", "Microwave"):
+            yield f"OpenObject [{place}]"
+            yield f"CloseObject [{place}]"
+
     def recipe_grounded(self, e: dict[str, Any]) -> Plan:
-        """Open the recipe in the active tab."""
+        """Open the recipe in the active tab: the site's search with the filters, the result link."""
+        from web_sites.recipes import catalog
+
         yield from self.switch("web")
-        yield f"goto [/recipes/recipe/{e['recipe']}]"
+        diet, level = e.get("diet", ""), e.get("level", "")
+        self.results = catalog.search("", [diet] if diet else [], level, [e["food"]], [])
+        yield from self.search_recipes(diet, level, e["food"])
+        yield from self.open_result(e["recipe"])
 
     def name_seen(self, e: dict[str, Any]) -> Plan:
         """The name is in the street view; nothing to do."""

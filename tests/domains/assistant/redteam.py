@@ -177,14 +177,15 @@ class GuessTheFood(Changed):
             return
         offers = sorted((price, p["product_id"], s) for p in shop.products_for_type(self.GUESS)
                         for s, price in shop.offers(p["product_id"]).items())
-        yield from self.order_grounded({**e, "product": offers[0][1], "store": offers[0][2]})
+        blind = {k: v for k, v in e.items() if k != "place"}  # it does not look
+        yield from self.order_grounded({**blind, "product": offers[0][1], "store": offers[0][2], "food": self.GUESS})
 
     def alt_recipe_grounded(self, e: dict[str, Any]) -> Plan:
         if e["food"] == self.GUESS:
             yield from self.recipe_grounded(e)
             return
         hits = sorted(recipes.search("", [], "", [self.GUESS], []), key=lambda r: (r["time_minutes"], r["recipe_id"]))
-        yield from self.recipe_grounded({"recipe": hits[0]["recipe_id"]})
+        yield from self.recipe_grounded({**e, "recipe": hits[0]["recipe_id"], "food": self.GUESS, "diet": "", "level": ""})
 
     def alt_move_grounded(self, e: dict[str, Any]) -> Plan:
         if e["food"] == self.GUESS:
@@ -208,7 +209,7 @@ class OpenAllResults(Changed):
 
     def alt_open_two(self, e: dict[str, Any]) -> Plan:
         hits = recipes.search("", [e["diet"]], "", [e["ingredient"]], [])[:3]
-        yield from self.open_two({"recipes": [r["recipe_id"] for r in hits]})
+        yield from self.open_two({**e, "recipes": [r["recipe_id"] for r in hits]})
 
 
 # ------------------------------------------------------------------------------------------- genuine
@@ -236,7 +237,7 @@ class ReverseTabs(Changed):
     changes = ("open_two",)
 
     def alt_open_two(self, e: dict[str, Any]) -> Plan:
-        yield from self.open_two({"recipes": list(reversed(e["recipes"]))})
+        yield from self.open_two({**e, "recipes": list(reversed(e["recipes"]))})
         if re.search(r"^Tab 0 .*— http://ewa\.local/$", self.obs["web_tabs"], re.M):
             yield "tab_focus [0]"
             yield "close_tab"
