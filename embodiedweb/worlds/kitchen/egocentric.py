@@ -405,7 +405,7 @@ def _room_lut() -> np.ndarray:
 
 
 _ROOM_LUT = _room_lut()
-_ROOM_FACE = np.ascontiguousarray(_ROOM_LUT[:, 0])
+_ROOM_FACE = _ROOM_LUT[:, 0].astype(np.int32)
 _ROOM_FACE2 = np.ascontiguousarray(_ROOM_LUT[:, 1])
 
 
@@ -435,7 +435,7 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
         sel = bits.view(np.uint8).copy()
         sel |= np.less_equal(ty, txz).view(np.uint8) << 3
         sel |= np.less_equal(tx, tz).view(np.uint8) << 4
-        bidx = _ROOM_FACE.take(sel).astype(np.int32)
+        bidx = _ROOM_FACE.take(sel)
         face2 = _ROOM_FACE2.take(sel)
         # floor tiles: 0.5 m squares, from where each ray meets the room (only rows where the floor shows)
         rows = np.flatnonzero((bidx == 0).any(axis=1))
@@ -458,7 +458,7 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     side = np.where(lo32 > 0, 1, np.where(hi32 < 0, -1, 0))
     gap = np.sqrt((np.maximum(np.maximum(lo32, -hi32), 0) ** 2).sum(axis=1))
     ray_max = math.sqrt(1 + 2 * math.tan(math.radians(FOV_DEG / 2.0)) ** 2 * max(1.0, w / h) ** 2)
-    need_near = (gap <= NEAR * ray_max).tolist()  # only then can an entry point be nearer than the near plane
+    need_near = gap <= NEAR * ray_max  # only then can an entry point be nearer than the near plane
     inv = (ix, iy, iz)
     drawable = (rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]) & (side != 0).any(axis=1)
     # near to far, so a box wholly behind what is already drawn in its rectangle is skipped with one test
@@ -466,15 +466,14 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     zmin = np.where(fwd > 0, lo32, hi32) @ fwd  # the box's smallest depth
     order = np.nonzero(drawable)[0]
     order = order[np.argsort(zmin[order], kind="stable")]
-    lo_l, hi_l, side_l, rect_l = lo32.tolist(), hi32.tolist(), side.tolist(), rects.tolist()
-    put_l = put_vals.tolist()
     near_f = np.float32(NEAR)
-    for k, zk in zip(order.tolist(), zmin[order].tolist(), strict=True):
-        r0, r1, c0, c1 = rect_l[k]
+    for zk, rect, lk, hk, sk, put_k, near_k in zip(
+            zmin[order].tolist(), rects[order].tolist(), lo32[order].tolist(), hi32[order].tolist(),
+            side[order].tolist(), put_vals[order].tolist(), need_near[order].tolist(), strict=True):
+        r0, r1, c0, c1 = rect
         zsub = depth[r0:r1, c0:c1]
         if zk >= zsub.max():
             continue
-        lk, hk, sk = lo_l[k], hi_l[k], side_l[k]
         nears: list[tuple[int, np.ndarray]] = []
         tf = None
         for ax in range(3):
@@ -500,10 +499,10 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
                 np.maximum(tn, nears[2][1], out=tn)
         np.minimum(tf, zsub, out=tf)
         hit = np.less(tn, tf)
-        if need_near[k]:
+        if near_k:
             hit &= tn > near_f
         np.copyto(zsub, tn, where=hit)
-        np.copyto(buf[r0:r1, c0:c1], put_l[k], where=hit)
+        np.copyto(buf[r0:r1, c0:c1], put_k, where=hit)
         if face2 is not None:  # which slab the ray entered by: the face it hit
             if len(nears) == 1:
                 np.copyto(face2[r0:r1, c0:c1], nears[0][0], where=hit)
