@@ -411,7 +411,13 @@ _ROOM_FACE2 = np.ascontiguousarray(_ROOM_LUT[:, 1])
 
 def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Frame:
     """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask at ``size`` (w, h)."""
-    w, h = int(size[0]), int(size[1])
+    # a ray exactly parallel to a face (the middle column or row of an odd size) meets it at 0 * inf: such
+    # a slab test is NaN and never hits, as intended; numpy's warning about it is noise
+    with np.errstate(invalid="ignore"):
+        return _render_frame(sim, int(size[0]), int(size[1]), rgb)
+
+
+def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
     cam, rot, hor = camera_pose(sim)
     dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
     cx, cy, cz = (np.float32(v) for v in cam)
