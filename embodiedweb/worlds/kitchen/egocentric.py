@@ -350,17 +350,27 @@ def mask_to_rgb(mask: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ drawing
+_CORNERS = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], bool)  # the 8 corners of a box
+# its 12 edges: corner pairs differing in one bit
+_EDGES = (np.array([k for k in range(8) for a in range(3) if not (k >> a) & 1]),
+          np.array([k | (1 << a) for k in range(8) for a in range(3) if not (k >> a) & 1]))
 def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: np.ndarray, w: int,
                   h: int) -> np.ndarray:
     """Per box, the pixel rectangle [r0, r1, c0, c1) that can show it (empty when out of view)."""
     n = len(lo)
+    rects = np.zeros((n, 4), np.int64)
     fwd, right, up = geometry.camera_axes(rot, hor)
-    sel = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], bool)  # 8 corners
-    corners = np.where(sel[None], hi[:, None, :], lo[:, None, :]) - cam  # n x 8 x 3
+    # a box wholly behind the near plane cannot show: its rectangle stays empty (the margin leaves the
+    # boxes at the plane, where rounding could go either way, to the exact test below)
+    far_corner = np.where(fwd > 0, hi, lo) - cam
+    keep = np.nonzero(far_corner @ fwd >= NEAR - 1e-9)[0]
+    if len(keep) == 0:
+        return rects
+    lo, hi = lo[keep], hi[keep]
+    corners = np.where(_CORNERS[None], hi[:, None, :], lo[:, None, :]) - cam  # n x 8 x 3
     zc, xc, yc = corners @ fwd, corners @ right, corners @ up
     # 12 edges: corner pairs differing in one bit
-    e0 = np.array([k for k in range(8) for a in range(3) if not (k >> a) & 1])
-    e1 = np.array([k | (1 << a) for k in range(8) for a in range(3) if not (k >> a) & 1])
+    e0, e1 = _EDGES
     za, zb = zc[:, e0], zc[:, e1]
     cross = (za - NEAR) * (zb - NEAR) < 0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -373,7 +383,6 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
         u = np.concatenate([np.where(front, xc / np.maximum(zc, NEAR), np.nan), np.where(cross, xe / NEAR, np.nan)], 1)
         v = np.concatenate([np.where(front, yc / np.maximum(zc, NEAR), np.nan), np.where(cross, ye / NEAR, np.nan)], 1)
     ok = ~np.all(np.isnan(u), axis=1)
-    rects = np.zeros((n, 4), np.int64)
     if ok.any():
         with np.errstate(invalid="ignore"):
             umin, umax = np.nanmin(u[ok], 1), np.nanmax(u[ok], 1)
@@ -382,7 +391,7 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
         c1 = np.ceil(w / 2.0 + f * umax) + 1
         r0 = np.floor(h / 2.0 - f * vmax) - 1
         r1 = np.ceil(h / 2.0 - f * vmin) + 1
-        rects[ok] = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h), np.clip(c0, 0, w), np.clip(c1, 0, w)], 1)
+        rects[keep[ok]] = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h), np.clip(c0, 0, w), np.clip(c1, 0, w)], 1)
     return rects
 
 
