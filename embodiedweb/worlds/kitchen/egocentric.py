@@ -222,6 +222,19 @@ def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
     Hidden objects (inside closed receptacles) and inactive ones (sliced away) are left out; the held
     object (and what it holds) is moved to :data:`HELD_OFFSET` in front of the camera."""
+    return _scene_boxes(sim, None)
+
+
+def _scene_boxes(sim: KitchenSim, behind: tuple[Vec, Vec] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                         np.ndarray]:
+    """:func:`scene_boxes`; with ``behind = (camera, forward axis)`` an object whose boxes all lie behind the
+    camera's near plane is left out (it cannot show). The test is on a ball around the object's centre
+    holding every box drawn for it (open doors and drawers, water, slices): radius 3 x the sum of its half
+    extents + 0.35 m, kept 1 micrometre clear of the plane, so no object that could reach a pixel is dropped."""
+    cull = behind is not None
+    if behind is not None:
+        (cam_x, cam_y, cam_z), (f_x, f_y, f_z) = behind
+        limit = NEAR - 1e-6
     los: list[Vec] = []
     his: list[Vec] = []
     vals: list[int] = []
@@ -258,9 +271,15 @@ def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
                     ax, sgn = _front(r.yaw)
                     c[ax] += sgn * r.half[ax] * 1.6
                 p = r.parent
+        t, s = o.object_type, o.state
+        if cull:
+            reach = 3.0 * (h[0] + h[1] + h[2]) + 0.35
+            if t in vocab.SLICES:
+                reach += 3.0 * sum(vocab.half_size(vocab.base_type(t)))
+            if (c[0] - cam_x) * f_x + (c[1] - cam_y) * f_y + (c[2] - cam_z) * f_z + reach < limit:
+                continue
         lo = [c[0] - h[0], c[1] - h[1], c[2] - h[2]]
         hi = [c[0] + h[0], c[1] + h[1], c[2] + h[2]]
-        t, s = o.object_type, o.state
         col = object_color(o)
         if t in _SHELLS and s.get("isOpen"):
             ax, sgn = _front(o.yaw)
@@ -440,7 +459,8 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
     tz *= iz
     txz = np.minimum(tx, tz)
     depth = np.minimum(txz, ty)
-    lo, hi, vals, cols = scene_boxes(sim)
+    fwd64 = geometry.camera_axes(rot, hor)[0]
+    lo, hi, vals, cols = _scene_boxes(sim, (cam.tolist(), fwd64.tolist()))
     rects = _screen_rects(cam, rot, hor, lo, hi, w, h)
     vals32 = vals.astype(np.int32)
     # rgb: bidx, the box index buffer (0..5 room faces: floor, ceiling, -x, +x, -z, +z; 6+ scene boxes)
@@ -477,7 +497,7 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
     inv = (ix, iy, iz)
     drawable = (rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]) & (side != 0).any(axis=1)
     # near to far, so a box wholly behind what is already drawn in its rectangle is skipped with one test
-    fwd = geometry.camera_axes(rot, hor)[0].astype(np.float32)
+    fwd = fwd64.astype(np.float32)
     zmin = np.where(fwd > 0, lo32, hi32) @ fwd  # the box's smallest depth
     order = np.nonzero(drawable)[0]
     order = order[np.argsort(zmin[order], kind="stable")]
