@@ -113,6 +113,12 @@ def _rays(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
     return (dx, dy, dz, ix, iy, iz, *pos, bits)
 
 
+@lru_cache(maxsize=32)
+def _inv3(rot: float, hor: float, w: int, h: int) -> np.ndarray:
+    """The inverse ray directions of :func:`_rays` stacked: 3 x H x W float32."""
+    return np.ascontiguousarray(np.stack(_rays(rot, hor, w, h)[3:6]))
+
+
 def camera_pose(sim: KitchenSim) -> tuple[np.ndarray, float, float]:
     """(camera position, rotation, horizon) of the agent's eye."""
     return np.array(sim.camera, dtype=np.float64), float(sim.rot), float(sim.hor)
@@ -494,7 +500,6 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
     gap = np.sqrt((np.maximum(np.maximum(lo32, -hi32), 0) ** 2).sum(axis=1))
     ray_max = math.sqrt(1 + 2 * math.tan(math.radians(FOV_DEG / 2.0)) ** 2 * max(1.0, w / h) ** 2)
     need_near = gap <= NEAR * ray_max  # only then can an entry point be nearer than the near plane
-    inv = (ix, iy, iz)
     drawable = (rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]) & (side != 0).any(axis=1)
     # near to far, so a box wholly behind what is already drawn in its rectangle is skipped with one test
     fwd = fwd64.astype(np.float32)
@@ -502,36 +507,35 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
     order = np.nonzero(drawable)[0]
     order = order[np.argsort(zmin[order], kind="stable")]
     near_f = np.float32(NEAR)
-    for zk, rect, lk, hk, sk, put_k, near_k in zip(
-            zmin[order].tolist(), rects[order].tolist(), lo32[order].tolist(), hi32[order].tolist(),
-            side[order].tolist(), put_vals[order].tolist(), need_near[order].tolist(), strict=True):
+    inv3 = _inv3(rot, hor, w, h)
+    # per box and axis the slab's entry (near) and exit (far) plane, relative to the camera: rays that meet
+    # a box on the + side run towards +, so enter at lo and leave at hi (the - side: the other way round);
+    # an axis the camera lies within has no entry plane, its exit is the larger of the two
+    c_near = np.where(side > 0, lo32, hi32)[order, :, None, None]
+    c_far = np.where(side > 0, hi32, lo32)[order, :, None, None]
+    codes = np.where(side > 0, 4 * np.arange(3) + 2, 4 * np.arange(3))[order].tolist()
+    for k, (zk, rect, sk, put_k, near_k) in enumerate(zip(
+            zmin[order].tolist(), rects[order].tolist(), side[order].tolist(), put_vals[order].tolist(),
+            need_near[order].tolist(), strict=True)):
         r0, r1, c0, c1 = rect
         zsub = depth[r0:r1, c0:c1]
         if zk >= zsub.max():
             continue
-        nears: list[tuple[int, np.ndarray]] = []
-        tf = None
-        for ax in range(3):
-            sub = inv[ax][r0:r1, c0:c1]
-            s_ax = sk[ax]
-            if s_ax > 0:  # rays that meet the box run towards +: enter at lo, leave at hi
-                nears.append((4 * ax + 2, lk[ax] * sub))
-                far = hk[ax] * sub
-            elif s_ax < 0:
-                nears.append((4 * ax, hk[ax] * sub))
-                far = lk[ax] * sub
-            else:
-                far = np.maximum(lk[ax] * sub, hk[ax] * sub)
-            if tf is None:
-                tf = far
-            else:
-                np.minimum(tf, far, out=tf)
-        assert tf is not None
-        tn = nears[0][1]
-        if len(nears) > 1:
-            tn = np.maximum(tn, nears[1][1])
-            if len(nears) > 2:
-                np.maximum(tn, nears[2][1], out=tn)
+        sub3 = inv3[:, r0:r1, c0:c1]
+        near3 = c_near[k] * sub3
+        far3 = c_far[k] * sub3
+        nz = [ax for ax in range(3) if sk[ax]]
+        if len(nz) < 3:
+            for ax in range(3):
+                if not sk[ax]:
+                    np.maximum(near3[ax], far3[ax], out=far3[ax])
+        tf = far3.min(axis=0)
+        if len(nz) == 3:
+            tn = near3.max(axis=0)
+        elif len(nz) == 2:
+            tn = np.maximum(near3[nz[0]], near3[nz[1]])
+        else:
+            tn = near3[nz[0]]
         np.minimum(tf, zsub, out=tf)
         hit = np.less(tn, tf)
         if near_k:
@@ -539,12 +543,13 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
         np.copyto(zsub, tn, where=hit)
         np.copyto(buf[r0:r1, c0:c1], put_k, where=hit)
         if face2 is not None:  # which slab the ray entered by: the face it hit
-            if len(nears) == 1:
-                np.copyto(face2[r0:r1, c0:c1], nears[0][0], where=hit)
+            code_k = codes[k]
+            if len(nz) == 1:
+                np.copyto(face2[r0:r1, c0:c1], code_k[nz[0]], where=hit)
             else:
-                face = np.full(tn.shape, nears[0][0], np.int8)
-                for code, near in nears[1:]:
-                    np.copyto(face, code, where=tn == near)
+                face = np.full(tn.shape, code_k[nz[0]], np.int8)
+                for ax in nz[1:]:
+                    np.copyto(face, code_k[ax], where=tn == near3[ax])
                 np.copyto(face2[r0:r1, c0:c1], face, where=hit)
     image = None
     if face2 is not None:
