@@ -1,7 +1,9 @@
 """An LLM agent for any OpenAI-compatible chat endpoint (vLLM, llama.cpp server, hosted APIs).
 
 Text mode sends the accessibility tree or the embodied text; vision mode also sends the set-of-marks
-screenshot and the embodied image (``render_images=True``). Transport errors are retried with
+screenshot and the embodied image (``render_images=True``): in the kitchen, ``ewa eval --vision`` makes that
+the agent's first-person camera frame (``embodied_view="auto"``, as the paper's vision baselines saw AI2-THOR)
+unless ``--vision-view top_down`` asks for the top-down map. Transport errors are retried with
 exponential backoff; token usage and cost go into the per-episode record, and each step's raw completion,
 parsed action, reasoning, tokens and latency into the step files (:meth:`LLMAgent.last_step_info`).
 ``ewa eval`` allows vision only in browser web mode (screenshots of the real page).

@@ -26,6 +26,15 @@ def _env_ids(arg: str) -> list[str]:
     return wanted
 
 
+def vision_env_kwargs(vision: bool, view: str = "first_person") -> dict[str, Any]:
+    """The env options ``--vision`` adds: images, and in a world with a first-person camera (the kitchen)
+    that camera's frame as ``embodied_image`` (``--vision-view first_person``, the default, as the paper's
+    vision baselines saw AI2-THOR), or the top-down map (``--vision-view top_down``)."""
+    if not vision:
+        return {}
+    return {"render_images": True, **({"embodied_view": "auto"} if view == "first_person" else {})}
+
+
 def cmd_eval(a: argparse.Namespace) -> int:
     """``ewa eval``: evaluate an agent on the chosen envs and print the table; returns the exit status."""
     from embodiedweb.evaluate import EvalFailed, Stopped, evaluate, print_table
@@ -68,8 +77,7 @@ def cmd_eval(a: argparse.Namespace) -> int:
         agent_kwargs = {"base_url": a.llm_base_url, "model": a.llm_model, "api_key": a.llm_api_key,
                         "vision": a.vision, "price_in": a.llm_price_in, "price_out": a.llm_price_out,
                         **_llm_settings(a)}
-    if a.vision:
-        env_kwargs["render_images"] = True
+    env_kwargs.update(vision_env_kwargs(a.vision, a.vision_view))
     kept = f"are in {out}, and the same command resumes the run" if out else "were not saved (no --out)"
     from baselines.registry import AgentSpecError
 
@@ -302,6 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="system prompt text instead of the built-in one ({domain} and {actions} are filled in)")
     g.add_argument("--vision", action="store_true", help="send screenshots of the page and embodied images "
                    "(needs --web-mode browser)")
+    g.add_argument("--vision-view", choices=("first_person", "top_down"), default="first_person",
+                   help="with --vision, the kitchen image sent: the agent's first-person camera frame (default) "
+                   "or the top-down map (worlds without a camera always send their map)")
     e.set_defaults(func=cmd_eval)
 
     b = sub.add_parser("bench", help="performance figures as JSON")

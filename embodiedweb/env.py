@@ -30,8 +30,9 @@ TEXT_MAX = max(OBS_TEXT_MAX.values())
 MAX_ACTION_CHARS = 50_000
 #: error messages are cut to this length (they may quote the action)
 MAX_ERROR_CHARS = 2_000
-#: values of the ``embodied_view`` option: the top-down map (default), the first-person camera, or both
-EMBODIED_VIEWS = ("top_down", "first_person", "both")
+#: values of the ``embodied_view`` option: the top-down map (default), the first-person camera, both, or
+#: ``"auto"``: the first-person camera where the world has one and images are rendered, else the map
+EMBODIED_VIEWS = ("top_down", "first_person", "both", "auto")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -195,7 +196,8 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
     * ``skill=None``: ``"web"`` or ``"embodied"``: start after the domain oracle's prefix and score
       that skill alone (the domain must support it: ``domain.skills()``).
     * ``embodied_view="top_down"``: ``"first_person"`` or ``"both"`` (one of :data:`EMBODIED_VIEWS`;
-      kitchen only, needs ``render_images=True``).
+      kitchen only, needs ``render_images=True``), or ``"auto"``: ``"first_person"`` in a world with a
+      first-person camera when ``render_images=True``, else ``"top_down"`` (what ``ewa eval --vision`` asks for).
     * ``embodied_depth=False``, ``embodied_masks=False``: add the first-person depth / instance masks
       (kitchen only).
     * ``record_trace=True``: record the world and site state changes of each step in the trace.
@@ -266,6 +268,9 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self.embodied_depth = bool(embodied_depth)
         self.embodied_masks = bool(embodied_masks)
         self.world = domain.make_world()
+        if embodied_view == "auto":
+            has_camera = callable(getattr(self.world, "first_person", None))
+            self.embodied_view = "first_person" if has_camera and render_images else "top_down"
         self._check_view_options()
 
         obs_spaces: dict[str, spaces.Space] = {k: obs_text_space(OBS_TEXT_MAX[k]) for k in OBS_TEXT_KEYS}

@@ -1,11 +1,13 @@
-"""Kitchen speed figures for ``ewa bench``: object interactions per second (metadata included) and render time."""
+"""Kitchen speed figures for ``ewa bench``: object interactions per second (metadata included), render time and
+first-person frames per second (300 x 300, see :mod:`embodiedweb.worlds.kitchen.fp_bench`)."""
 
 from __future__ import annotations
 
 import json
 import time
 
-from embodiedweb.worlds.kitchen.kitchens import load_kitchen
+from embodiedweb.worlds.kitchen import fp_bench
+from embodiedweb.worlds.kitchen.kitchens import list_kitchens, load_kitchen
 from embodiedweb.worlds.kitchen.sim import KitchenSim
 
 
@@ -21,8 +23,10 @@ def _interaction_cycle(sim: KitchenSim) -> list[tuple[str, dict[str, str]]]:
             ("PutObject", {"objectId": i, "receptacleObjectId": counter}), ("CloseObject", {"objectId": f})]
 
 
-def bench_kitchen(seconds: float = 1.0, kitchen_id: str = "kitchen_00") -> dict[str, float]:
-    """``{"kitchen_steps_per_s": ..., "kitchen_render_ms": ...}`` measured on one core."""
+def bench_kitchen(seconds: float = 1.0, kitchen_id: str = "kitchen_00", fp_kitchens: int = 6) -> dict[str, float]:
+    """``{"kitchen_steps_per_s": ..., "kitchen_render_ms": ..., "kitchen_fp_rgb_fps": ..., "kitchen_fp_depth_mask_fps":
+    ...}`` measured on one core. The first-person figures are frames per CPU second over random poses of the first
+    ``fp_kitchens`` kitchens: RGB (computed with depth and masks) and depth + masks alone."""
     sim = load_kitchen(kitchen_id)
     cycle = _interaction_cycle(sim)
     for _name, kw in cycle:  # all actions use forceAction so the cycle does not depend on the pose
@@ -48,7 +52,11 @@ def bench_kitchen(seconds: float = 1.0, kitchen_id: str = "kitchen_00") -> dict[
     render_ms = (time.perf_counter() - t1) * 1000 / n
     if failures:
         raise RuntimeError(f"benchmark cycle had {failures} failed actions")
-    return {"kitchen_steps_per_s": round(steps_per_s, 1), "kitchen_render_ms": round(render_ms, 2)}
+    kitchens = list_kitchens()[:fp_kitchens]
+    fp_rgb = fp_bench.frames_per_second(seconds, rgb=True, kitchens=kitchens)
+    fp_dm = fp_bench.frames_per_second(seconds, rgb=False, kitchens=kitchens)
+    return {"kitchen_steps_per_s": round(steps_per_s, 1), "kitchen_render_ms": round(render_ms, 2),
+            "kitchen_fp_rgb_fps": round(fp_rgb, 1), "kitchen_fp_depth_mask_fps": round(fp_dm, 1)}
 
 
 if __name__ == "__main__":

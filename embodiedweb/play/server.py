@@ -1,5 +1,6 @@
-"""``ewa play``: a local page with the instruction, the embodied view (image, text, action buttons), the
-website in a frame, a control to switch environments and a stop/answer box.
+"""``ewa play``: a local page with the instruction, the embodied view (image, text, action buttons; in the kitchen
+the first-person camera frame next to the top-down map), the website in a frame, a control to switch
+environments and a stop/answer box.
 
 The frame shows the env's own web page (the ``text`` driver's current document). A small script in
 the frame turns what the person does into env actions (``click [id]``, ``type [id] [text] [0|1]``), so
@@ -392,6 +393,11 @@ def post_refusal(method: str, headers: Any, allowed_hosts: frozenset[str]) -> tu
     return None
 
 
+def _has_camera(world: Any) -> bool:
+    """Whether the world draws a first-person view (the kitchen): the page then shows it next to the map."""
+    return callable(getattr(world, "first_person", None))
+
+
 def create_play_app(pool: PlayPool | PlaySession, host: str = "127.0.0.1") -> FastAPI:
     """The play page's app (``host``: the address it is served on). With a :class:`PlayPool` each browser
     gets its own session (a cookie set by the start page); with one :class:`PlaySession` every request
@@ -445,7 +451,7 @@ def create_play_app(pool: PlayPool | PlaySession, host: str = "127.0.0.1") -> Fa
         return HTMLResponse(jinja.get_template("play.html").render(
             obs=s.obs, done=s.done, metrics=s.metrics, buttons=embodied_buttons[:80], step=s.steps,
             task_id=s.base.task.task_id, env_id=s.base.env_id, records=s.records, participant=s.participant,
-            left=s.assigner.remaining(s.participant),
+            left=s.assigner.remaining(s.participant), first_person=_has_camera(s.base.world),
             actions_help=s.base.describe_actions(with_examples=False)), headers={"Cache-Control": "no-store"})
 
     @app.post("/play/start")
@@ -491,6 +497,19 @@ def create_play_app(pool: PlayPool | PlaySession, host: str = "127.0.0.1") -> Fa
         if s is None or s.finished:
             return no_session()
         img = s.base.world.image((360, 360))
+        buf = io.BytesIO()
+        Image.fromarray(img).save(buf, format="PNG")
+        return Response(buf.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})
+
+    @app.get("/play/first_person.png")
+    def first_person_png(request: HTTPRequest) -> Response:
+        s = current(request)
+        if s is None or s.finished:
+            return no_session()
+        if not _has_camera(s.base.world):
+            return JSONResponse({"error": f"play: the {s.base.domain.world_kind} world has no first-person camera"},
+                                status_code=404)
+        img = s.base.world.first_person((360, 360)).rgb
         buf = io.BytesIO()
         Image.fromarray(img).save(buf, format="PNG")
         return Response(buf.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})

@@ -102,3 +102,61 @@ def test_unparsable_replies_become_env_errors_not_crashes(reply):
         rec = run_episode(env, LLMAgent(base_url=server.base_url, model="m"), "line-0", seed=0)
     assert rec["steps"] == 3 and not rec["metrics"]["overall"]
     env.close()
+
+
+def _sent_image(server, index=-1):
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    content = server.requests[index]["messages"][-1]["content"]
+    url = next(p["image_url"]["url"] for p in content if p["type"] == "image_url")
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB"))
+
+
+@pytest.mark.parametrize("view", ["first_person", "top_down"])
+def test_kitchen_vision_sends_the_first_person_frame_unless_the_map_is_asked_for(view):
+    """``ewa eval --vision`` (:func:`vision_env_kwargs`): the kitchen image the model sees is the agent's camera
+    frame by default, the top-down map with ``--vision-view top_down``."""
+    import gymnasium as gym
+    import numpy as np
+
+    import embodiedweb  # noqa: F401  (registers the envs)
+    from embodiedweb.cli import vision_env_kwargs
+
+    env = gym.make("EWA-Cooking-v0", image_size=(96, 72), **vision_env_kwargs(True, view))
+    try:
+        obs, info = env.reset(seed=0)
+        obs, _, _, _, info = env.step("switch_environment")
+        assert obs["active"] != "web"
+        with FakeOpenAI(lambda m: "```stop```") as server:
+            agent = LLMAgent(base_url=server.base_url, model="m", vision=True)
+            agent.reset(env, obs, info)
+            agent.act(obs, info)
+            sent = _sent_image(server)
+        world = env.unwrapped.world
+        camera = world.first_person((96, 72)).rgb
+        top = env.unwrapped._fit(world.image((96, 72)), (96, 72))
+        assert not np.array_equal(camera, top)
+        assert np.array_equal(sent, camera if view == "first_person" else top)
+    finally:
+        env.close()
+
+
+def test_vision_view_flag_defaults_to_the_first_person_camera():
+    from embodiedweb.cli import build_parser, vision_env_kwargs
+
+    base = ["eval", "--env", "EWA-Cooking-v0", "--agent", "llm", "--vision"]
+    assert build_parser().parse_args(base).vision_view == "first_person"
+    assert build_parser().parse_args([*base, "--vision-view", "top_down"]).vision_view == "top_down"
+    assert vision_env_kwargs(False) == {}
+    # a street env with "auto" keeps its map (no camera there): --env all works with --vision
+    import gymnasium as gym
+
+    env = gym.make("EWA-Navigation-v0", **vision_env_kwargs(True))
+    try:
+        assert env.unwrapped.embodied_view == "top_down"
+    finally:
+        env.close()

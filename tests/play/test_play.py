@@ -341,3 +341,41 @@ def test_a_multi_turn_env_shows_the_conversation_and_a_done_box(tmp_path):
     assert texts[1] in page.split('id="instruction">')[1].split("</p>")[0]
     assert "You: done [no idea]" in page
     pool.close_all()
+
+
+def test_kitchen_page_shows_the_first_person_view_next_to_the_map(tmp_path):
+    """In the kitchen the play page shows the agent's camera frame beside the top-down map; a world without a
+    camera (the line world) keeps the map alone and has no first-person image."""
+    import io
+
+    import gymnasium as gym
+    import numpy as np
+    from PIL import Image
+
+    import embodiedweb  # noqa: F401  (registers the envs)
+
+    make = lambda: gym.make("EWA-Cooking-v0", web_mode="text")  # noqa: E731
+    probe = make()
+    first_task = next(iter(probe.unwrapped.tasks)).task_id
+    probe.close()
+    pool = PlayPool(make, [first_task], tmp_path / "h.jsonl")
+    client = _client(create_play_app(pool))
+    client.post("/play/start", json={"participant": "ann"}, headers=OWN)
+    page = client.get("/").text
+    assert 'id="first-person" src="/play/first_person.png' in page and 'id="top-down" src="/play/embodied.png' in page
+    [s] = pool.sessions.values()
+    world = s.base.world
+    fp = np.asarray(Image.open(io.BytesIO(client.get("/play/first_person.png").content)).convert("RGB"))
+    top = np.asarray(Image.open(io.BytesIO(client.get("/play/embodied.png").content)).convert("RGB"))
+    assert np.array_equal(fp, world.first_person((360, 360)).rgb)
+    assert np.array_equal(top, world.image((360, 360))) and not np.array_equal(fp, top)
+    pool.close_all()
+
+    pool = PlayPool(lambda: make_line_env(max_steps=40), LINE_TASKS, tmp_path / "l.jsonl")
+    client = _client(create_play_app(pool))
+    client.post("/play/start", json={"participant": "bob"}, headers=OWN)
+    page = client.get("/").text
+    assert "first_person.png" not in page and "/play/embodied.png" in page
+    r = client.get("/play/first_person.png")
+    assert r.status_code == 404 and "no first-person camera" in r.json()["error"]
+    pool.close_all()

@@ -113,6 +113,12 @@ def _rays(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
     return (dx, dy, dz, ix, iy, iz, *pos, bits)
 
 
+@lru_cache(maxsize=32)
+def _inv3(rot: float, hor: float, w: int, h: int) -> np.ndarray:
+    """The inverse ray directions of :func:`_rays` stacked: 3 x H x W float32."""
+    return np.ascontiguousarray(np.stack(_rays(rot, hor, w, h)[3:6]))
+
+
 def camera_pose(sim: KitchenSim) -> tuple[np.ndarray, float, float]:
     """(camera position, rotation, horizon) of the agent's eye."""
     return np.array(sim.camera, dtype=np.float64), float(sim.rot), float(sim.hor)
@@ -154,15 +160,21 @@ def _tint(c: tuple[int, int, int] | np.ndarray, toward: np.ndarray, a: float) ->
 
 def object_color(o: SimObject) -> np.ndarray:
     """Base colour of an object in its current state (cooked browns, dirty darkens, broken greys)."""
-    t, s = o.object_type, o.state
+    s = o.state
+    return _state_color(o.object_type, bool(s.get("isCooked")), bool(s.get("isDirty")), bool(s.get("isBroken"))).copy()
+
+
+@lru_cache(maxsize=1024)
+def _state_color(t: str, cooked: bool, dirty: bool, broken: bool) -> np.ndarray:
     c = np.asarray(_SLICE_COLORS.get(t) or _COLORS.get(t) or _COLORS.get(vocab.base_type(t)) or _hash_color(t),
                    np.float32)
-    if s.get("isCooked"):
+    if cooked:
         c = _tint(c, _BROWN, 0.55)
-    if s.get("isDirty"):
+    if dirty:
         c = _tint(c, np.array((110, 90, 50), np.float32), 0.35)
-    if s.get("isBroken"):
+    if broken:
         c = _tint(c, np.array((90, 90, 90), np.float32), 0.5)
+    c.flags.writeable = False
     return c
 
 
@@ -177,15 +189,18 @@ def _front(yaw: float) -> tuple[int, int]:
     return (0, 1 if s > 0 else -1) if abs(s) > abs(c) else (2, 1 if c > 0 else -1)
 
 
-def _shell(lo: np.ndarray, hi: np.ndarray, open_axis: int, open_sign: int, wall: float) -> list[tuple[np.ndarray, np.ndarray]]:
+Vec = list[float]
+
+
+def _shell(lo: Vec, hi: Vec, open_axis: int, open_sign: int, wall: float) -> list[tuple[Vec, Vec]]:
     """Five thin boxes: a box ``lo..hi`` without its face at ``open_sign`` on ``open_axis``."""
     parts = []
     for ax in range(3):
+        th = min(wall, (hi[ax] - lo[ax]) * 0.25)
         for sgn in (-1, 1):
             if ax == open_axis and sgn == open_sign:
                 continue
-            a, b = lo.copy(), hi.copy()
-            th = min(wall, (hi[ax] - lo[ax]) * 0.25)
+            a, b = lo[:], hi[:]
             if sgn < 0:
                 b[ax] = lo[ax] + th
             else:
@@ -194,15 +209,18 @@ def _shell(lo: np.ndarray, hi: np.ndarray, open_axis: int, open_sign: int, wall:
     return parts
 
 
-def _door(lo: np.ndarray, hi: np.ndarray, axis: int, sign: int, thick: float) -> tuple[np.ndarray, np.ndarray]:
+def _door(lo: Vec, hi: Vec, axis: int, sign: int, thick: float) -> tuple[Vec, Vec]:
     """The front door of ``lo..hi`` swung 90 degrees open on its hinge (the low edge of the other floor axis)."""
     other = 2 if axis == 0 else 0
     face = hi[axis] if sign > 0 else lo[axis]
     width = hi[other] - lo[other]
-    a, b = lo.copy(), hi.copy()
+    a, b = lo[:], hi[:]
     a[other], b[other] = lo[other] - thick, lo[other]
     a[axis], b[axis] = (face, face + width) if sign > 0 else (face - width, face)
     return a, b
+
+
+_BLACK = np.zeros(3, np.float32)
 
 
 def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -210,98 +228,123 @@ def scene_boxes(sim: KitchenSim) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
     Hidden objects (inside closed receptacles) and inactive ones (sliced away) are left out; the held
     object (and what it holds) is moved to :data:`HELD_OFFSET` in front of the camera."""
-    los: list[np.ndarray] = []
-    his: list[np.ndarray] = []
-    vals: list[int] = []
-    cols: list[np.ndarray] = []
+    return _scene_boxes(sim, None)
 
-    def put(a: np.ndarray, b: np.ndarray, val: int, col: Any) -> None:
-        los.append(a)
-        his.append(b)
-        vals.append(val)
-        cols.append(np.asarray(col, np.float32))
+
+def _scene_boxes(sim: KitchenSim, behind: tuple[Vec, Vec] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                         np.ndarray]:
+    """:func:`scene_boxes`; with ``behind = (camera, forward axis)`` an object whose boxes all lie behind the
+    camera's near plane is left out (it cannot show). The test is on a ball around the object's centre
+    holding every box drawn for it (open doors and drawers, water, slices): radius 3 x the sum of its half
+    extents + 0.35 m, kept 1 micrometre clear of the plane, so no object that could reach a pixel is dropped."""
+    cull = behind is not None
+    if behind is not None:
+        (cam_x, cam_y, cam_z), (f_x, f_y, f_z) = behind
+        limit = NEAR - 1e-6
+    los: list[Vec] = []
+    his: list[Vec] = []
+    vals: list[int] = []
+    cols: list[Any] = []
+    put_lo, put_hi, put_val, put_col = los.append, his.append, vals.append, cols.append
 
     held = sim.held
     held_tree: set[str] = set()
-    shift_held = np.zeros(3)
+    shift_held: Vec = [0.0, 0.0, 0.0]
     if held is not None:
         ho = sim.objects[held]
         held_tree = {held, *(d.object_id for d in sim.descendants(ho))}
         fwd, right, up = geometry.camera_axes(sim.rot, sim.hor)
         anchor = np.array(sim.camera) + HELD_OFFSET[0] * right + HELD_OFFSET[1] * up + HELD_OFFSET[2] * fwd
-        shift_held = anchor - np.array(ho.center)
-    objs = sim._order
-    for o in objs:
-        if not o.active or (o.object_id not in held_tree and o.parent is not None and sim.is_hidden(o)):
+        shift_held = (anchor - np.array(ho.center)).tolist()
+    objects = sim.objects
+    for o in sim._order:
+        if not o.active:
+            continue
+        oid = o.object_id
+        in_hand = oid in held_tree
+        if o.parent is not None and not in_hand and sim.is_hidden(o):
             continue
         val = o.index + 1
-        c, h = np.array(o.center, np.float64), np.array(o.half, np.float64)
-        if o.object_id in held_tree:
-            c = c + shift_held
-        else:  # an open drawer slides out with what it holds
-            for rid in sim.ancestors(o):
-                r = sim.objects[rid]
+        c = [float(v) for v in o.center]
+        h = [float(v) for v in o.half]
+        if in_hand:
+            c = [c[0] + shift_held[0], c[1] + shift_held[1], c[2] + shift_held[2]]
+        elif o.parent is not None:  # an open drawer slides out with what it holds
+            p = o.parent
+            while p is not None:
+                r = objects[p]
                 if r.object_type == "Drawer" and r.state.get("isOpen"):
                     ax, sgn = _front(r.yaw)
                     c[ax] += sgn * r.half[ax] * 1.6
-        lo, hi = c - h, c + h
+                p = r.parent
         t, s = o.object_type, o.state
+        if cull:
+            reach = 3.0 * (h[0] + h[1] + h[2]) + 0.35
+            if t in vocab.SLICES:
+                reach += 3.0 * sum(vocab.half_size(vocab.base_type(t)))
+            if (c[0] - cam_x) * f_x + (c[1] - cam_y) * f_y + (c[2] - cam_z) * f_z + reach < limit:
+                continue
+        lo = [c[0] - h[0], c[1] - h[1], c[2] - h[2]]
+        hi = [c[0] + h[0], c[1] + h[1], c[2] + h[2]]
         col = object_color(o)
         if t in _SHELLS and s.get("isOpen"):
             ax, sgn = _front(o.yaw)
-            inner = _tint(col, np.zeros(3, np.float32), 0.25)
+            inner = _tint(col, _BLACK, 0.25)
             if t == "Microwave" and s.get("isToggled"):
-                inner = np.array(_GLOW_MICROWAVE, np.float32)
+                inner = _GLOW_MICROWAVE
             for a, b in _shell(lo, hi, ax, sgn, 0.03):
-                put(a, b, val, inner)
+                put_lo(a), put_hi(b), put_val(val), put_col(inner)
             a, b = _door(lo, hi, ax, sgn, 0.03)
-            put(a, b, val, col)
+            put_lo(a), put_hi(b), put_val(val), put_col(col)
         elif t == "Drawer" and s.get("isOpen"):
             ax, sgn = _front(o.yaw)
-            lo2, hi2 = lo.copy(), hi.copy()
+            lo2, hi2 = lo[:], hi[:]
             lo2[ax] += sgn * h[ax] * 1.6
             hi2[ax] += sgn * h[ax] * 1.6
+            inner = _tint(col, _BLACK, 0.15)
             for a, b in _shell(lo2, hi2, 1, 1, 0.015):
-                put(a, b, val, _tint(col, np.zeros(3, np.float32), 0.15))
+                put_lo(a), put_hi(b), put_val(val), put_col(inner)
         elif t in _CONTAINERS:
             wall = 0.012 if max(h) < 0.2 else 0.03
             inner = col
             if t == "Toaster" and s.get("isToggled"):
-                inner = np.array(_GLOW_BURNER, np.float32)
+                inner = _GLOW_BURNER
             for k, (a, b) in enumerate(_shell(lo, hi, 1, 1, wall)):
-                put(a, b, val, inner if k == 0 else col)
+                put_lo(a), put_hi(b), put_val(val), put_col(inner if k == 0 else col)
         elif t in vocab.SLICES and t != "EggCracked":
             ax = 0 if abs(math.cos(math.radians(o.yaw))) >= abs(math.sin(math.radians(o.yaw))) else 2
             base = vocab.half_size(vocab.base_type(t))
-            hh = np.array([base[0], base[1], base[2]], np.float64)
+            hh = [float(base[0]), float(base[1]), float(base[2])]
             hh[ax] = 0.007
             hh[1] = min(hh[1], 0.9 * base[1])
-            if t == "BreadSliced" and o.parent is not None and sim.objects[o.parent].object_type == "Toaster":
-                hh = np.array([0.007, base[1], base[2]]) if ax == 2 else np.array([base[0], base[1], 0.007])
-            put(c - hh, c + hh, val, col)
+            if t == "BreadSliced" and o.parent is not None and objects[o.parent].object_type == "Toaster":
+                hh = [0.007, base[1], base[2]] if ax == 2 else [base[0], base[1], 0.007]
+            put_lo([c[0] - hh[0], c[1] - hh[1], c[2] - hh[2]]), put_hi([c[0] + hh[0], c[1] + hh[1], c[2] + hh[2]])
+            put_val(val), put_col(col)
         else:
             if t in ("StoveBurner", "StoveKnob") and s.get("isToggled"):
-                col = np.array(_GLOW_BURNER, np.float32)
+                col = _GLOW_BURNER
             elif t == "CoffeeMachine" and s.get("isToggled"):
                 col = _tint(col, np.array((255, 60, 40), np.float32), 0.3)
-            put(lo, hi, val, col)
+            put_lo(lo), put_hi(hi), put_val(val), put_col(col)
             if t == "Microwave" and s.get("isToggled") and not s.get("isOpen"):
                 ax, sgn = _front(o.yaw)
-                a, b = lo.copy() + 0.03, hi.copy() - 0.03
+                a, b = [v + 0.03 for v in lo], [v - 0.03 for v in hi]
                 a[ax], b[ax] = (hi[ax], hi[ax] + 0.004) if sgn > 0 else (lo[ax] - 0.004, lo[ax])
-                put(a, b, val, _GLOW_MICROWAVE)
+                put_lo(a), put_hi(b), put_val(val), put_col(_GLOW_MICROWAVE)
             if t == "Faucet" and s.get("isToggled"):
                 ax, sgn = _front(o.yaw)
-                spout = c.copy()
+                spout = c[:]
                 spout[ax] += sgn * h[ax] * 0.9
-                a = spout - np.array([0.015, 0.0, 0.015])
-                b = spout + np.array([0.015, 0.0, 0.015])
+                a = [spout[0] - 0.015, spout[1] - 0.0, spout[2] - 0.015]
+                b = [spout[0] + 0.015, spout[1] + 0.0, spout[2] + 0.015]
                 a[1], b[1] = max(c[1] - 0.3, 0.0), c[1] - h[1] * 0.3
-                put(a, b, val, _WATER)
+                put_lo(a), put_hi(b), put_val(val), put_col(_WATER)
     if not los:
         z = np.zeros((0, 3))
         return z, z, np.zeros(0, np.int32), np.zeros((0, 3), np.float32)
-    return np.array(los), np.array(his), np.array(vals, np.int32), np.array(cols, np.float32)
+    return (np.array(los, np.float64), np.array(his, np.float64), np.array(vals, np.int32),
+            np.array(cols, np.float32))
 
 
 def instance_ids(sim: KitchenSim) -> dict[int, str]:
@@ -332,17 +375,27 @@ def mask_to_rgb(mask: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ drawing
+_CORNERS = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], bool)  # the 8 corners of a box
+# its 12 edges: corner pairs differing in one bit
+_EDGES = (np.array([k for k in range(8) for a in range(3) if not (k >> a) & 1]),
+          np.array([k | (1 << a) for k in range(8) for a in range(3) if not (k >> a) & 1]))
 def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: np.ndarray, w: int,
                   h: int) -> np.ndarray:
     """Per box, the pixel rectangle [r0, r1, c0, c1) that can show it (empty when out of view)."""
     n = len(lo)
+    rects = np.zeros((n, 4), np.int64)
     fwd, right, up = geometry.camera_axes(rot, hor)
-    sel = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], bool)  # 8 corners
-    corners = np.where(sel[None], hi[:, None, :], lo[:, None, :]) - cam  # n x 8 x 3
+    # a box wholly behind the near plane cannot show: its rectangle stays empty (the margin leaves the
+    # boxes at the plane, where rounding could go either way, to the exact test below)
+    far_corner = np.where(fwd > 0, hi, lo) - cam
+    keep = np.nonzero(far_corner @ fwd >= NEAR - 1e-9)[0]
+    if len(keep) == 0:
+        return rects
+    lo, hi = lo[keep], hi[keep]
+    corners = np.where(_CORNERS[None], hi[:, None, :], lo[:, None, :]) - cam  # n x 8 x 3
     zc, xc, yc = corners @ fwd, corners @ right, corners @ up
     # 12 edges: corner pairs differing in one bit
-    e0 = np.array([k for k in range(8) for a in range(3) if not (k >> a) & 1])
-    e1 = np.array([k | (1 << a) for k in range(8) for a in range(3) if not (k >> a) & 1])
+    e0, e1 = _EDGES
     za, zb = zc[:, e0], zc[:, e1]
     cross = (za - NEAR) * (zb - NEAR) < 0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -355,7 +408,6 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
         u = np.concatenate([np.where(front, xc / np.maximum(zc, NEAR), np.nan), np.where(cross, xe / NEAR, np.nan)], 1)
         v = np.concatenate([np.where(front, yc / np.maximum(zc, NEAR), np.nan), np.where(cross, ye / NEAR, np.nan)], 1)
     ok = ~np.all(np.isnan(u), axis=1)
-    rects = np.zeros((n, 4), np.int64)
     if ok.any():
         with np.errstate(invalid="ignore"):
             umin, umax = np.nanmin(u[ok], 1), np.nanmax(u[ok], 1)
@@ -364,36 +416,83 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
         c1 = np.ceil(w / 2.0 + f * umax) + 1
         r0 = np.floor(h / 2.0 - f * vmax) - 1
         r1 = np.ceil(h / 2.0 - f * vmin) + 1
-        rects[ok] = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h), np.clip(c0, 0, w), np.clip(c1, 0, w)], 1)
+        rects[keep[ok]] = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h), np.clip(c0, 0, w), np.clip(c1, 0, w)], 1)
     return rects
+
+
+def _room_lut() -> np.ndarray:
+    """For ``code = ray sign bits (x, y, z) | leaves by floor or ceiling << 3 | by an x wall before a z wall << 4``:
+    the room face (0..5: floor, ceiling, -x, +x, -z, +z walls) and twice its face code (2 * axis + ray
+    runs towards + on that axis)."""
+    lut = np.zeros((32, 2), np.int8)
+    for code in range(32):
+        px, py, pz, y_first, x_first = ((code >> k) & 1 for k in range(5))
+        if y_first:
+            face = 1 if py else 0
+        elif x_first:
+            face = 3 if px else 2
+        else:
+            face = 5 if pz else 4
+        axis = (1, 1, 0, 0, 2, 2)[face]
+        lut[code] = (face, 2 * (2 * axis + (px, py, pz)[axis]))
+    return lut
+
+
+_ROOM_LUT = _room_lut()
+_ROOM_FACE = _ROOM_LUT[:, 0].astype(np.int32)
+_ROOM_FACE2 = np.ascontiguousarray(_ROOM_LUT[:, 1])
 
 
 def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Frame:
     """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask at ``size`` (w, h)."""
-    w, h = int(size[0]), int(size[1])
+    # a ray exactly parallel to a face (the middle column or row of an odd size) meets it at 0 * inf: such
+    # a slab test is NaN and never hits, as intended; numpy's warning about it is noise
+    with np.errstate(invalid="ignore"):
+        return _render_frame(sim, int(size[0]), int(size[1]), rgb)
+
+
+def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
     cam, rot, hor = camera_pose(sim)
     dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
     cx, cy, cz = (np.float32(v) for v in cam)
     rlo, rhi = room_box(sim)
     # the room: the exit point of each ray from the room box
-    tx = np.where(px, np.float32(rhi[0]) - cx, np.float32(rlo[0]) - cx) * ix
-    ty = np.where(py, np.float32(rhi[1]) - cy, np.float32(rlo[1]) - cy) * iy
-    tz = np.where(pz, np.float32(rhi[2]) - cz, np.float32(rlo[2]) - cz) * iz
-    depth = np.minimum(np.minimum(tx, ty), tz)
-    # box index buffer: 0..5 room faces (floor, ceiling, -x, +x, -z, +z), 6+ scene boxes
-    room_face = np.where(ty <= np.minimum(tx, tz), np.where(py, 1, 0),
-                         np.where(tx <= tz, np.where(px, 3, 2), np.where(pz, 5, 4))).astype(np.int32)
-    bidx = room_face
-    axis = None
-    lo, hi, vals, cols = scene_boxes(sim)
+    tx = np.where(px, np.float32(rhi[0]) - cx, np.float32(rlo[0]) - cx)
+    tx *= ix
+    ty = np.where(py, np.float32(rhi[1]) - cy, np.float32(rlo[1]) - cy)
+    ty *= iy
+    tz = np.where(pz, np.float32(rhi[2]) - cz, np.float32(rlo[2]) - cz)
+    tz *= iz
+    txz = np.minimum(tx, tz)
+    depth = np.minimum(txz, ty)
+    fwd64 = geometry.camera_axes(rot, hor)[0]
+    lo, hi, vals, cols = _scene_boxes(sim, (cam.tolist(), fwd64.tolist()))
     rects = _screen_rects(cam, rot, hor, lo, hi, w, h)
-    checker = None
+    vals32 = vals.astype(np.int32)
+    # rgb: bidx, the box index buffer (0..5 room faces: floor, ceiling, -x, +x, -z, +z; 6+ scene boxes)
+    # and face2, twice the code of the face each ray ends on (2 * axis + ray runs towards + on that axis),
+    # plus 1 on the darker floor tiles. Without rgb only the mask is kept.
     if rgb:
-        axis = np.where(room_face < 2, 1, np.where(room_face < 4, 0, 2)).astype(np.int8)
-        # floor tiles: 0.5 m squares, from where each ray meets the room (used only where the floor shows)
-        fx = np.floor((cx + depth * dx) * 2).astype(np.int32)
-        fz = np.floor((cz + depth * dz) * 2).astype(np.int32)
-        checker = ((fx + fz) & 1).astype(np.int32)
+        sel = bits.view(np.uint8).copy()
+        sel |= np.less_equal(ty, txz).view(np.uint8) << 3
+        sel |= np.less_equal(tx, tz).view(np.uint8) << 4
+        bidx = _ROOM_FACE.take(sel)
+        face2 = _ROOM_FACE2.take(sel)
+        # floor tiles: 0.5 m squares, from where each ray meets the room (only rows where the floor shows)
+        rows = np.flatnonzero((bidx == 0).any(axis=1))
+        if len(rows):
+            a, b = int(rows[0]), int(rows[-1]) + 1
+            dsub = depth[a:b]
+            fx = np.floor((cx + dsub * dx[a:b]) * 2).astype(np.int32)
+            fz = np.floor((cz + dsub * dz[a:b]) * 2).astype(np.int32)
+            fx += fz
+            fx &= 1
+            fsub = face2[a:b]
+            fsub += np.where(bidx[a:b] == 0, fx, 0).astype(np.int8)
+        buf, put_vals = bidx, np.arange(6, 6 + len(vals), dtype=np.int32)
+    else:
+        face2 = None
+        buf, put_vals = np.zeros((h, w), np.int32), vals32
     lo32, hi32 = (lo - cam).astype(np.float32), (hi - cam).astype(np.float32)
     # per axis: +1 when the box lies wholly on the + side of the camera, -1 on the - side, 0 when the
     # camera is within its extent (then that axis cannot be the entry face)
@@ -401,78 +500,83 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     gap = np.sqrt((np.maximum(np.maximum(lo32, -hi32), 0) ** 2).sum(axis=1))
     ray_max = math.sqrt(1 + 2 * math.tan(math.radians(FOV_DEG / 2.0)) ** 2 * max(1.0, w / h) ** 2)
     need_near = gap <= NEAR * ray_max  # only then can an entry point be nearer than the near plane
-    inv = (ix, iy, iz)
     drawable = (rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2]) & (side != 0).any(axis=1)
     # near to far, so a box wholly behind what is already drawn in its rectangle is skipped with one test
-    fwd = geometry.camera_axes(rot, hor)[0].astype(np.float32)
+    fwd = fwd64.astype(np.float32)
     zmin = np.where(fwd > 0, lo32, hi32) @ fwd  # the box's smallest depth
     order = np.nonzero(drawable)[0]
     order = order[np.argsort(zmin[order], kind="stable")]
-    for k, zk in zip(order.tolist(), zmin[order].tolist(), strict=True):
-        r0, r1, c0, c1 = rects[k].tolist()
-        if zk >= depth[r0:r1, c0:c1].max():
-            continue
-        lk, hk, sk = lo32[k].tolist(), hi32[k].tolist(), side[k].tolist()
-        nears: list[tuple[int, np.ndarray]] = []
-        tf = None
-        for ax in range(3):
-            sub = inv[ax][r0:r1, c0:c1]
-            if sk[ax] > 0:  # rays that meet the box run towards +: enter at lo, leave at hi
-                near, far = lk[ax] * sub, hk[ax] * sub
-            elif sk[ax] < 0:
-                near, far = hk[ax] * sub, lk[ax] * sub
-            else:
-                near, far = None, np.maximum(lk[ax] * sub, hk[ax] * sub)
-            if near is not None:
-                nears.append((ax, near))
-            tf = far if tf is None else np.minimum(tf, far)
-        assert tf is not None
-        tn = nears[0][1]
-        for _, near in nears[1:]:
-            tn = np.maximum(tn, near)
+    near_f = np.float32(NEAR)
+    inv3 = _inv3(rot, hor, w, h)
+    # per box and axis the slab's entry (near) and exit (far) plane, relative to the camera: rays that meet
+    # a box on the + side run towards +, so enter at lo and leave at hi (the - side: the other way round);
+    # an axis the camera lies within has no entry plane, its exit is the larger of the two
+    c_near = np.where(side > 0, lo32, hi32)[order, :, None, None]
+    c_far = np.where(side > 0, hi32, lo32)[order, :, None, None]
+    codes = np.where(side > 0, 4 * np.arange(3) + 2, 4 * np.arange(3))[order].tolist()
+    for k, (zk, rect, sk, put_k, near_k) in enumerate(zip(
+            zmin[order].tolist(), rects[order].tolist(), side[order].tolist(), put_vals[order].tolist(),
+            need_near[order].tolist(), strict=True)):
+        r0, r1, c0, c1 = rect
         zsub = depth[r0:r1, c0:c1]
-        hit = tn < np.minimum(tf, zsub)
-        if need_near[k]:
-            hit &= tn > NEAR
+        if zk >= zsub.max():
+            continue
+        sub3 = inv3[:, r0:r1, c0:c1]
+        near3 = c_near[k] * sub3
+        far3 = c_far[k] * sub3
+        nz = [ax for ax in range(3) if sk[ax]]
+        if len(nz) < 3:
+            for ax in range(3):
+                if not sk[ax]:
+                    np.maximum(near3[ax], far3[ax], out=far3[ax])
+        tf = far3.min(axis=0)
+        if len(nz) == 3:
+            tn = near3.max(axis=0)
+        elif len(nz) == 2:
+            tn = np.maximum(near3[nz[0]], near3[nz[1]])
+        else:
+            tn = near3[nz[0]]
+        np.minimum(tf, zsub, out=tf)
+        hit = np.less(tn, tf)
+        if near_k:
+            hit &= tn > near_f
         np.copyto(zsub, tn, where=hit)
-        np.copyto(bidx[r0:r1, c0:c1], k + 6, where=hit)
-        if axis is not None:  # which slab the ray entered by: the face it hit
-            if len(nears) == 1:
-                axis[r0:r1, c0:c1][hit] = nears[0][0]
+        np.copyto(buf[r0:r1, c0:c1], put_k, where=hit)
+        if face2 is not None:  # which slab the ray entered by: the face it hit
+            code_k = codes[k]
+            if len(nz) == 1:
+                np.copyto(face2[r0:r1, c0:c1], code_k[nz[0]], where=hit)
             else:
-                face = np.full(tn.shape, nears[0][0], np.int8)
-                for ax, near in nears[1:]:
-                    face[tn == near] = ax
-                np.copyto(axis[r0:r1, c0:c1], face, where=hit)
-    lut_vals = np.concatenate([np.zeros(6, np.int32), vals])
-    mask = lut_vals[bidx]
+                face = np.full(tn.shape, code_k[nz[0]], np.int8)
+                for ax in nz[1:]:
+                    np.copyto(face, code_k[ax], where=tn == near3[ax])
+                np.copyto(face2[r0:r1, c0:c1], face, where=hit)
     image = None
-    if rgb:
-        assert axis is not None and checker is not None
-        image = _shade(bidx, axis, checker, cols, bits, w, h)
+    if face2 is not None:
+        mask = np.concatenate([np.zeros(6, np.int32), vals32]).take(bidx)
+        image = _shade(bidx, face2, cols, w, h)
+    else:
+        mask = buf
     return Frame(image, depth, mask, instance_ids(sim))
 
 
-def _shade(bidx: np.ndarray, axis: np.ndarray, checker: np.ndarray, cols: np.ndarray, bits: np.ndarray,
-           w: int, h: int) -> np.ndarray:
-    """RGB from the box index, the face axis, floor tiles and outlines: one look-up in a table holding
-    every (box, face, tile, outline) colour."""
-    np.minimum(axis, 2, out=axis)  # a ray through an edge: either face
-    face = (2 * axis + ((bits >> axis) & 1)).astype(np.int32)
+def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int) -> np.ndarray:
+    """RGB from the box index, the face code (with the floor tile) and outlines: one look-up in a table
+    holding every (box, face, tile, outline) colour."""
     base = np.concatenate([_ROOM_COLORS, cols.reshape(-1, 3)])  # M x 3
     tile = np.ones((len(base), 2), np.float32)
     tile[0, 1] = 0.88  # darker floor tiles (the floor is box 0)
     lut = base[:, None, None, None, :] * _SHADE[None, :, None, None, None] * tile[:, None, :, None, None] \
         * np.array([1.0, 0.7], np.float32)[None, None, None, :, None]  # M x 6 faces x 2 tiles x 2 outline x 3
-    lut = np.clip(lut, 0, 255).astype(np.uint8)
-    lut32 = np.zeros(lut.shape[:-1] + (4,), np.uint8)
-    lut32[..., :3] = lut
-    lut32 = lut32.view(np.uint32).reshape(-1)
-    edge = np.zeros((h, w), np.int32)
-    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :], casting="unsafe")
+    lut = np.clip(lut, 0, 255).astype(np.uint8).reshape(-1, 3)
+    code = bidx * 24
+    code += face2
+    code += face2  # (face * 2 + tile) * 2
+    edge = np.zeros((h, w), np.bool_)
+    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :])
     edge[:, 1:] |= bidx[:, 1:] != bidx[:, :-1]
-    code = ((bidx * 6 + face) * 2 + checker) * 2 + edge
-    return np.ascontiguousarray(np.take(lut32, code).view(np.uint8).reshape(h, w, 4)[..., :3])
+    code += edge
+    return np.take(lut, code, axis=0)
 
 
 def render_rgb(sim: KitchenSim, size: tuple[int, int] = (300, 300)) -> np.ndarray:

@@ -93,6 +93,14 @@ class KitchenSim:
         self.rot = float(a.get("rotation", 0.0)) % 360.0
         self.hor = float(a.get("horizon", 0.0))
         self.held: str | None = None
+        # visibility caches: set before any object is placed (placing a held object marks it moved)
+        self._geo_key: tuple[Any, ...] | None = None
+        self._geo: np.ndarray = np.zeros(0, dtype=bool)
+        self._dist: np.ndarray = np.zeros(0)
+        self._arrays_dirty = True
+        self._moved: set[int] = set()  # rows of _centers that moved since the last visibility()
+        self._centers = np.zeros((0, 3))
+        self._halves = np.zeros((0, 3))
         self.objects: dict[str, SimObject] = {}
         self._order: list[SimObject] = []
         for spec in scene["objects"]:
@@ -111,13 +119,6 @@ class KitchenSim:
         self.version = 0
         # the time stamped on history events (objects' ``stamps``); the env sets it to its step number
         self.clock: int | None = None
-        self._geo_key: tuple[Any, ...] | None = None
-        self._geo: np.ndarray = np.zeros(0, dtype=bool)
-        self._dist: np.ndarray = np.zeros(0)
-        self._arrays_dirty = True
-        self._moved: set[int] = set()  # rows of _centers that moved since the last visibility()
-        self._centers = np.zeros((0, 3))
-        self._halves = np.zeros((0, 3))
         self._link_fixtures()
         self._handlers: dict[str, Callable[[dict[str, Any]], Any]] = {
             "MoveAhead": lambda k: self._move(0.0, k), "MoveRight": lambda k: self._move(90.0, k),

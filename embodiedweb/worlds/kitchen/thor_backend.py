@@ -3,8 +3,11 @@
 ``ThorKitchen`` wraps ``ai2thor.controller.Controller`` (imported lazily; ``pip install "embodiedweb[ai2thor]"``) and
 offers what the kitchen world uses from :class:`~embodiedweb.worlds.kitchen.sim.KitchenSim`: ``step``,
 ``resolve`` (type names to the nearest interactable instance), ``spawn_on_counter`` (not supported by
-AI2-THOR: raises with an explanation), ``scene_text`` and ``render``. ``preflight()`` checks the
-prerequisites and turns each missing one into an actionable message.
+AI2-THOR: raises with an explanation), ``scene_text`` and ``render``, and ``first_person``: AI2-THOR's own
+frames (``event.frame``, ``event.depth_frame``, ``event.instance_segmentation_frame``) as the same
+:class:`~.egocentric.Frame` the pure-Python kitchen draws, so ``embodied_image`` / ``embodied_depth`` /
+``embodied_masks`` carry them unchanged in meaning. ``preflight()`` checks the prerequisites and turns each
+missing one into an actionable message.
 """
 
 from __future__ import annotations
@@ -96,7 +99,8 @@ class ThorKitchen:
                 raise RuntimeError(report.message())
             from ai2thor.controller import Controller  # lazy: optional extra
 
-            kwargs = {"scene": scene, "visibilityDistance": 1.5, "gridSize": 0.25, "renderObjectImage": False}
+            kwargs = {"scene": scene, "visibilityDistance": 1.5, "gridSize": 0.25, "renderObjectImage": False,
+                      "renderDepthImage": True, "renderInstanceSegmentation": True}  # for first_person()
             kwargs.update(controller_kwargs)
             if report.platform.startswith("CloudRendering"):
                 from ai2thor.platform import CloudRendering
@@ -198,11 +202,52 @@ class ThorKitchen:
 
         return np.asarray(Image.fromarray(np.asarray(frame, dtype=np.uint8)).resize(size), dtype=np.uint8)
 
+    def first_person(self, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Any:
+        """AI2-THOR's own first-person frame of the last event, as an :class:`~.egocentric.Frame` at ``size``
+        (w, h): RGB from ``event.frame`` (resized like :meth:`render`; ``None`` without ``rgb``), depth in
+        metres from ``event.depth_frame`` and the instance mask from ``event.instance_segmentation_frame``
+        (its colours mapped through ``event.color_to_object_id``), both resized by nearest pixel so no depth
+        or id is blended. Mask values are 1 + the object's position in the metadata's object list, 0 for
+        what is no object (``Frame.ids`` maps them). A frame the controller did not render (started without
+        ``renderDepthImage`` / ``renderInstanceSegmentation``) comes back as zeros."""
+        from .egocentric import Frame
+
+        w, h = int(size[0]), int(size[1])
+        ev = self.last_event if self.last_event is not None else self.controller.step(action="Pass")
+        self.last_event = ev
+        objs = (ev.metadata or {}).get("objects") or []
+        value = {o["objectId"]: k + 1 for k, o in enumerate(objs)}
+        ids = {0: "Room", **{v: oid for oid, v in value.items()}}
+        image = self.render(size) if rgb else None
+        depth_src = getattr(ev, "depth_frame", None)
+        if depth_src is None:
+            depth = np.zeros((h, w), np.float32)
+        else:
+            depth = np.ascontiguousarray(_nearest(np.asarray(depth_src, np.float32), w, h))
+        seg = getattr(ev, "instance_segmentation_frame", None)
+        if seg is None:
+            mask = np.zeros((h, w), np.int32)
+        else:
+            seg = _nearest(np.asarray(seg, np.uint8), w, h).astype(np.int32)
+            code = (seg[..., 0] << 16) | (seg[..., 1] << 8) | seg[..., 2]
+            colors = getattr(ev, "color_to_object_id", None) or {}
+            lut = {(int(c[0]) << 16) | (int(c[1]) << 8) | int(c[2]): value.get(oid, 0) for c, oid in colors.items()}
+            found, inverse = np.unique(code, return_inverse=True)
+            mask = np.array([lut.get(int(c), 0) for c in found], np.int32)[inverse].reshape(h, w)
+        return Frame(image, depth, mask, ids)
+
     def stop(self) -> None:
         """Stop the AI2-THOR controller, if it can be stopped."""
         stop = getattr(self.controller, "stop", None)
         if callable(stop):
             stop()
+
+
+def _nearest(img: np.ndarray, w: int, h: int) -> np.ndarray:
+    """``img`` (H x W [x C]) resized to h x w by taking each output pixel's nearest source pixel."""
+    rows = ((np.arange(h) + 0.5) * img.shape[0] / h).astype(np.int64).clip(0, img.shape[0] - 1)
+    cols = ((np.arange(w) + 0.5) * img.shape[1] / w).astype(np.int64).clip(0, img.shape[1] - 1)
+    return img[rows[:, None], cols[None, :]]
 
 
 def make_backend(backend: str = "sim", scene: str = "kitchen_00", **kwargs: Any) -> Any:

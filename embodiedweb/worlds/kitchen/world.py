@@ -180,10 +180,15 @@ class KitchenWorld(EmbodiedWorld):
 
     def first_person(self, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Any:
         """The agent's first-person view: a :class:`~.egocentric.Frame` (RGB, depth in metres, instance
-        mask with values ``obj.index + 1``) drawn from the simulator's boxes (see :mod:`.egocentric`)."""
+        mask with values ``obj.index + 1``) drawn from the simulator's boxes (see :mod:`.egocentric`); a
+        backend with its own camera (AI2-THOR: :meth:`.thor_backend.ThorKitchen.first_person`) gives its own."""
         from .egocentric import render_frame
 
-        return render_frame(self._require(), size, rgb=rgb)
+        sim = self._require()
+        own = getattr(sim, "first_person", None)
+        if callable(own):
+            return own(size, rgb=rgb)
+        return render_frame(sim, size, rgb=rgb)
 
     def semantic_state(self) -> dict[str, Any]:
         """The kitchen's semantic state (agent pose, held object, every object's states). Built once per

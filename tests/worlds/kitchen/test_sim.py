@@ -285,3 +285,17 @@ def test_slicing_needs_a_knife_in_hand_not_any_held_object(sim):
     ev = sim.step("SliceObject", objectId="Bread|-0.20|+1.02|+0.90")
     assert not ev.lastActionSuccess and "Knife" in ev.errorMessage
     assert snapshot(sim) == before
+
+
+def test_rebuild_from_scene_while_holding_an_object():
+    """``KitchenSim(sim.to_scene())`` with an object in hand: the held object (and the visibility caches its
+    placement touches) survive the round trip."""
+    sim = load_kitchen("kitchen_03")
+    item = next(o for o in sim.active_objects() if o.flags["pickupable"] and not sim.is_hidden(o))
+    assert sim.step("PickupObject", objectId=item.object_id, forceAction=True).lastActionSuccess
+    sim.step("RotateRight")
+    again = KitchenSim(sim.to_scene())
+    assert again.held == item.object_id
+    assert np.allclose(again.objects[item.object_id].center, sim.objects[item.object_id].center)
+    meta = {m["objectId"]: m for m in again.step("Pass").metadata["objects"]}
+    assert meta[item.object_id]["isPickedUp"] and meta[item.object_id]["visible"]
