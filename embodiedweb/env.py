@@ -316,18 +316,29 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         """The embodied image (first-person or top-down, per ``embodied_view``) and the optional
         depth, mask and map keys."""
         out: dict[str, np.ndarray] = {}
-        fp_rgb = self.render_images and self.embodied_view != "top_down"
-        if fp_rgb or self.embodied_depth or self.embodied_masks:
-            frame = self.world.first_person(self.image_size, rgb=fp_rgb)  # type: ignore[attr-defined]
+        # a world of several parts (the assistant's) has a camera only in some episodes: without one, the
+        # image is the top-down view and depth and masks are empty (0 m, no object)
+        camera = getattr(self.world, "first_person", None)
+        fp_rgb = self.render_images and self.embodied_view != "top_down" and camera is not None
+        if camera is not None and (fp_rgb or self.embodied_depth or self.embodied_masks):
+            frame = camera(self.image_size, rgb=fp_rgb)
             if fp_rgb:
                 out["embodied_image"] = frame.rgb
             if self.embodied_depth:
                 out["embodied_depth"] = frame.depth
             if self.embodied_masks:
                 out["embodied_masks"] = frame.mask
-        if self.render_images and self.embodied_view != "first_person":
+        elif camera is None:
+            w, h = self.image_size
+            if self.embodied_depth:
+                out["embodied_depth"] = np.zeros((h, w), np.float32)
+            if self.embodied_masks:
+                out["embodied_masks"] = np.zeros((h, w), np.int32)
+        if self.render_images and (self.embodied_view != "first_person" or camera is None):
             top = self._fit(self.world.image(self.image_size), self.image_size)
             out["embodied_map" if self.embodied_view == "both" else "embodied_image"] = top
+            if camera is None:
+                out["embodied_image"] = top
         return out
 
     def _reset_state(self) -> None:
@@ -730,10 +741,11 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
 
     def _render_frame(self) -> np.ndarray:
         h, w, _ = self.frame_shape
-        if self.embodied_view == "top_down":
+        camera = getattr(self.world, "first_person", None)
+        if self.embodied_view == "top_down" or camera is None:
             embodied = self._fit(self.world.image(self.image_size), self.image_size)
         else:
-            embodied = self.world.first_person(self.image_size).rgb  # type: ignore[attr-defined]
+            embodied = camera(self.image_size).rgb
         if not self.domain.web_enabled:
             return embodied
         vw, vh = self.viewport

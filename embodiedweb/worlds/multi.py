@@ -66,12 +66,11 @@ class MultiWorld(EmbodiedWorld):
     def set_clock(self, t: int) -> None:
         self.live.set_clock(t)
 
-    def first_person(self, size: tuple[int, int], rgb: bool = True) -> Any:
-        """The live world's first-person frame (the kitchen has one; the street none)."""
-        fp = getattr(self.live, "first_person", None)
-        if fp is None:
-            raise ValueError(f"the {self.live.kind} world has no first-person camera")
-        return fp(size, rgb=rgb)
+    @property
+    def first_person(self) -> Any:
+        """The live world's first-person camera (``first_person(size, rgb=True)``), or None when it has none
+        (the street): the env then shows the top-down view."""
+        return getattr(self.live, "first_person", None)
 
     def __getattr__(self, name: str) -> Any:  # the live world's own helpers (e.g. the kitchen's ``sim``)
         if name in ("worlds", "live", "_owner"):

@@ -152,3 +152,24 @@ def test_a_bad_turn_names_the_field(tasks):
     bad = tasks[0].__class__(**{**tasks[0].__dict__, "goal": {"turns": [{"kind": "fly", "text": "x"}]}})
     with pytest.raises(TaskError, match=r"goal.turns\[0\].kind"):
         AssistantDomain().validate_task(bad)
+
+
+@pytest.mark.parametrize("view", ["auto", "both"])
+def test_first_person_view_where_the_episode_has_a_camera(tasks, view):
+    """A kitchen episode shows the camera; an outing (the street has none) shows the top-down view in the
+    same keys and shapes, with empty depth and masks, and never fails."""
+    e = gym.make(ENV, render_images=True, embodied_view=view, embodied_depth=True, embodied_masks=True)
+    try:
+        home = next(t for t in tasks if t.embodied.get("world", "kitchen") == "kitchen")
+        out = next(t for t in tasks if t.embodied.get("world") == "street")
+        obs_home, _ = e.reset(seed=0, options={"task_id": home.task_id})
+        assert obs_home["embodied_masks"].any() and obs_home["embodied_depth"].max() > 0
+        obs_out, _ = e.reset(seed=0, options={"task_id": out.task_id})
+        assert not obs_out["embodied_masks"].any() and obs_out["embodied_depth"].max() == 0
+        assert e.observation_space.contains(obs_home) and e.observation_space.contains(obs_out)
+        world = e.unwrapped.world
+        assert (obs_out["embodied_image"] == e.unwrapped._fit(world.image((300, 300)), (300, 300))).all()
+        obs_out, *_ = e.step("forward")
+        assert e.observation_space.contains(obs_out)
+    finally:
+        e.close()
