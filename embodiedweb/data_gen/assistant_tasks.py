@@ -109,7 +109,8 @@ def shopping_block(rng: random.Random, t: Target) -> tuple[list[dict[str, Any]],
     if len(offers) < 2 or offers[0][0] == offers[1][0]:
         return None
     _, pid, store = offers[0]
-    others = sorted(p["product_id"] for p in shop.products() if store in p["prices"]
+    # products without options: the instruction names the product only, so no choice is left unsaid
+    others = sorted(p["product_id"] for p in shop.products() if store in p["prices"] and not p.get("options")
                     and p["object_type"] not in (t.food,) and p["product_id"] != pid)
     qid = rng.choice(others)
     p, q = shop.product(pid), shop.product(qid)
@@ -207,7 +208,8 @@ def street_episode(i: int, node: str, place_id: str, rng: random.Random) -> dict
     turns: list[dict[str, Any]] = []
     if p.category == "store":
         store = p.data.get("store_id") or place_store(place_id)
-        pool = sorted(x["product_id"] for x in shop.products() if store in x["prices"] and x["object_type"] is None)
+        pool = sorted(x["product_id"] for x in shop.products() if store in x["prices"] and x["object_type"] is None
+                      and not x.get("options"))
         q = shop.product(rng.choice(pool))
         assert q is not None
         turns.append(turn("order_seen", f"Order one {q['name']} from the {word} you can see from here, for pickup in "
