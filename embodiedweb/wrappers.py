@@ -84,8 +84,15 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         >>> info["potential"]
         0.0
 
-    Cost: one checker call per step in ``progress`` mode (see the README's measured figures).
+    Cost: the checker runs only when the state it reads changed: the completion is kept while the env's
+    ``state_version`` stays the same (a step that moved nothing, a failed action, a page read), for the
+    domains whose ``check`` reads the states and the answer only (``Domain.completion_from_state``, all the
+    shipped ones); otherwise one checker call per step (see the README's measured figures).
     """
+
+    #: reuse the completion while the env's ``state_version`` is unchanged (see the class docstring); False
+    #: checks every step (the reference the cached path is tested against)
+    cache = True
 
     def __init__(self, env: gym.Env[Any, Any], mode: str = "progress", gamma: float = 0.99,
                  terminal_potential: str = "zero", bonus: float = 0.5) -> None:
@@ -107,14 +114,33 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         self.potential = 0.0
         #: the highest completion reached this episode (``subgoal`` mode)
         self.best = 0.0
+        self._cached: tuple[int, float] | None = None  # (state_version, completion)
 
     def _phi(self) -> float:
-        return completion_now(self.env.unwrapped) if self.mode != "sparse" else 0.0
+        if self.mode == "sparse":
+            return 0.0
+        base = self.env.unwrapped
+        version = getattr(base, "state_version", None)
+        if not self.cache or version is None or not getattr(getattr(base, "domain", None), "completion_from_state",
+                                                           False):
+            return completion_now(base)
+        if self._cached is not None and self._cached[0] == version:
+            return self._cached[1]
+        phi = completion_now(base)
+        self._cached = (version, phi)
+        return phi
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The wrapper's state without the completion cache (a copy's env counts its versions anew)."""
+        state = dict(self.__dict__)
+        state["_cached"] = None
+        return state
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         """Reset the env and the potential; ``info`` gets ``potential`` and ``shaping`` (0)."""
         obs, info = self.env.reset(seed=seed, options=options)
+        self._cached = None
         self.potential = self._phi()
         self.best = self.potential
         info["potential"] = self.potential

@@ -59,6 +59,11 @@ class Domain(ABC):
     #: bump whenever a rule of :meth:`check` changes which episodes pass (it is part of the suite version
     #: results carry; see :mod:`embodiedweb.versions`)
     checker_version: int = 1
+    #: True when :meth:`check` reads only the episode's world state, web state and answer (not ``steps``,
+    #: ``switches`` or ``history``): its completion is then unchanged while the env's ``state_version`` is, and
+    #: :class:`embodiedweb.wrappers.ShapedReward` reuses it instead of checking every step. False (the safe
+    #: default for a new domain) checks every step.
+    completion_from_state: ClassVar[bool] = False
 
     def settings(self) -> dict[str, Any]:
         """Options of this domain instance that change what an episode is (part of the suite version)."""
