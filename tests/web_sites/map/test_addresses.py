@@ -13,9 +13,10 @@ from embodiedweb.domains.outdoor.common import near
 from embodiedweb.paths import data_dir
 from embodiedweb.web.text_driver import TextDriver
 from embodiedweb.worlds.street import load_city
-from .conftest import map_driver
 from web_sites.shop import catalog as shop
 from web_sites.wiki import catalog as wiki
+
+from .conftest import map_driver
 
 
 @pytest.fixture(scope="module")

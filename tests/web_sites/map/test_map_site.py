@@ -6,6 +6,7 @@ import pytest
 
 from baselines.script import find_bid
 from embodiedweb.worlds.street import load_city
+
 from .conftest import map_driver, map_snapshot
 
 
