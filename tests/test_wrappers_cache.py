@@ -1,0 +1,166 @@
+"""The wrappers' caches give exactly what computing afresh gives (issue 16's overhead target).
+
+:class:`embodiedweb.wrappers.ShapedReward` keeps the checker's completion while the env's ``state_version``
+is unchanged. Each test plays a scripted episode per env (the oracle's on the env's first task, with a
+refused action after every third, a step that changes nothing) through a cached and an uncached wrapper
+side by side and compares every output. The last tests break the invalidation on purpose (the version never
+moves; web changes do not move it) and check that the comparison catches it, so a passing comparison means
+something.
+"""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the ids)
+from baselines.oracle import OracleAgent
+from embodiedweb import wrappers
+from embodiedweb.env import EmbodiedWebEnv
+from embodiedweb.registration import registered_ids
+from embodiedweb.wrappers import ShapedReward
+
+IDS = registered_ids()
+#: a refused action (the state does not change) is sent after every this many oracle actions
+REFUSED_EVERY = 3
+
+
+def _play(env_id, make, mode="progress"):
+    """Play the scripted episode through ``make(cache)`` for cache True and False side by side; returns the
+    per-step outputs of each, the number of checker calls of each, and the cached env."""
+    envs = {cache: make(cache) for cache in (True, False)}
+    outs = {True: [], False: []}
+    calls = {True: 0, False: 0}
+    task = envs[True].unwrapped.tasks.tasks[0].task_id
+    agent = OracleAgent()
+    obs = info = None
+    for cache, env in envs.items():
+        o, i = env.reset(seed=0, options={"task_id": task})
+        outs[cache].append(_record(o, 0.0, False, False, i))
+        if cache:
+            obs, info = o, i
+    agent.reset(envs[True], obs, info)
+    done, n = False, 0
+    while not done:
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(obs, info)
+        for cache, env in envs.items():
+            before = wrappers.completion_now.calls
+            o, r, term, trunc, i = env.step(action)
+            calls[cache] += wrappers.completion_now.calls - before
+            outs[cache].append(_record(o, r, term, trunc, i))
+            if cache:
+                obs, info, done = o, i, term or trunc
+    for env in envs.values():
+        env.close()
+    return outs, calls
+
+
+def _record(obs, reward, terminated, truncated, info):
+    """What a step gives an agent, comparable with ``==`` (timings left out: they are measurements)."""
+    keep = {k: v for k, v in info.items() if k != "timings"}
+    obs = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in obs.items()}
+    return json.dumps([obs, float(reward), bool(terminated), bool(truncated), keep], sort_keys=True, default=repr)
+
+
+@pytest.fixture
+def count_checks(monkeypatch):
+    """Count the calls of :func:`embodiedweb.wrappers.completion_now` (one checker run each)."""
+    real = wrappers.completion_now
+
+    def counted(base):
+        counted.calls += 1
+        return real(base)
+
+    counted.calls = 0
+    monkeypatch.setattr(wrappers, "completion_now", counted)
+    return counted
+
+
+def _shaped(env_id, mode):
+    def make(cache):
+        env = ShapedReward(gym.make(env_id), mode=mode, gamma=0.99)
+        env.cache = cache
+        return env
+    return make
+
+
+def _mismatches(env_id, mode="progress"):
+    outs, calls = _play(env_id, _shaped(env_id, mode), mode)
+    return [k for k, (a, b) in enumerate(zip(outs[True], outs[False], strict=True)) if a != b], calls, outs
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("mode", ["progress", "subgoal"])
+def test_cached_completion_gives_the_uncached_outputs(env_id, mode, count_checks):
+    bad, calls, outs = _mismatches(env_id, mode)
+    assert not bad, f"{env_id}: the cached ShapedReward differs from the uncached one at steps {bad[:5]}"
+    assert json.loads(outs[True][-1])[4]["sparse_reward"] == 1.0  # the scripted episode succeeds
+    assert calls[True] < calls[False]  # and the cache was used (the refused actions at least)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_an_unchanged_state_version_means_an_unchanged_state(env_id):
+    """Over the scripted episode, whenever ``state_version`` did not move, the world's semantic state and the
+    web session's snapshot are those of the step before (and the version never goes down)."""
+    env = gym.make(env_id)
+    base = env.unwrapped
+    agent = OracleAgent()
+    obs, info = env.reset(seed=0, options={"task_id": base.tasks.tasks[0].task_id})
+    agent.reset(env, obs, info)
+
+    def state():
+        return (base.state_version, json.dumps(base.world.semantic_state(), sort_keys=True, default=repr),
+                json.dumps(base.webapp.snapshot(base.session), sort_keys=True, default=repr), base.answer)
+
+    prev, done, n, unchanged = state(), False, 0, 0
+    while not done:
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(obs, info)
+        obs, _, term, trunc, info = env.step(action)
+        done = term or trunc
+        cur = state()
+        assert cur[0] >= prev[0]
+        if cur[0] == prev[0]:
+            unchanged += 1
+            assert cur[1:] == prev[1:], f"{env_id} step {n} ({action!r}): the state changed, its version did not"
+        prev = cur
+    assert unchanged >= n // (REFUSED_EVERY + 1)  # the refused actions at least
+    env.close()
+
+
+def test_reset_moves_the_state_version():
+    env = gym.make(IDS[0])
+    env.reset(seed=0)
+    v = env.unwrapped.state_version
+    env.reset(seed=0)
+    assert env.unwrapped.state_version > v
+    env.close()
+
+
+# the comparison catches a broken invalidation ------------------------------------------------------------
+def _never_moves(monkeypatch):
+    """Break: ``state_version`` stays 0 (every increment is lost)."""
+    monkeypatch.setattr(EmbodiedWebEnv, "state_version", property(lambda self: 0, lambda self, v: None),
+                        raising=False)
+
+
+def _web_changes_ignored(monkeypatch):
+    """Break: a step that changed only the web session does not move ``state_version``."""
+    real = EmbodiedWebEnv._changes
+
+    def changes(self, changed):
+        out = real(self, changed)
+        return {k: v for k, v in out.items() if k != "web"}
+
+    monkeypatch.setattr(EmbodiedWebEnv, "_changes", changes)
+
+
+@pytest.mark.parametrize("breakage", [_never_moves, _web_changes_ignored])
+def test_the_comparison_catches_a_broken_invalidation(breakage, monkeypatch, count_checks):
+    breakage(monkeypatch)
+    caught = [env_id for env_id in ("EWA-Navigation-v0", "EWA-Cooking-v0") if _mismatches(env_id)[0]]
+    assert caught == ["EWA-Navigation-v0", "EWA-Cooking-v0"], f"{breakage.__name__}: not caught on all: {caught}"
