@@ -202,6 +202,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
+#: the start of an element line of :data:`_LINE`, up to its name's opening quote
+_LINE_START = re.compile(r"^\s*\[(\w+)\] (\S+) '")
 _CONNECTORS = {"of", "the", "de", "del", "della", "do", "dos", "das", "des", "la", "las", "los", "du", "on", "upon", "&",
                "and", "y", "van", "von", "der", "den", "da", "di", "le", "el", "al", "bin", "ibn", "ter"}
 #: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
@@ -243,14 +245,24 @@ def answer_spans(sentence: str) -> list[str]:
 
 
 def _unique(items: list[str]) -> list[str]:
+    """``items`` with their whitespace normalised (:data:`_SPACED`), the empty ones and repeats dropped, in order."""
     seen: set[str] = set()
     out = []
+    spaced = _SPACED
     for x in items:
-        x = " ".join(x.split())
-        if x and x not in seen:
-            seen.add(x)
-            out.append(x)
+        y = spaced.get(x)
+        if y is None:
+            if len(spaced) >= 262_144:
+                spaced.clear()
+            y = spaced[x] = " ".join(x.split())
+        if y and y not in seen:
+            seen.add(y)
+            out.append(y)
     return out
+
+
+#: ``" ".join(x.split())`` of each string seen by :func:`_unique` (the same names come back at every step)
+_SPACED: dict[str, str] = {}
 
 
 def _words(text: str) -> set[str]:
@@ -272,9 +284,27 @@ def _answer_spans(sentence: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
-    """(id, role, name) of each line of a page's tree text (the name unescaped), cached."""
-    return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
-                 for m in _LINE.finditer(tree_text))
+    """(id, role, name) of each line of a page's tree text (the name unescaped), cached per page and per line
+    (:func:`_tree_line`; a page whose element names hold a line break is read whole)."""
+    out = []
+    for line in tree_text.split("\n"):
+        hit = _tree_line(line)
+        if hit is None:  # a name that goes on past this line: the whole-text reading
+            return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                         for m in _LINE.finditer(tree_text))
+        if hit:
+            out.append(hit)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _tree_line(line: str) -> tuple[str, str, str] | tuple[()] | None:
+    """(id, role, name) of one line of tree text, () for a line that is no element, None for an element
+    line whose quoted name does not end on it."""
+    m = _LINE.match(line)
+    if m is not None:
+        return m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
+    return None if _LINE_START.match(line) else ()
 
 
 @lru_cache(maxsize=65536)
@@ -308,6 +338,10 @@ class _Memory:
         self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
         self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
         self.places: list[str] = []  # store names etc. seen in select options and pages
+        self._directions_to: tuple[int, list[str]] = (-1, [])  # (len(places), the places directions go to)
+        #: what ``type`` candidates write in a box: the instruction's names and words (lower-cased too)
+        self.type_words = _unique(self.instruction_names + [w.lower() for w in self.instruction_names]
+                                  + [w.lower() for w in self.instruction_words])
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
         self._read: set[str] = set()  # page texts read already
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
@@ -332,8 +366,15 @@ class _Memory:
                     score = len(words & self.question)
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
-        self.places = _unique(self.places)
+        self.places = _unique(self.places)  # already unique but for the new ones: cheap (cached spacing)
         self.latest_names = _unique(latest)[:LATEST_NAMES]
+
+    def directions_to(self) -> list[str]:
+        """The places ``goto`` candidates ask walking directions to: the instruction's names, then the places
+        seen (recomputed only when a place was added: :attr:`places` only grows)."""
+        if self._directions_to[0] != len(self.places):
+            self._directions_to = (len(self.places), _unique(self.instruction_names + self.places))
+        return self._directions_to[1]
 
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
@@ -487,9 +528,8 @@ def _object_ids(world: Any) -> list[str]:
 def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[str]:
     """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
     out: list[str] = []
-    names = memory.instruction_names
     if here:
-        out += [_directions(here, p) for p in _unique(names + memory.places)]
+        out += [_directions(here, p) for p in memory.directions_to()]
     # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
     # first words there: the words of each part and those that start a title are cached per part (a word
     # never spans the space that joins two parts)
@@ -508,7 +548,7 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     out += [f"goto [{url}]" for url in SITE_PAGES]
     lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
-    words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words])
+    words = memory.type_words
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]
@@ -675,9 +715,10 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         >>> env.observation_space.contains(obs)
         True
 
-    Cost: the tokens of each distinct text are computed once and cached (pages and instructions repeat), so
-    a step costs a few dictionary lookups and array copies (``ewa bench``'s ``wrapped_overhead_pct`` has the
-    measured figures).
+    Cost: the tokens of each distinct text are computed once and cached (pages and instructions repeat, and
+    so do most lines of a changed text), and a field whose text is the one encoded last is not encoded again
+    (``bow`` too), so a step costs a few string comparisons and array copies (``ewa bench``'s
+    ``wrapped_overhead_pct`` has the measured figures).
     """
 
     def __init__(self, env: gym.Env[Any, Any], encoding: str = "ids", keys: tuple[str, ...] | None = None,
@@ -745,6 +786,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self._text_ids: dict[str, np.ndarray] = {}  # text -> all its token ids
         self._line_ids: dict[str, list[int]] = {}  # line of a text -> its token ids
         self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
+        self._last: dict[str, tuple[str, np.ndarray]] = {}  # key -> (its text last encoded, its encoding)
         self._rows: dict[str, np.ndarray] = {}  # candidate text -> its padded ids
         self._matrices: dict[tuple[str, ...], np.ndarray] = {}  # candidate list -> its matrix
 
@@ -789,14 +831,24 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             out[n - 1] = TRUNC
         return out
 
+    @staticmethod
+    def _unchanged(old: str, new: str) -> bool:
+        """Whether a field's text is the one encoded last (most fields are, at most steps)."""
+        return old is new or old == new
+
     def _field(self, key: str, text: str) -> np.ndarray:
+        last = self._last.get(key)
+        if last is not None and self._unchanged(last[0], text):  # no hashing of the text, no bincount
+            return last[1].copy()
         if self.encoding == "bow":
-            return np.log1p(np.bincount(self.text_ids(text), minlength=self.vocab_size).astype(np.float32))
-        arr = self._fields.get((key, text))
-        if arr is None:
-            if len(self._fields) >= 8192:
-                self._fields.clear()
-            arr = self._fields[(key, text)] = self._padded(self.text_ids(text), self.max_tokens[key])
+            arr = np.log1p(np.bincount(self.text_ids(text), minlength=self.vocab_size).astype(np.float32))
+        else:
+            arr = self._fields.get((key, text))
+            if arr is None:
+                if len(self._fields) >= 8192:
+                    self._fields.clear()
+                arr = self._fields[(key, text)] = self._padded(self.text_ids(text), self.max_tokens[key])
+        self._last[key] = (text, arr)
         return arr.copy()
 
     def _candidate_matrix(self, cands: list[str]) -> np.ndarray:

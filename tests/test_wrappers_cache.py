@@ -1,7 +1,9 @@
 """The wrappers' caches give exactly what computing afresh gives (issue 16's overhead target).
 
 :class:`embodiedweb.wrappers.ShapedReward` keeps the checker's completion while the env's ``state_version``
-is unchanged. Each test plays a scripted episode per env (the oracle's on the env's first task, with a
+is unchanged; :class:`embodiedweb.wrappers.TokenObservations` keeps each field's encoding while its text is
+unchanged; :class:`embodiedweb.wrappers.DiscreteActions` reads a page's lines through a per-line cache and
+keeps the places it asks directions to until a place is added. Each test plays a scripted episode per env (the oracle's on the env's first task, with a
 refused action after every third, a step that changes nothing) through a cached and an uncached wrapper
 side by side and compares every output. The last tests break the invalidation on purpose (the version never
 moves; web changes do not move it) and check that the comparison catches it, so a passing comparison means
@@ -21,7 +23,14 @@ from baselines.oracle import OracleAgent
 from embodiedweb import wrappers
 from embodiedweb.env import EmbodiedWebEnv
 from embodiedweb.registration import registered_ids
-from embodiedweb.wrappers import ShapedReward
+from embodiedweb.wrappers import (
+    DiscreteActions,
+    ShapedReward,
+    TokenObservations,
+    canonical_action,
+    token_id,
+    tokenize,
+)
 
 IDS = registered_ids()
 #: a refused action (the state does not change) is sent after every this many oracle actions
@@ -164,3 +173,92 @@ def test_the_comparison_catches_a_broken_invalidation(breakage, monkeypatch, cou
     breakage(monkeypatch)
     caught = [env_id for env_id in ("EWA-Navigation-v0", "EWA-Cooking-v0") if _mismatches(env_id)[0]]
     assert caught == ["EWA-Navigation-v0", "EWA-Cooking-v0"], f"{breakage.__name__}: not caught on all: {caught}"
+
+
+# TokenObservations and DiscreteActions ------------------------------------------------------------------
+class _Inner(gym.ObservationWrapper):
+    """Keeps the raw observation under the token wrapper (the reference is computed from it)."""
+
+    def observation(self, observation):
+        self.raw = observation
+        return observation
+
+
+def _reference_field(tok, key, text):
+    """A field's encoding computed afresh from :func:`tokenize` and :func:`token_id` (no cache at all)."""
+    ids = np.array([token_id(t, tok.vocab_size) for line in text.split("\n") for t in tokenize(line)], np.int32)
+    if tok.encoding == "bow":
+        return np.log1p(np.bincount(ids, minlength=tok.vocab_size).astype(np.float32))
+    n = tok.max_tokens[key]
+    out = np.zeros(n, np.int32)
+    if len(ids) <= n:
+        out[: len(ids)] = ids
+    else:
+        out[: n - 1], out[n - 1] = ids[: n - 1], wrappers.TRUNC
+    return out
+
+
+def _token_and_candidate_mismatches(env_id, encoding):
+    """Steps of the scripted episode where TokenObservations' fields or DiscreteActions' page lines and
+    direction places differ from their uncached reference."""
+    inner = _Inner(DiscreteActions(gym.make(env_id)))
+    tok = TokenObservations(inner, encoding=encoding)
+    discrete = inner.env
+    agent = OracleAgent()
+    bad = []
+    obs, info = tok.reset(seed=0, options={"task_id": tok.unwrapped.tasks.tasks[0].task_id})
+    agent.reset(tok, inner.raw, info)
+    done, n = False, 0
+    while not done:
+        for key in tok.keys:
+            if key != "active" and not np.array_equal(obs[key], _reference_field(tok, key, inner.raw[key])):
+                bad.append((n, key))
+        page = inner.raw["web_text"]
+        whole = tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                      for m in wrappers._LINE.finditer(page))
+        if wrappers._page_lines(page) != whole:
+            bad.append((n, "page_lines"))
+        memory = discrete._memory
+        if memory.directions_to() != wrappers._unique(memory.instruction_names + memory.places):
+            bad.append((n, "directions_to"))
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(inner.raw, info)
+        index = {canonical_action(c, drop_note=True): i for i, c in reversed(list(enumerate(discrete.candidates())))}
+        # the oracle's action by its index; "noop" by a masked index (sent as "noop")
+        obs, _, term, trunc, info = tok.step(index.get(canonical_action(action, drop_note=True),
+                                                       discrete.max_actions - 1))
+        done = term or trunc
+    tok.close()
+    return bad, info
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("encoding", ["ids", "bow"])
+def test_token_and_candidate_caches_give_the_uncached_outputs(env_id, encoding):
+    bad, info = _token_and_candidate_mismatches(env_id, encoding)
+    assert not bad, f"{env_id}: cached != uncached at {bad[:5]}"
+    assert info["sparse_reward" if "sparse_reward" in info else "metrics"]  # the episode ran to its end
+
+
+def _token_memo_never_invalidated(monkeypatch):
+    """Break: TokenObservations takes every field's text for the one it encoded last."""
+    monkeypatch.setattr(TokenObservations, "_unchanged", staticmethod(lambda old, new: True))
+
+
+def _directions_never_recomputed(monkeypatch):
+    """Break: DiscreteActions keeps the first places it asked directions to."""
+    real = wrappers._Memory.directions_to
+
+    def stale(self):
+        if self._directions_to[0] < 0:
+            return real(self)
+        return self._directions_to[1]
+
+    monkeypatch.setattr(wrappers._Memory, "directions_to", stale)
+
+
+@pytest.mark.parametrize(("breakage", "env_id"), [(_token_memo_never_invalidated, "EWA-Navigation-v0"),
+                                                  (_directions_never_recomputed, "EWA-Shopping-v0")])
+def test_the_token_and_candidate_comparison_catches_a_broken_cache(breakage, env_id, monkeypatch):
+    breakage(monkeypatch)
+    assert _token_and_candidate_mismatches(env_id, "ids")[0]
