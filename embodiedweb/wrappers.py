@@ -53,7 +53,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
       and ``info["shaping"]`` = 0.0 (nothing is computed: sparse costs nothing).
     * ``mode="progress"``: ``r' = r + gamma * Phi(s') - Phi(s)`` where the potential ``Phi(s)`` is the
       checker's completion fraction of the state (:func:`completion_now`: the domain's ``check`` on the
-      current semantic state, every step). Because the shaping term is a difference of potentials, the
+      current semantic state, again whenever that state changed). Because the shaping term is a difference of potentials, the
       optimal policy of the shaped MDP is the optimal policy of the sparse one (Ng, Harada and Russell,
       *Policy invariance under reward transformations*, ICML 1999); use the same ``gamma`` as the agent.
 
