@@ -787,7 +787,8 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self._line_ids: dict[str, list[int]] = {}  # line of a text -> its token ids
         self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
         self._last: dict[str, tuple[str, np.ndarray]] = {}  # key -> (its text last encoded, its encoding)
-        self._rows: dict[str, np.ndarray] = {}  # candidate text -> its padded ids
+        self._rows: dict[str, bytes] = {}  # candidate text -> its padded ids (int32 bytes)
+        self._last_matrix: tuple[list[str], np.ndarray] | None = None  # (the candidates last encoded, matrix)
         self._matrices: dict[tuple[str, ...], np.ndarray] = {}  # candidate list -> its matrix
 
     # tokens ---------------------------------------------------------------------------------------
@@ -832,8 +833,8 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         return out
 
     @staticmethod
-    def _unchanged(old: str, new: str) -> bool:
-        """Whether a field's text is the one encoded last (most fields are, at most steps)."""
+    def _unchanged(old: Any, new: Any) -> bool:
+        """Whether a field's text (or the candidate list) is the one encoded last (most are, at most steps)."""
         return old is new or old == new
 
     def _field(self, key: str, text: str) -> np.ndarray:
@@ -853,23 +854,29 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
 
     def _candidate_matrix(self, cands: list[str]) -> np.ndarray:
         assert self._discrete is not None
+        last = self._last_matrix
+        if last is not None and self._unchanged(last[0], cands):  # the list of the step before: no hashing
+            return last[1].copy()
         key = tuple(cands)
         mat = self._matrices.get(key)
         if mat is None:
-            mat = np.zeros((self._discrete.max_actions, self.candidate_tokens), dtype=np.int32)
-            rows = []
+            rows = self._rows
+            parts = []
             for c in cands:
-                row = self._rows.get(c)
+                row = rows.get(c)
                 if row is None:
-                    if len(self._rows) >= 65536:
-                        self._rows.clear()
-                    row = self._rows[c] = self._padded(self.text_ids(c), self.candidate_tokens)
-                rows.append(row)
-            if rows:
-                mat[: len(rows)] = rows
+                    if len(rows) >= 65536:
+                        rows.clear()
+                    row = rows[c] = self._padded(self.text_ids(c), self.candidate_tokens).tobytes()
+                parts.append(row)
+            flat = np.zeros(self._discrete.max_actions * self.candidate_tokens, dtype=np.int32)
+            filled = np.frombuffer(b"".join(parts), dtype=np.int32)  # the rows one after the other
+            flat[: len(filled)] = filled
+            mat = flat.reshape(self._discrete.max_actions, self.candidate_tokens)
             if len(self._matrices) >= 128:
                 self._matrices.clear()
             self._matrices[key] = mat
+        self._last_matrix = (list(cands), mat)
         return mat.copy()
 
     # gym API ------------------------------------------------------------------------------------

@@ -202,7 +202,7 @@ def _token_and_candidate_mismatches(env_id, encoding):
     """Steps of the scripted episode where TokenObservations' fields or DiscreteActions' page lines and
     direction places differ from their uncached reference."""
     inner = _Inner(DiscreteActions(gym.make(env_id)))
-    tok = TokenObservations(inner, encoding=encoding)
+    tok = TokenObservations(inner, encoding=encoding, candidates=True)
     discrete = inner.env
     agent = OracleAgent()
     bad = []
@@ -213,6 +213,13 @@ def _token_and_candidate_mismatches(env_id, encoding):
         for key in tok.keys:
             if key != "active" and not np.array_equal(obs[key], _reference_field(tok, key, inner.raw[key])):
                 bad.append((n, key))
+        rows = np.zeros_like(obs["candidates"])
+        for i, c in enumerate(discrete.candidates()):
+            ids = np.array([token_id(t, tok.vocab_size) for t in tokenize(c)], np.int32)
+            k = tok.candidate_tokens
+            rows[i, : min(len(ids), k)] = ids[:k] if len(ids) <= k else np.append(ids[: k - 1], wrappers.TRUNC)
+        if not np.array_equal(obs["candidates"], rows):
+            bad.append((n, "candidates"))
         page = inner.raw["web_text"]
         whole = tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
                       for m in wrappers._LINE.finditer(page))
