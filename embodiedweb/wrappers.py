@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import zlib
 from functools import lru_cache
+from itertools import chain
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -573,14 +574,34 @@ def _plain(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
+@lru_cache(maxsize=65536)
+def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
+    """One line's part of :func:`_plain_words` (None for a line without words): its words joined by spaces,
+    its first and last word, the words that start a title of :func:`_site_index` (first occurrences in
+    order) and its pairs of consecutive words whose first starts a title. Cached per line: most lines of a
+    new page were on another (a page differs from the last by a typed value or a list item, and the pages of
+    a site share their header)."""
+    words = re.findall(r"\w+", line.lower())
+    if not words:
+        return None
+    index = _site_index()
+    return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
+            frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+
+
 @lru_cache(maxsize=4096)
 def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
     """(the words of :func:`_plain` of ``text`` joined by spaces, those of them that start a title of
-    :func:`_site_index` (first occurrences in order), its pairs of consecutive words), cached."""
-    words = re.findall(r"\w+", text.lower())
+    :func:`_site_index` (first occurrences in order), its pairs of consecutive words that start with such a
+    word: the only pairs a title's first two words can be), cached. Built from each line's
+    :func:`_line_plain_words` (no word spans a line break, and lower-casing never looks across one), with the
+    pairs across line breaks added."""
+    parts = [p for p in map(_line_plain_words, text.split("\n")) if p is not None]
     index = _site_index()
-    return " ".join(words), tuple(w for w in dict.fromkeys(words) if w in index), \
-        frozenset(zip(words, words[1:], strict=False))
+    pairs: set[tuple[str, str]] = set().union(*[p[4] for p in parts])
+    pairs.update((a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if a[2] in index)
+    return " ".join([p[0] for p in parts]), tuple(dict.fromkeys(chain.from_iterable([p[3] for p in parts]))), \
+        frozenset(pairs)
 
 
 @lru_cache(maxsize=1)

@@ -2,8 +2,8 @@
 
 :class:`embodiedweb.wrappers.ShapedReward` keeps the checker's completion while the env's ``state_version``
 is unchanged; :class:`embodiedweb.wrappers.TokenObservations` keeps each field's encoding while its text is
-unchanged; :class:`embodiedweb.wrappers.DiscreteActions` reads a page's lines through a per-line cache and
-keeps the places it asks directions to until a place is added. Each test plays a scripted episode per env (the oracle's on the env's first task, with a
+unchanged; :class:`embodiedweb.wrappers.DiscreteActions` reads a page's lines and words through per-line
+caches and keeps the places it asks directions to until a place is added. Each test plays a scripted episode per env (the oracle's on the env's first task, with a
 refused action after every third, a step that changes nothing) through a cached and an uncached wrapper
 side by side and compares every output. The last tests break the invalidation on purpose (the version never
 moves; web changes do not move it) and check that the comparison catches it, so a passing comparison means
@@ -13,6 +13,7 @@ something.
 from __future__ import annotations
 
 import json
+import re
 
 import gymnasium as gym
 import numpy as np
@@ -225,6 +226,13 @@ def _token_and_candidate_mismatches(env_id, encoding):
                       for m in wrappers._LINE.finditer(page))
         if wrappers._page_lines(page) != whole:
             bad.append((n, "page_lines"))
+        index = wrappers._site_index()
+        for text in (page, inner.raw["embodied_text"], inner.raw["instruction"]):
+            words = re.findall(r"\w+", text.lower())
+            whole = (" ".join(words), tuple(w for w in dict.fromkeys(words) if w in index),
+                     frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+            if wrappers._plain_words(text) != whole:
+                bad.append((n, "plain_words"))
         memory = discrete._memory
         if memory.directions_to() != wrappers._unique(memory.instruction_names + memory.places):
             bad.append((n, "directions_to"))
