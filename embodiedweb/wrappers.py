@@ -805,7 +805,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self.observation_space = spaces.Dict(obs_spaces)
         self._token_ids: dict[str, int] = {}
         self._text_ids: dict[str, np.ndarray] = {}  # text -> all its token ids
-        self._line_ids: dict[str, list[int]] = {}  # line of a text -> its token ids
+        self._line_ids: dict[str, bytes] = {}  # line of a text -> its token ids (int32 bytes)
         self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
         self._last: dict[str, tuple[str, np.ndarray]] = {}  # key -> (its text last encoded, its encoding)
         self._rows: dict[str, bytes] = {}  # candidate text -> its padded ids (int32 bytes)
@@ -821,13 +821,14 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             lines = self._line_ids
             if len(lines) > 200_000:
                 lines.clear()
-            out: list[int] = []
-            for line in text.split("\n"):
-                line_ids = lines.get(line)
-                if line_ids is None:
-                    line_ids = lines[line] = self._token_list(tokenize(line))
-                out += line_ids
-            ids = np.array(out, dtype=np.int32)
+            split = text.split("\n")
+            parts = list(map(lines.get, split))  # each line's ids as int32 bytes
+            if None in parts:
+                for i, line_ids in enumerate(parts):
+                    if line_ids is None:
+                        parts[i] = lines[split[i]] = np.array(self._token_list(tokenize(split[i])),
+                                                              dtype=np.int32).tobytes()
+            ids = np.frombuffer(b"".join(parts), dtype=np.int32).copy()
             if len(self._text_ids) >= 8192:
                 self._text_ids.clear()
             self._text_ids[text] = ids
