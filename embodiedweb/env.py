@@ -295,6 +295,14 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self.driver: WebDriver | None = None
         self.task: Task | None = None
         self.trace = Trace()
+        #: a counter of the changes of the episode's semantic state (the world's ``semantic_state()``, the web
+        #: session's ``snapshot()`` and the answer): it goes up at every ``reset``, at the step that gives the
+        #: answer (``stop``) and at every step that changed a state: with ``record_trace``, when the step's trace
+        #: diff is not empty; without, whenever the action may have changed one (the per-step ``changed`` flag
+        #: the trace's diffs rely on). It never goes down. Equal values mean an unchanged state: wrappers key
+        #: caches of what they compute from the state on it (:class:`embodiedweb.wrappers.ShapedReward`'s
+        #: completion).
+        self.state_version = 0
         self._reset_state()
 
     # helpers -----------------------------------------------------------------------------------
@@ -350,6 +358,7 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self._action_chars = 0  # the length of the last action as given (last_action may be cut)
         self.last_error = ""
         self.answer: str | None = None
+        self._stopped = False  # the answer was given (state_version counted it)
         self.done = False
         self.history: list[dict[str, Any]] = []
         self._web_state: dict[str, Any] = {}
@@ -402,6 +411,7 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         """Start ``task``'s episode with ``ep_seed``: world, web session, driver and trace."""
         self.task = task
         self._reset_state()
+        self.state_version += 1
         # a task may size its own step budget (e.g. to its route); the env's max_steps caps it, and so does a
         # smaller TimeLimit over the env (gym.make(id, max_episode_steps=n)): the env then truncates at that
         # step itself, so info["metrics"] is there whichever truncates
@@ -534,6 +544,15 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
             record["prefix"] = True
         if self.record_trace:
             record["changes"] = self._changes(changed)
+            if record["changes"]:
+                self.state_version += 1
+        elif changed:  # no diff taken: the action may have changed the state
+            self.state_version += 1
+        if self.answer is not None and not self._stopped:
+            self.state_version += 1  # the answer is part of the state a checker reads
+            self._stopped = True
+        if parsed is not None and parsed.domain == "dialogue" and not self.last_error:
+            self.state_version += 1  # a judged turn (and a restore) is part of what the checker reads
         if metrics is not None:
             record["metrics"] = metrics
         self.trace.add(record)

@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
+from gymnasium.spaces.utils import flatten
+from gymnasium.vector.utils.shared_memory import read_from_shared_memory, write_to_shared_memory
 
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + string.punctuation + " \n\téèüßçñ—’°€£αβ中文字"
 
@@ -97,9 +101,111 @@ OBS_TEXT_MAX: dict[str, int] = {
 }
 
 
-def obs_text_space(max_length: int) -> spaces.Text:
+class ObsText(spaces.Text):
+    """The :class:`gymnasium.spaces.Text` of an observation's text field (over :data:`OBS_CHARSET`), with
+    fast and correct hooks for Gymnasium's async vector env (shared memory).
+
+    It is a ``Text`` in every other respect (same ``contains``, ``sample``, equality, flattening). Gymnasium
+    (1.x) writes a text into shared memory one character at a time in Python (``flatten``), and its
+    ``AsyncVectorEnv`` reads the shared text fields once, at construction: every later observation of a
+    ``Text`` field is that first, empty read (strings do not follow the buffer as arrays do). This class
+    registers its own ``flatten`` (one numpy lookup for the whole text; the same array, the same
+    ``KeyError`` for a character outside the charset), ``write_to_shared_memory`` (that array copied in) and
+    ``read_from_shared_memory`` (a live view, :class:`SharedTexts`, that decodes the buffer when read or
+    copied: ``AsyncVectorEnv`` copies observations by default, giving a tuple of ``str`` as
+    ``SyncVectorEnv`` does).
+    """
+
+    def __init__(self, max_length: int, min_length: int = 0, charset: str = OBS_CHARSET,
+                 seed: int | None = None) -> None:
+        super().__init__(max_length=max_length, min_length=min_length, charset=charset, seed=seed)
+        chars = self.character_list
+        codes = np.array([ord(c) for c in chars], dtype=np.uint32)
+        #: the charset index of each code point (-1 outside the charset), and the code point of each index
+        self._index_of = np.full(int(codes.max(initial=0)) + 1, -1, dtype=np.int32)
+        self._index_of[codes] = np.arange(len(chars), dtype=np.int32)
+        self._code_of = codes
+
+    def to_indices(self, text: str) -> np.ndarray:
+        """The flattened form of ``text`` (``gymnasium.spaces.flatten``): the charset index of each character,
+        padded to ``max_length`` with ``len(charset)``; ``KeyError`` for a character outside the charset."""
+        out = np.full(self.max_length, len(self.character_set), dtype=np.int32)
+        if text:
+            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            table = self._index_of
+            inside = codes < len(table)
+            idx = np.where(inside, table[np.where(inside, codes, 0)], -1)
+            if (idx < 0).any():
+                bad = int(codes[int(np.argmax(idx < 0))])
+                raise KeyError(chr(bad))
+            if len(idx) > self.max_length:  # as Gymnasium's flatten fails on it
+                raise IndexError(f"a text of {len(idx)} characters in a Text space of at most {self.max_length}")
+            out[: len(idx)] = idx
+        return out
+
+    def from_indices(self, indices: np.ndarray) -> str:
+        """The text of a flattened row (indices at or past ``len(charset)`` are padding, skipped)."""
+        row = np.asarray(indices)
+        row = row[row < len(self.character_set)]
+        return self._code_of[row].tobytes().decode("utf-32-le", "surrogatepass")
+
+
+class SharedTexts(Sequence[str]):
+    """The ``n`` texts of an :class:`ObsText` field in an async vector env's shared memory, decoded on
+    access: ``AsyncVectorEnv`` keeps this one object as its observation of the field, so it must follow the
+    buffer. ``copy.deepcopy`` (which ``AsyncVectorEnv`` applies to the observations it returns, unless made
+    with ``copy=False``) gives a plain tuple of ``str``."""
+
+    def __init__(self, space: ObsText, data: np.ndarray) -> None:
+        self._space, self._data = space, data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        return self._space.from_indices(self._data[i])
+
+    def __iter__(self) -> Any:
+        return iter([self._space.from_indices(row) for row in self._data])
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, SharedTexts) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __reduce__(self) -> Any:
+        return tuple, (tuple(self),)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@flatten.register(ObsText)
+def _flatten_obs_text(space: ObsText, x: str) -> np.ndarray:
+    return space.to_indices(x)
+
+
+@write_to_shared_memory.register(ObsText)
+def _write_obs_text(space: ObsText, index: int, values: str, shared_memory: Any) -> None:
+    size = space.max_length
+    destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    destination[index * size:(index + 1) * size] = space.to_indices(values)
+
+
+@read_from_shared_memory.register(ObsText)
+def _read_obs_text(space: ObsText, shared_memory: Any, n: int = 1) -> SharedTexts:
+    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length))
+    return SharedTexts(space, data)
+
+
+def obs_text_space(max_length: int) -> ObsText:
     """A text field of an observation: at most ``max_length`` characters of :data:`OBS_CHARSET`."""
-    return spaces.Text(max_length=max_length, min_length=0, charset=OBS_CHARSET)
+    return ObsText(max_length=max_length, min_length=0, charset=OBS_CHARSET)
 
 
 def fit_text(text: str, max_length: int, total: int | None = None) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import zlib
 from functools import lru_cache
+from itertools import chain
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -53,7 +54,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
       and ``info["shaping"]`` = 0.0 (nothing is computed: sparse costs nothing).
     * ``mode="progress"``: ``r' = r + gamma * Phi(s') - Phi(s)`` where the potential ``Phi(s)`` is the
       checker's completion fraction of the state (:func:`completion_now`: the domain's ``check`` on the
-      current semantic state, every step). Because the shaping term is a difference of potentials, the
+      current semantic state, again whenever that state changed). Because the shaping term is a difference of potentials, the
       optimal policy of the shaped MDP is the optimal policy of the sparse one (Ng, Harada and Russell,
       *Policy invariance under reward transformations*, ICML 1999); use the same ``gamma`` as the agent.
 
@@ -84,8 +85,15 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         >>> info["potential"]
         0.0
 
-    Cost: one checker call per step in ``progress`` mode (see the README's measured figures).
+    Cost: the checker runs only when the state it reads changed: the completion is kept while the env's
+    ``state_version`` stays the same (a step that moved nothing, a failed action, a page read), for the
+    domains whose ``check`` reads the states and the answer only (``Domain.completion_from_state``, all the
+    shipped ones); otherwise one checker call per step (see the README's measured figures).
     """
+
+    #: reuse the completion while the env's ``state_version`` is unchanged (see the class docstring); False
+    #: checks every step (the reference the cached path is tested against)
+    cache = True
 
     def __init__(self, env: gym.Env[Any, Any], mode: str = "progress", gamma: float = 0.99,
                  terminal_potential: str = "zero", bonus: float = 0.5) -> None:
@@ -107,14 +115,33 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         self.potential = 0.0
         #: the highest completion reached this episode (``subgoal`` mode)
         self.best = 0.0
+        self._cached: tuple[int, float] | None = None  # (state_version, completion)
 
     def _phi(self) -> float:
-        return completion_now(self.env.unwrapped) if self.mode != "sparse" else 0.0
+        if self.mode == "sparse":
+            return 0.0
+        base = self.env.unwrapped
+        version = getattr(base, "state_version", None)
+        if not self.cache or version is None or not getattr(getattr(base, "domain", None), "completion_from_state",
+                                                           False):
+            return completion_now(base)
+        if self._cached is not None and self._cached[0] == version:
+            return self._cached[1]
+        phi = completion_now(base)
+        self._cached = (version, phi)
+        return phi
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The wrapper's state without the completion cache (a copy's env counts its versions anew)."""
+        state = dict(self.__dict__)
+        state["_cached"] = None
+        return state
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         """Reset the env and the potential; ``info`` gets ``potential`` and ``shaping`` (0)."""
         obs, info = self.env.reset(seed=seed, options=options)
+        self._cached = None
         self.potential = self._phi()
         self.best = self.potential
         info["potential"] = self.potential
@@ -176,6 +203,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
+#: the start of an element line of :data:`_LINE`, up to its name's opening quote
+_LINE_START = re.compile(r"^\s*\[(\w+)\] (\S+) '")
 _CONNECTORS = {"of", "the", "de", "del", "della", "do", "dos", "das", "des", "la", "las", "los", "du", "on", "upon", "&",
                "and", "y", "van", "von", "der", "den", "da", "di", "le", "el", "al", "bin", "ibn", "ter"}
 #: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
@@ -217,14 +246,24 @@ def answer_spans(sentence: str) -> list[str]:
 
 
 def _unique(items: list[str]) -> list[str]:
+    """``items`` with their whitespace normalised (:data:`_SPACED`), the empty ones and repeats dropped, in order."""
     seen: set[str] = set()
     out = []
+    spaced = _SPACED
     for x in items:
-        x = " ".join(x.split())
-        if x and x not in seen:
-            seen.add(x)
-            out.append(x)
+        y = spaced.get(x)
+        if y is None:
+            if len(spaced) >= 262_144:
+                spaced.clear()
+            y = spaced[x] = " ".join(x.split())
+        if y and y not in seen:
+            seen.add(y)
+            out.append(y)
     return out
+
+
+#: ``" ".join(x.split())`` of each string seen by :func:`_unique` (the same names come back at every step)
+_SPACED: dict[str, str] = {}
 
 
 def _words(text: str) -> set[str]:
@@ -246,9 +285,27 @@ def _answer_spans(sentence: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
-    """(id, role, name) of each line of a page's tree text (the name unescaped), cached."""
-    return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
-                 for m in _LINE.finditer(tree_text))
+    """(id, role, name) of each line of a page's tree text (the name unescaped), cached per page and per line
+    (:func:`_tree_line`; a page whose element names hold a line break is read whole)."""
+    out = []
+    for line in tree_text.split("\n"):
+        hit = _tree_line(line)
+        if hit is None:  # a name that goes on past this line: the whole-text reading
+            return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                         for m in _LINE.finditer(tree_text))
+        if hit:
+            out.append(hit)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _tree_line(line: str) -> tuple[str, str, str] | tuple[()] | None:
+    """(id, role, name) of one line of tree text, () for a line that is no element, None for an element
+    line whose quoted name does not end on it."""
+    m = _LINE.match(line)
+    if m is not None:
+        return m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
+    return None if _LINE_START.match(line) else ()
 
 
 @lru_cache(maxsize=65536)
@@ -282,6 +339,7 @@ class _Memory:
     def __init__(self, instruction: str) -> None:
         self.set_instruction(instruction)
         self.places: list[str] = []  # store names etc. seen in select options and pages
+        self._directions_to: tuple[int, list[str]] = (-1, [])  # (len(places), the places directions go to)
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
         self._read: set[str] = set()  # page texts read already
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
@@ -305,6 +363,10 @@ class _Memory:
         asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
         self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
         self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
+        #: what ``type`` candidates write in a box: the instruction's names and words (lower-cased too)
+        self.type_words = _unique(self.instruction_names + [w.lower() for w in self.instruction_names]
+                                  + [w.lower() for w in self.instruction_words])
+        self._directions_to = (-1, [])
         self._answers = None
         self._stops = None
         self._web = {}
@@ -327,9 +389,16 @@ class _Memory:
                     score = len(words & self.question)
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
-        self.places = _unique(self.places)
+        self.places = _unique(self.places)  # already unique but for the new ones: cheap (cached spacing)
         self.page_names = _unique(self.page_names)
         self.latest_names = _unique(latest)[:LATEST_NAMES]
+
+    def directions_to(self) -> list[str]:
+        """The places ``goto`` candidates ask walking directions to: the instruction's names, then the places
+        seen (recomputed only when a place was added: :attr:`places` only grows)."""
+        if self._directions_to[0] != len(self.places):
+            self._directions_to = (len(self.places), _unique(self.instruction_names + self.places))
+        return self._directions_to[1]
 
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
@@ -506,9 +575,8 @@ def _object_ids(world: Any) -> list[str]:
 def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[str]:
     """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
     out: list[str] = []
-    names = memory.instruction_names
     if here:
-        out += [_directions(here, p) for p in _unique(names + memory.places)]
+        out += [_directions(here, p) for p in memory.directions_to()]
     # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
     # first words there: the words of each part and those that start a title are cached per part (a word
     # never spans the space that joins two parts)
@@ -527,8 +595,7 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     out += [f"goto [{url}]" for url in SITE_PAGES]
     lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
-    words = _unique(names + [w.lower() for w in names] + [w.lower() for w in memory.instruction_words]
-                    + memory.seen_words)
+    words = memory.type_words + [w for w in memory.seen_words if w not in memory.type_words]
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]
@@ -553,14 +620,34 @@ def _plain(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
+@lru_cache(maxsize=65536)
+def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
+    """One line's part of :func:`_plain_words` (None for a line without words): its words joined by spaces,
+    its first and last word, the words that start a title of :func:`_site_index` (first occurrences in
+    order) and its pairs of consecutive words whose first starts a title. Cached per line: most lines of a
+    new page were on another (a page differs from the last by a typed value or a list item, and the pages of
+    a site share their header)."""
+    words = re.findall(r"\w+", line.lower())
+    if not words:
+        return None
+    index = _site_index()
+    return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
+            frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+
+
 @lru_cache(maxsize=4096)
 def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
     """(the words of :func:`_plain` of ``text`` joined by spaces, those of them that start a title of
-    :func:`_site_index` (first occurrences in order), its pairs of consecutive words), cached."""
-    words = re.findall(r"\w+", text.lower())
+    :func:`_site_index` (first occurrences in order), its pairs of consecutive words that start with such a
+    word: the only pairs a title's first two words can be), cached. Built from each line's
+    :func:`_line_plain_words` (no word spans a line break, and lower-casing never looks across one), with the
+    pairs across line breaks added."""
+    parts = [p for p in map(_line_plain_words, text.split("\n")) if p is not None]
     index = _site_index()
-    return " ".join(words), tuple(w for w in dict.fromkeys(words) if w in index), \
-        frozenset(zip(words, words[1:], strict=False))
+    pairs: set[tuple[str, str]] = set().union(*[p[4] for p in parts])
+    pairs.update((a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if a[2] in index)
+    return " ".join([p[0] for p in parts]), tuple(dict.fromkeys(chain.from_iterable([p[3] for p in parts]))), \
+        frozenset(pairs)
 
 
 @lru_cache(maxsize=1)
@@ -695,9 +782,10 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         >>> env.observation_space.contains(obs)
         True
 
-    Cost: the tokens of each distinct text are computed once and cached (pages and instructions repeat), so
-    a step costs a few dictionary lookups and array copies (``ewa bench``'s ``wrapped_overhead_pct`` has the
-    measured figures).
+    Cost: the tokens of each distinct text are computed once and cached (pages and instructions repeat, and
+    so do most lines of a changed text), and a field whose text is the one encoded last is not encoded again
+    (``bow`` too), so a step costs a few string comparisons and array copies (``ewa bench``'s
+    ``wrapped_overhead_pct`` has the measured figures).
     """
 
     def __init__(self, env: gym.Env[Any, Any], encoding: str = "ids", keys: tuple[str, ...] | None = None,
@@ -763,9 +851,11 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self.observation_space = spaces.Dict(obs_spaces)
         self._token_ids: dict[str, int] = {}
         self._text_ids: dict[str, np.ndarray] = {}  # text -> all its token ids
-        self._line_ids: dict[str, list[int]] = {}  # line of a text -> its token ids
+        self._line_ids: dict[str, bytes] = {}  # line of a text -> its token ids (int32 bytes)
         self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
-        self._rows: dict[str, np.ndarray] = {}  # candidate text -> its padded ids
+        self._last: dict[str, tuple[str, np.ndarray]] = {}  # key -> (its text last encoded, its encoding)
+        self._rows: dict[str, bytes] = {}  # candidate text -> its padded ids (int32 bytes)
+        self._last_matrix: tuple[list[str], np.ndarray] | None = None  # (the candidates last encoded, matrix)
         self._matrices: dict[tuple[str, ...], np.ndarray] = {}  # candidate list -> its matrix
 
     # tokens ---------------------------------------------------------------------------------------
@@ -777,13 +867,14 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             lines = self._line_ids
             if len(lines) > 200_000:
                 lines.clear()
-            out: list[int] = []
-            for line in text.split("\n"):
-                line_ids = lines.get(line)
-                if line_ids is None:
-                    line_ids = lines[line] = self._token_list(tokenize(line))
-                out += line_ids
-            ids = np.array(out, dtype=np.int32)
+            split = text.split("\n")
+            parts = list(map(lines.get, split))  # each line's ids as int32 bytes
+            if None in parts:
+                for i, line_ids in enumerate(parts):
+                    if line_ids is None:
+                        parts[i] = lines[split[i]] = np.array(self._token_list(tokenize(split[i])),
+                                                              dtype=np.int32).tobytes()
+            ids = np.frombuffer(b"".join(parts), dtype=np.int32).copy()
             if len(self._text_ids) >= 8192:
                 self._text_ids.clear()
             self._text_ids[text] = ids
@@ -809,35 +900,51 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             out[n - 1] = TRUNC
         return out
 
+    @staticmethod
+    def _unchanged(old: Any, new: Any) -> bool:
+        """Whether a field's text (or the candidate list) is the one encoded last (most are, at most steps)."""
+        return old is new or old == new
+
     def _field(self, key: str, text: str) -> np.ndarray:
+        last = self._last.get(key)
+        if last is not None and self._unchanged(last[0], text):  # no hashing of the text, no bincount
+            return last[1].copy()
         if self.encoding == "bow":
-            return np.log1p(np.bincount(self.text_ids(text), minlength=self.vocab_size).astype(np.float32))
-        arr = self._fields.get((key, text))
-        if arr is None:
-            if len(self._fields) >= 8192:
-                self._fields.clear()
-            arr = self._fields[(key, text)] = self._padded(self.text_ids(text), self.max_tokens[key])
+            arr = np.log1p(np.bincount(self.text_ids(text), minlength=self.vocab_size).astype(np.float32))
+        else:
+            arr = self._fields.get((key, text))
+            if arr is None:
+                if len(self._fields) >= 8192:
+                    self._fields.clear()
+                arr = self._fields[(key, text)] = self._padded(self.text_ids(text), self.max_tokens[key])
+        self._last[key] = (text, arr)
         return arr.copy()
 
     def _candidate_matrix(self, cands: list[str]) -> np.ndarray:
         assert self._discrete is not None
+        last = self._last_matrix
+        if last is not None and self._unchanged(last[0], cands):  # the list of the step before: no hashing
+            return last[1].copy()
         key = tuple(cands)
         mat = self._matrices.get(key)
         if mat is None:
-            mat = np.zeros((self._discrete.max_actions, self.candidate_tokens), dtype=np.int32)
-            rows = []
+            rows = self._rows
+            parts = []
             for c in cands:
-                row = self._rows.get(c)
+                row = rows.get(c)
                 if row is None:
-                    if len(self._rows) >= 65536:
-                        self._rows.clear()
-                    row = self._rows[c] = self._padded(self.text_ids(c), self.candidate_tokens)
-                rows.append(row)
-            if rows:
-                mat[: len(rows)] = rows
+                    if len(rows) >= 65536:
+                        rows.clear()
+                    row = rows[c] = self._padded(self.text_ids(c), self.candidate_tokens).tobytes()
+                parts.append(row)
+            flat = np.zeros(self._discrete.max_actions * self.candidate_tokens, dtype=np.int32)
+            filled = np.frombuffer(b"".join(parts), dtype=np.int32)  # the rows one after the other
+            flat[: len(filled)] = filled
+            mat = flat.reshape(self._discrete.max_actions, self.candidate_tokens)
             if len(self._matrices) >= 128:
                 self._matrices.clear()
             self._matrices[key] = mat
+        self._last_matrix = (list(cands), mat)
         return mat.copy()
 
     # gym API ------------------------------------------------------------------------------------

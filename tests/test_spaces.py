@@ -9,6 +9,7 @@ size for the whole episode.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import pickle
 
@@ -16,14 +17,22 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium import spaces
-from gymnasium.spaces.utils import flatdim, flatten, unflatten
+from gymnasium.spaces.utils import _flatten_text, flatdim, flatten, unflatten
 from gymnasium.vector.utils import create_shared_memory
 
 import embodiedweb  # noqa: F401  (registers the ids)
 from baselines.oracle import OracleAgent
 from embodiedweb.env import OBS_TEXT_KEYS
 from embodiedweb.registration import load_specs, registered_ids
-from embodiedweb.spaces import OBS_CHARSET, OBS_TEXT_MAX, REPLACEMENT, data_chars, fit_text
+from embodiedweb.spaces import (
+    OBS_CHARSET,
+    OBS_TEXT_MAX,
+    REPLACEMENT,
+    ObsText,
+    SharedTexts,
+    data_chars,
+    fit_text,
+)
 from embodiedweb.turns import DIALOGUE_MAX
 
 IDS = registered_ids()
@@ -35,9 +44,10 @@ def _in_space(space: spaces.Dict, obs: dict) -> None:
     """``obs`` is in ``space`` by Gymnasium's own rules, and goes through flatten/unflatten (the path of
     shared memory and ``FlattenObservation``) unchanged."""
     for key, sub in space.spaces.items():
-        assert type(sub) is spaces.Text, (key, type(sub))
+        assert isinstance(sub, spaces.Text), (key, type(sub))
         assert sub.contains(obs[key]), (key, len(obs[key]), sorted(set(obs[key]) - sub.character_set)[:5])
         assert unflatten(sub, flatten(sub, obs[key])) == obs[key]
+        assert np.array_equal(flatten(sub, obs[key]), _flatten_text(sub, obs[key]))  # Gymnasium's own
     assert space.contains(obs)
 
 
@@ -60,7 +70,8 @@ def test_spaces_are_plain_text_of_realistic_size(env_id: str) -> None:
     space = env.observation_space
     multi = env.unwrapped.multi_turn  # instructions one at a time: the conversation too
     assert set(space.spaces) == set(OBS_TEXT_KEYS) | ({"dialogue"} if multi else set())
-    assert all(type(s) is spaces.Text for s in space.spaces.values())
+    # Gymnasium Text spaces (ObsText only adds fast, correct shared-memory hooks)
+    assert all(isinstance(s, spaces.Text) and type(s) is ObsText for s in space.spaces.values())
     shared = create_shared_memory(space, n=1)
     nbytes = sum(len(a) * 4 for a in shared.values())
     lengths = sum(OBS_TEXT_MAX.values()) + (DIALOGUE_MAX if multi else 0)
@@ -129,10 +140,55 @@ def test_make_vec(env_id: str, mode: str) -> None:
             assert obs["instruction"][0] and obs["web_text"][0] + obs["embodied_text"][0]
             obs, rewards, term, trunc, infos = envs.step(_admissible(infos, 2, t))
         assert rewards.shape == (2,)
-        assert all(type(s) is spaces.Text for s in single.spaces.values())
+        assert all(isinstance(s, spaces.Text) for s in single.spaces.values())
         assert flatdim(single) * 4 <= MAX_SHARED_BYTES  # per env, in shared memory (async) or flattened
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("env_id", ["EWA-Navigation-v0", "EWA-Cooking-v0"])
+def test_async_observations_are_the_sync_ones(env_id: str) -> None:
+    """The async vector env (shared memory) gives every step's text observations, the same as the sync one
+    (Gymnasium's own Text hooks gave the first, empty read of the buffer at every step)."""
+    vecs = [gym.make_vec(env_id, 2, vectorization_mode=mode) for mode in ("async", "sync")]
+    try:
+        (a_obs, a_infos), (s_obs, _) = (v.reset(seed=[0, 1]) for v in vecs)
+        for t in range(6):
+            assert {k: tuple(v) for k, v in a_obs.items()} == {k: tuple(v) for k, v in s_obs.items()}
+            assert type(a_obs["web_text"]) is tuple  # copied out of the buffer (copy=True, the default)
+            actions = _admissible(a_infos, 2, t)
+            a_obs, *_, a_infos = vecs[0].step(actions)
+            s_obs, *_ = vecs[1].step(actions)
+        assert a_obs["last_action"] == actions
+    finally:
+        for v in vecs:
+            v.close()
+
+
+def test_obs_text_flattens_and_shares_like_gymnasium_text() -> None:
+    from gymnasium.vector.utils import read_from_shared_memory, write_to_shared_memory
+
+    space = ObsText(64)
+    plain = spaces.Text(64, min_length=0, charset=OBS_CHARSET)
+    assert space == plain
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 17, 64):
+        text = "".join(rng.choice(list(OBS_CHARSET), n))
+        assert np.array_equal(flatten(space, text), _flatten_text(plain, text))
+        assert unflatten(space, flatten(space, text)) == text
+    for bad in ("a\U0001f355", "b\ud800"):
+        with pytest.raises(KeyError):
+            flatten(space, bad)
+    with pytest.raises(IndexError):
+        flatten(space, "x" * 65)
+    shared = create_shared_memory(space, n=2)
+    view = read_from_shared_memory(space, shared, n=2)
+    assert isinstance(view, SharedTexts) and len(view) == 2
+    write_to_shared_memory(space, 0, "", shared)
+    write_to_shared_memory(space, 1, "naïve “q” 中", shared)
+    assert tuple(view) == ("", "naïve “q” 中") and view[1] == "naïve “q” 中"  # the view follows the buffer
+    assert copy.deepcopy(view) == ("", "naïve “q” 中") and type(copy.deepcopy(view)) is tuple
+    assert pickle.loads(pickle.dumps(view)) == ("", "naïve “q” 中")
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -2,19 +2,24 @@
 
 * ``vec_{sync,async}_{1,2,4}_sps``: env steps per second (summed over the envs) of
   ``gym.make_vec(VEC_ENV_ID, n, vectorization_mode=...)`` in text mode, random admissible actions,
-  after the reset (making the envs is not timed); ``async{2,4}_speedup``: async n envs over 1 sync env.
+  after the reset and :data:`VEC_WARMUP` untimed steps (making the envs, and the sites' and city's
+  first-use loading in each process, are not timed); ``async{2,4}_speedup``: async n envs over 1 sync env.
   ``vec_sync_1_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same with
-  each env in ``TokenObservations`` (async workers write text observations into shared memory one character
-  at a time; token arrays are copied whole).
+  each env in ``TokenObservations``. ``load_avg``: the machine's 1-minute load average when the vector
+  figures were taken (the async ones need idle cores: on a machine shared with other work they fall).
 * ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
   ``wrapped_overhead_pct[env][stack]``: the time the wrappers add to that step, in % of it, for
   ``DiscreteActions``, ``ShapedReward(progress)``, ``TokenObservations`` (ids) and the three stacked. Each
-  stack runs its own random episodes; the inner step's time is measured inside the same episodes (its
-  ``step`` is timed in place), so the figure is the wrappers' own time, not a difference of two noisy runs.
+  stack runs its own random episodes (after an untimed warm-up run); the inner step's time is measured
+  inside the same episodes (its ``step`` is timed in place), so the figure is the wrappers' own time, not a
+  difference of two noisy runs. Both are the main thread's CPU time (``time.thread_time``): a text-mode
+  step is CPU work in this process, and CPU time does not count the time other processes take the core
+  from it, so the ratio holds on a loaded machine.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -22,6 +27,8 @@ import gymnasium as gym
 import numpy as np
 
 VEC_ENV_ID = "EWA-Navigation-v0"
+#: untimed steps of each vector env before its throughput is timed
+VEC_WARMUP = 30
 
 
 def _stacks() -> dict[str, Any]:
@@ -53,11 +60,12 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[flo
     env = wrap(inner) if wrap is not None else inner
     spent = [0.0]
     step = inner.step
+    clock = time.thread_time
 
     def timed(action: Any) -> Any:
-        t0 = time.perf_counter()
+        t0 = clock()
         out = step(action)
-        spent[0] += time.perf_counter() - t0
+        spent[0] += clock() - t0
         return out
 
     inner.step = timed  # type: ignore[method-assign]
@@ -66,18 +74,19 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[flo
     total = 0.0
     for i in range(steps):
         action = _random_action(env, info, rng)
-        t0 = time.perf_counter()
+        t0 = clock()
         obs, _, terminated, truncated, info = env.step(action)
-        total += time.perf_counter() - t0
+        total += clock() - t0
         if terminated or truncated:
             obs, info = env.reset(seed=seed + i + 1)
     env.close()
     return 1e3 * spent[0] / steps, 1e3 * (total - spent[0]) / steps
 
 
-def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, tokens: bool = False) -> float:
+def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, tokens: bool = False,
+                   warmup: int = VEC_WARMUP) -> float:
     """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode)``, random admissible actions
-    (``tokens``: each env wrapped in ``TokenObservations``)."""
+    (``tokens``: each env wrapped in ``TokenObservations``), timed after ``warmup`` untimed steps."""
     from embodiedweb.wrappers import TokenObservations
 
     envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=[TokenObservations] if tokens else None)
@@ -85,7 +94,9 @@ def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, to
         rng = np.random.default_rng(seed)
         obs, infos = envs.reset(seed=seed)
         t0 = time.perf_counter()
-        for _ in range(steps):
+        for k in range(warmup + steps):
+            if k == warmup:
+                t0 = time.perf_counter()
             actions = []
             for i in range(n):
                 adm = infos.get("admissible_actions")
@@ -113,12 +124,14 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
     for mode, n in (("sync", 1), ("async", 2)):
         figures[f"vec_{mode}_{n}_tokenobs_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps, tokens=True), 1)
     figures["async2_tokenobs_speedup"] = round(figures["vec_async_2_tokenobs_sps"] / figures["vec_sync_1_tokenobs_sps"], 2)
+    figures["load_avg"] = round(os.getloadavg()[0], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400
     raw_ms: dict[str, float] = {}
     overhead: dict[str, dict[str, float]] = {}
     for env_id in registered_ids():
         overhead[env_id] = {}
+        wrapped_cost(env_id, _stacks()["all"], 30, seed=99)  # first use: the sites, the city, the caches
         inner_total = 0.0
         for name, wrap in _stacks().items():
             inner_ms, extra_ms = wrapped_cost(env_id, wrap, steps)

@@ -61,6 +61,11 @@ class Domain(ABC):
     #: bump whenever a rule of :meth:`check` changes which episodes pass (it is part of the suite version
     #: results carry; see :mod:`embodiedweb.versions`)
     checker_version: int = 1
+    #: True when :meth:`check` reads only the episode's world state, web state, answer and judged turns (not ``steps``,
+    #: ``switches`` or ``history``): its completion is then unchanged while the env's ``state_version`` is, and
+    #: :class:`embodiedweb.wrappers.ShapedReward` reuses it instead of checking every step. False (the safe
+    #: default for a new domain) checks every step.
+    completion_from_state: ClassVar[bool] = False
 
     #: True: the task's instructions come one at a time (:meth:`instructions`), the agent ends each with
     #: ``done [answer]`` and :meth:`check_turn` judges it (see :mod:`embodiedweb.turns`)

@@ -46,6 +46,7 @@ class AssistantDomain(Domain):
     name = "assistant"
     world = HomeAndCity
     multi_turn = True
+    completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)
     heuristic = "baselines.assistant_heuristic:AssistantHeuristic"
     prompt_guidance = (
         "You are a household assistant in a kitchen with a web browser. The user gives you instructions one at a "

@@ -31,6 +31,9 @@ class CookingDomain(Domain):
       only this recipe; ``overall`` = both; ``completion`` = the fraction of those sub-goals.
     """
 
+    #: check() reads the world and web states and the answer only
+    completion_from_state = True
+
     name = "cooking"
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"

@@ -217,6 +217,13 @@ def _country_table(extra: dict[str, list[str]] | None = None) -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=64)
+def _names_table(countries: tuple[str, ...]) -> dict[str, str]:
+    """:func:`_country_table` of ``countries`` (no aliases of their own), cached: a checker in a shaped-reward
+    loop calls for it at every step. Callers merge it into a new dict and never change it."""
+    return _country_table({c: [] for c in countries})
+
+
 @lru_cache(maxsize=4)
 def load_gazetteer(path: str | None = None) -> Gazetteer:
     p = path or str(data_dir() / "geo" / "places.json")
@@ -421,7 +428,7 @@ def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gaz
         return out
     gz = gz or load_gazetteer()
     if countries:
-        gz = Gazetteer(gz.cities, gz.city_index, {**_country_table({c: [] for c in countries}), **gz.country_index},
+        gz = Gazetteer(gz.cities, gz.city_index, {**_names_table(tuple(countries)), **gz.country_index},
                        gz.longest, gz.cue_terms)
     s = str(answer).strip().strip("`").strip()
     if len(s) >= 2 and s[0] in "[({" and s[-1] in "])}":
@@ -558,7 +565,7 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     gz = gz or load_gazetteer()
     p = parse_answer(answer, countries, gz)
     notes = list(p.notes)
-    table = {**_country_table({c: [] for c in (countries or [])}), **gz.country_index}
+    table = {**_names_table(tuple(countries or ())), **gz.country_index}
     cont_ok = bool(p.continent) and CONTINENT_ALIASES.get(norm(p.continent or "")) in (
         [goal["continent"], *goal.get("continent_alt", [])])
     country_ok = False

@@ -48,6 +48,9 @@ class GeolocationDomain(Domain):
       and the web, no moves); in both ``overall`` is false by design.
     """
 
+    #: check() reads the world and web states and the answer only
+    completion_from_state = True
+
     name = "geolocation"
     checker_version = 2  # 2: the street level counts only where a view shows the street's name
     world = GeoWorld

@@ -51,6 +51,9 @@ class StreetDomain(Domain):
     nodes (``node_fields``) must be nodes of the city. A ``stop`` counts as arriving within
     :data:`GOAL_RADIUS_M` walking distance of the goal node (:meth:`stopped_at`)."""
 
+    #: check() reads the world and web states and the answer only
+    completion_from_state = True
+
     world = StreetWorld
     report_family = "outdoor"
 

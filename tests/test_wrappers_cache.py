@@ -1,0 +1,279 @@
+"""The wrappers' caches give exactly what computing afresh gives (issue 16's overhead target).
+
+:class:`embodiedweb.wrappers.ShapedReward` keeps the checker's completion while the env's ``state_version``
+is unchanged; :class:`embodiedweb.wrappers.TokenObservations` keeps each field's encoding while its text is
+unchanged; :class:`embodiedweb.wrappers.DiscreteActions` reads a page's lines and words through per-line
+caches and keeps the places it asks directions to until a place is added. Each test plays a scripted episode per env (the oracle's on the env's first task, with a
+refused action after every third, a step that changes nothing) through a cached and an uncached wrapper
+side by side and compares every output. The last tests break the invalidation on purpose (the version never
+moves; web changes do not move it) and check that the comparison catches it, so a passing comparison means
+something.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the ids)
+from baselines.oracle import OracleAgent
+from embodiedweb import wrappers
+from embodiedweb.env import EmbodiedWebEnv
+from embodiedweb.registration import registered_ids
+from embodiedweb.wrappers import (
+    DiscreteActions,
+    ShapedReward,
+    TokenObservations,
+    canonical_action,
+    token_id,
+    tokenize,
+)
+
+IDS = registered_ids()
+#: a refused action (the state does not change) is sent after every this many oracle actions
+REFUSED_EVERY = 3
+
+
+def _play(env_id, make, mode="progress"):
+    """Play the scripted episode through ``make(cache)`` for cache True and False side by side; returns the
+    per-step outputs of each, the number of checker calls of each, and the cached env."""
+    envs = {cache: make(cache) for cache in (True, False)}
+    outs = {True: [], False: []}
+    calls = {True: 0, False: 0}
+    task = envs[True].unwrapped.tasks.tasks[0].task_id
+    agent = OracleAgent()
+    obs = info = None
+    for cache, env in envs.items():
+        o, i = env.reset(seed=0, options={"task_id": task})
+        outs[cache].append(_record(o, 0.0, False, False, i))
+        if cache:
+            obs, info = o, i
+    agent.reset(envs[True], obs, info)
+    done, n = False, 0
+    while not done:
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(obs, info)
+        for cache, env in envs.items():
+            before = wrappers.completion_now.calls
+            o, r, term, trunc, i = env.step(action)
+            calls[cache] += wrappers.completion_now.calls - before
+            outs[cache].append(_record(o, r, term, trunc, i))
+            if cache:
+                obs, info, done = o, i, term or trunc
+    for env in envs.values():
+        env.close()
+    return outs, calls
+
+
+def _record(obs, reward, terminated, truncated, info):
+    """What a step gives an agent, comparable with ``==`` (timings left out: they are measurements)."""
+    keep = {k: v for k, v in info.items() if k != "timings"}
+    obs = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in obs.items()}
+    return json.dumps([obs, float(reward), bool(terminated), bool(truncated), keep], sort_keys=True, default=repr)
+
+
+@pytest.fixture
+def count_checks(monkeypatch):
+    """Count the calls of :func:`embodiedweb.wrappers.completion_now` (one checker run each)."""
+    real = wrappers.completion_now
+
+    def counted(base):
+        counted.calls += 1
+        return real(base)
+
+    counted.calls = 0
+    monkeypatch.setattr(wrappers, "completion_now", counted)
+    return counted
+
+
+def _shaped(env_id, mode):
+    def make(cache):
+        env = ShapedReward(gym.make(env_id), mode=mode, gamma=0.99)
+        env.cache = cache
+        return env
+    return make
+
+
+def _mismatches(env_id, mode="progress"):
+    outs, calls = _play(env_id, _shaped(env_id, mode), mode)
+    return [k for k, (a, b) in enumerate(zip(outs[True], outs[False], strict=True)) if a != b], calls, outs
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("mode", ["progress", "subgoal"])
+def test_cached_completion_gives_the_uncached_outputs(env_id, mode, count_checks):
+    bad, calls, outs = _mismatches(env_id, mode)
+    assert not bad, f"{env_id}: the cached ShapedReward differs from the uncached one at steps {bad[:5]}"
+    assert json.loads(outs[True][-1])[4]["sparse_reward"] == 1.0  # the scripted episode succeeds
+    assert calls[True] < calls[False]  # and the cache was used (the refused actions at least)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_an_unchanged_state_version_means_an_unchanged_state(env_id):
+    """Over the scripted episode, whenever ``state_version`` did not move, the world's semantic state and the
+    web session's snapshot are those of the step before (and the version never goes down)."""
+    env = gym.make(env_id)
+    base = env.unwrapped
+    agent = OracleAgent()
+    obs, info = env.reset(seed=0, options={"task_id": base.tasks.tasks[0].task_id})
+    agent.reset(env, obs, info)
+
+    def state():
+        return (base.state_version, json.dumps(base.world.semantic_state(), sort_keys=True, default=repr),
+                json.dumps(base.webapp.snapshot(base.session), sort_keys=True, default=repr), base.answer)
+
+    prev, done, n, unchanged = state(), False, 0, 0
+    while not done:
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(obs, info)
+        obs, _, term, trunc, info = env.step(action)
+        done = term or trunc
+        cur = state()
+        assert cur[0] >= prev[0]
+        if cur[0] == prev[0]:
+            unchanged += 1
+            assert cur[1:] == prev[1:], f"{env_id} step {n} ({action!r}): the state changed, its version did not"
+        prev = cur
+    assert unchanged >= n // (REFUSED_EVERY + 1)  # the refused actions at least
+    env.close()
+
+
+def test_reset_moves_the_state_version():
+    env = gym.make(IDS[0])
+    env.reset(seed=0)
+    v = env.unwrapped.state_version
+    env.reset(seed=0)
+    assert env.unwrapped.state_version > v
+    env.close()
+
+
+# the comparison catches a broken invalidation ------------------------------------------------------------
+def _never_moves(monkeypatch):
+    """Break: ``state_version`` stays 0 (every increment is lost)."""
+    monkeypatch.setattr(EmbodiedWebEnv, "state_version", property(lambda self: 0, lambda self, v: None),
+                        raising=False)
+
+
+def _web_changes_ignored(monkeypatch):
+    """Break: a step that changed only the web session does not move ``state_version``."""
+    real = EmbodiedWebEnv._changes
+
+    def changes(self, changed):
+        out = real(self, changed)
+        return {k: v for k, v in out.items() if k != "web"}
+
+    monkeypatch.setattr(EmbodiedWebEnv, "_changes", changes)
+
+
+@pytest.mark.parametrize("breakage", [_never_moves, _web_changes_ignored])
+def test_the_comparison_catches_a_broken_invalidation(breakage, monkeypatch, count_checks):
+    breakage(monkeypatch)
+    caught = [env_id for env_id in ("EWA-Navigation-v0", "EWA-Cooking-v0") if _mismatches(env_id)[0]]
+    assert caught == ["EWA-Navigation-v0", "EWA-Cooking-v0"], f"{breakage.__name__}: not caught on all: {caught}"
+
+
+# TokenObservations and DiscreteActions ------------------------------------------------------------------
+class _Inner(gym.ObservationWrapper):
+    """Keeps the raw observation under the token wrapper (the reference is computed from it)."""
+
+    def observation(self, observation):
+        self.raw = observation
+        return observation
+
+
+def _reference_field(tok, key, text):
+    """A field's encoding computed afresh from :func:`tokenize` and :func:`token_id` (no cache at all)."""
+    ids = np.array([token_id(t, tok.vocab_size) for line in text.split("\n") for t in tokenize(line)], np.int32)
+    if tok.encoding == "bow":
+        return np.log1p(np.bincount(ids, minlength=tok.vocab_size).astype(np.float32))
+    n = tok.max_tokens[key]
+    out = np.zeros(n, np.int32)
+    if len(ids) <= n:
+        out[: len(ids)] = ids
+    else:
+        out[: n - 1], out[n - 1] = ids[: n - 1], wrappers.TRUNC
+    return out
+
+
+def _token_and_candidate_mismatches(env_id, encoding):
+    """Steps of the scripted episode where TokenObservations' fields or DiscreteActions' page lines and
+    direction places differ from their uncached reference."""
+    inner = _Inner(DiscreteActions(gym.make(env_id)))
+    tok = TokenObservations(inner, encoding=encoding, candidates=True)
+    discrete = inner.env
+    agent = OracleAgent()
+    bad = []
+    obs, info = tok.reset(seed=0, options={"task_id": tok.unwrapped.tasks.tasks[0].task_id})
+    agent.reset(tok, inner.raw, info)
+    done, n = False, 0
+    while not done:
+        for key in tok.keys:
+            if key != "active" and not np.array_equal(obs[key], _reference_field(tok, key, inner.raw[key])):
+                bad.append((n, key))
+        rows = np.zeros_like(obs["candidates"])
+        for i, c in enumerate(discrete.candidates()):
+            ids = np.array([token_id(t, tok.vocab_size) for t in tokenize(c)], np.int32)
+            k = tok.candidate_tokens
+            rows[i, : min(len(ids), k)] = ids[:k] if len(ids) <= k else np.append(ids[: k - 1], wrappers.TRUNC)
+        if not np.array_equal(obs["candidates"], rows):
+            bad.append((n, "candidates"))
+        page = inner.raw["web_text"]
+        whole = tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                      for m in wrappers._LINE.finditer(page))
+        if wrappers._page_lines(page) != whole:
+            bad.append((n, "page_lines"))
+        index = wrappers._site_index()
+        for text in (page, inner.raw["embodied_text"], inner.raw["instruction"]):
+            words = re.findall(r"\w+", text.lower())
+            whole = (" ".join(words), tuple(w for w in dict.fromkeys(words) if w in index),
+                     frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+            if wrappers._plain_words(text) != whole:
+                bad.append((n, "plain_words"))
+        memory = discrete._memory
+        if memory.directions_to() != wrappers._unique(memory.instruction_names + memory.places):
+            bad.append((n, "directions_to"))
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(inner.raw, info)
+        index = {canonical_action(c, drop_note=True): i for i, c in reversed(list(enumerate(discrete.candidates())))}
+        # the oracle's action by its index; "noop" by a masked index (sent as "noop")
+        obs, _, term, trunc, info = tok.step(index.get(canonical_action(action, drop_note=True),
+                                                       discrete.max_actions - 1))
+        done = term or trunc
+    tok.close()
+    return bad, info
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("encoding", ["ids", "bow"])
+def test_token_and_candidate_caches_give_the_uncached_outputs(env_id, encoding):
+    bad, info = _token_and_candidate_mismatches(env_id, encoding)
+    assert not bad, f"{env_id}: cached != uncached at {bad[:5]}"
+    assert info["sparse_reward" if "sparse_reward" in info else "metrics"]  # the episode ran to its end
+
+
+def _token_memo_never_invalidated(monkeypatch):
+    """Break: TokenObservations takes every field's text for the one it encoded last."""
+    monkeypatch.setattr(TokenObservations, "_unchanged", staticmethod(lambda old, new: True))
+
+
+def _directions_never_recomputed(monkeypatch):
+    """Break: DiscreteActions keeps the first places it asked directions to."""
+    real = wrappers._Memory.directions_to
+
+    def stale(self):
+        if self._directions_to[0] < 0:
+            return real(self)
+        return self._directions_to[1]
+
+    monkeypatch.setattr(wrappers._Memory, "directions_to", stale)
+
+
+@pytest.mark.parametrize(("breakage", "env_id"), [(_token_memo_never_invalidated, "EWA-Navigation-v0"),
+                                                  (_directions_never_recomputed, "EWA-Shopping-v0")])
+def test_the_token_and_candidate_comparison_catches_a_broken_cache(breakage, env_id, monkeypatch):
+    breakage(monkeypatch)
+    assert _token_and_candidate_mismatches(env_id, "ids")[0]
