@@ -189,8 +189,10 @@ def test_checker_rules_on_end_states(hard_tasks):
     d = ShoppingDomain()
     assert d.check(_episode(g, [order(g["qty"])]))["web"]
     assert not d.check(_episode(g, [order(g["qty"] + 1)]))["web"]
-    assert not d.check(_episode(g, [order(g["qty"]), order(1, catalog.default_options(
-        catalog.product(g["product_id"])))]))["web"]  # an extra item with the wrong option
+    no_budget = {k: v for k, v in g.items() if k != "budget"}  # (so that only the option is at fault)
+    wrong = catalog.default_options(catalog.product(g["product_id"]))
+    assert d.check(_episode(no_budget, [order(g["qty"])]))["web"]
+    assert not d.check(_episode(no_budget, [order(g["qty"]), order(1, wrong)]))["web"]  # an extra wrong-option item
     m = d.check(_episode(g, [order(g["qty"], total=g["budget"] + 0.01)]))
     assert not m["web"] and m["spent"] == round(g["budget"] + 0.01, 2)
     # a standard goal (no qty, no budget) is checked as before: any quantity, no extra metrics
