@@ -11,6 +11,7 @@ from typing import Any
 from embodiedweb.commands import alfred, city
 from embodiedweb.extras import MissingExtra, require
 from embodiedweb.sampling import SUBSETS
+from embodiedweb.tasks import LEVELS
 
 
 def _env_ids(arg: str) -> list[str]:
@@ -59,6 +60,30 @@ def cmd_eval(a: argparse.Namespace) -> int:
         env_kwargs["max_steps"] = a.max_steps
     if a.curriculum is not None:
         env_kwargs["curriculum"] = a.curriculum
+    if a.level != "standard":  # (standard: no key, so the run ids of standard runs are as before levels)
+        from embodiedweb.registration import spec_for
+
+        without = [i for i in ids if a.level not in getattr(spec_for(i), "levels", ("standard",))]
+        if without and a.env == "all":
+            print(f"note: no {a.level} tasks in {', '.join(without)}; evaluating "
+                  f"{', '.join(i for i in ids if i not in without) or 'nothing'}", file=sys.stderr)
+            ids = [i for i in ids if i not in without]
+        elif without:
+            print(f"ewa eval: {', '.join(without)} has no {a.level} tasks (levels of each env: "
+                  f"{'; '.join(f'{i}: ' + ', '.join(spec_for(i).levels) for i in without)})", file=sys.stderr)
+            return 2
+        if not ids:
+            print(f"ewa eval: no env has {a.level} tasks", file=sys.stderr)
+            return 2
+        if a.curriculum is not None:
+            print("ewa eval: --curriculum levels are measured on the standard tier only; drop --curriculum or "
+                  f"--level {a.level}", file=sys.stderr)
+            return 2
+        if a.subset:
+            print(f"ewa eval: the named subsets list standard tasks; --subset does not apply to --level {a.level} "
+                  "(use --limit for a stratified sample)", file=sys.stderr)
+            return 2
+        env_kwargs["level"] = a.level
     if a.teacher_forcing:
         from embodiedweb.registration import domain_class
 
@@ -273,6 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--subset", default=None, choices=sorted(SUBSETS),
                    help="a named fixed subset of the split: lite = 10%% of each env's tasks (at least 20), stable "
                         "across versions, for cheap LLM runs")
+    e.add_argument("--level", default="standard", choices=list(LEVELS),
+                   help="the task tier: standard (default) or hard (envs whose spec names hard_tasks; see the "
+                        "README's Levels)")
     e.add_argument("--web-mode", default="text", choices=["text", "browser"])
     e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun of the same agent, model "
                    "and settings resumes)")

@@ -17,7 +17,7 @@ from embodiedweb.actions import REGISTRY, ActionError, ParsedAction
 from embodiedweb.curricula import action_kind, check_level, check_skill, level_ids
 from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.spaces import OBS_TEXT_MAX, UnicodeText, fit_text, obs_text_space
-from embodiedweb.tasks import Task, TaskError, TaskSuite
+from embodiedweb.tasks import Task, TaskError, TaskSuite, check_task_level
 from embodiedweb.trace import Trace, diff_state
 from embodiedweb.turns import DIALOGUE_MAX, MultiTurn
 from embodiedweb.versions import suite_version
@@ -193,6 +193,8 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
       the env's life, :attr:`frame_shape`) or ``"ansi"`` (the observation's text fields).
     * ``split=None``: ``"train"`` or ``"test"`` restricts the task suite.
     * ``curriculum=None``: a difficulty level 0..3 (0 = easiest) of :mod:`embodiedweb.curricula`.
+    * ``level="standard"``: the task tier, ``"standard"`` or ``"hard"`` (the spec's ``hard_tasks`` file;
+      same env, action grammar and checker rules). ``gym.make(id, level="hard")`` loads the hard tasks.
     * ``skill=None``: ``"web"`` or ``"embodied"``: start after the domain oracle's prefix and score
       that skill alone (the domain must support it: ``domain.skills()``).
     * ``embodied_view="top_down"``: ``"first_person"`` or ``"both"`` (one of :data:`EMBODIED_VIEWS`;
@@ -223,7 +225,8 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
                  viewport: tuple[int, int] = (1280, 720), render_mode: str | None = None, split: str | None = None,
                  record_trace: bool = True, trace_path: str | None = None, watchdog_s: float | None = None,
                  curriculum: int | None = None, skill: str | None = None, embodied_view: str = "top_down",
-                 embodied_depth: bool = False, embodied_masks: bool = False, teacher_forcing: bool = False) -> None:
+                 embodied_depth: bool = False, embodied_masks: bool = False, teacher_forcing: bool = False,
+                 level: str = "standard") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -232,6 +235,9 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self._suite = suite
         self._suite_version: tuple[int, str] | None = None
         self.curriculum = check_level(curriculum)
+        #: the task tier (``standard`` or ``hard``): which task file ``tasks`` came from (chosen by
+        #: :func:`embodiedweb.registration.make_env`); named in the suite version and in every record
+        self.level = check_task_level(level)
         self.skill = check_skill(skill, domain, env_id)
         self.tasks = suite.split(split) if split else suite
         if self.curriculum is not None:
@@ -795,7 +801,10 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
                 settings["curriculum_tasks"] = hashlib.sha256("\n".join(ids).encode()).hexdigest()
             if self.skill is not None:
                 settings["skill"] = self.skill
-            self._suite_version = (limit, suite_version(self._suite, self.domain.checker_version, settings))
+            if self.level != "standard":  # (the standard tier's versions are as before levels existed)
+                settings["level"] = self.level
+            self._suite_version = (limit, suite_version(self._suite, self.domain.checker_version, settings,
+                                                        level=self.level))
         return self._suite_version[1]
 
     def trace_digest(self) -> str:

@@ -203,7 +203,8 @@ def run_episode(env: Any, agent: Any, task_id: str, seed: int, max_wall_s: float
     status = {"status": "error", "error": metrics["agent_error"]} if "agent_error" in metrics else {"status": "ok"}
     return {"env_id": base.env_id, "task_id": task_id, "agent": agent.name, **run, **status, "seed": seed,
             **versions_of(base),
-            "web_mode": base.web_mode, "split": base.task.split, "metrics": metrics,
+            "web_mode": base.web_mode, "split": base.task.split, "level": getattr(base, "level", "standard"),
+            "metrics": metrics,
             "steps": metrics.get("steps", n), "trace_digest": base.trace_digest(),
             "duration_s": round(time.perf_counter() - t0, 4), **_episode_extra(agent)}
 

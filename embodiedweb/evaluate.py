@@ -68,7 +68,8 @@ def evaluate(env_ids: list[str], agent_name: str, *, limit: int | None = None, s
     run = run_identity(probe, web_mode=web_mode, env_kwargs=env_kwargs, seed=seed, label=run_label)
     # what was selected (not part of the run id: a record is one episode whatever chose it)
     run["selection"] = {"split": split or "all", "subset": subset, "limit": limit,
-                        "curriculum": (env_kwargs or {}).get("curriculum")}
+                        "curriculum": (env_kwargs or {}).get("curriculum"),
+                        "level": (env_kwargs or {}).get("level", "standard")}
     skipped = {e: note for e in env_ids if (note := skip_note(probe, e))}
     close_agent(probe)
     for note in skipped.values():

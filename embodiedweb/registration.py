@@ -5,6 +5,7 @@ A spec names the env id, the domain class, the task file and default limits::
     id = "EWA-Cooking-v0"
     domain = "embodiedweb.domains.cooking:CookingDomain"
     tasks = "cooking/tasks.jsonl"        # relative to data/
+    hard_tasks = "cooking/hard.jsonl"    # optional: the hard tier (gym.make(id, level="hard"))
     max_steps = 150
     description = "..."
 
@@ -28,6 +29,7 @@ from typing import Any
 import gymnasium as gym
 
 from embodiedweb.paths import data_dir, envs_dir
+from embodiedweb.tasks import LEVELS, check_task_level  # noqa: F401  (LEVELS: re-exported)
 
 
 @dataclass
@@ -40,6 +42,8 @@ class EnvSpec:
     max_steps: int = 100
     description: str = ""
     defaults: dict[str, Any] = field(default_factory=dict)
+    #: the hard tier's task file (``None``: the env has the standard tier only), see :data:`LEVELS`
+    hard_tasks: str | None = None
 
     #: the folder the spec was read from (``None``: built by hand)
     folder: Path | None = None
@@ -69,9 +73,30 @@ class EnvSpec:
     @property
     def tasks_path(self) -> Path:
         """The tasks file: in ``folder`` when it exists there, else in the package data dir."""
-        if self.folder is not None and (self.folder / self.tasks).is_file():
-            return self.folder / self.tasks
-        return data_dir() / self.tasks
+        return self._path(self.tasks)
+
+    def _path(self, name: str) -> Path:
+        if self.folder is not None and (self.folder / name).is_file():
+            return self.folder / name
+        return data_dir() / name
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The levels this env has tasks for: ``standard``, and ``hard`` when the spec names ``hard_tasks``."""
+        return ("standard", "hard") if self.hard_tasks else ("standard",)
+
+    def level_tasks_path(self, level: str = "standard") -> Path:
+        """The task file of ``level`` (see :func:`check_task_level`); ``gym.error.Error`` for an unknown level
+        or a level this env has no tasks for."""
+        level = check_task_level(level)
+        if level == "hard":
+            if not self.hard_tasks:
+                raise gym.error.Error(f"{self.id} has no hard tasks (its spec names no hard_tasks); "
+                                      f"its levels: {', '.join(self.levels)}")
+            return self._path(self.hard_tasks)
+        return self.tasks_path
+
+
 
 
 #: plug-in spec folders added with :func:`register_envs` (besides ``EWA_ENVS_PATH``)
@@ -138,11 +163,15 @@ def make_env(spec_id: str, **kwargs: Any) -> Any:
     if spec is None:
         raise gym.error.Error(f"no env spec {spec_id!r} in {', '.join(map(str, spec_folders()))}")
     opts = {"max_steps": spec.max_steps, **spec.defaults, **kwargs}
+    level = check_task_level(opts.get("level", "standard"))
+    tasks_path = spec.level_tasks_path(level)
+    if level != "standard" and opts.get("curriculum") is not None:
+        raise gym.error.Error(f"{spec.id}: curriculum levels are measured on the standard tier only, not on level {level!r}")
     env_params = set(inspect.signature(EmbodiedWebEnv.__init__).parameters)
     domain_opts = {k: opts.pop(k) for k in list(opts) if k not in env_params}
     domain = spec.load_domain(**domain_opts)
     REGISTRY.add_world(domain.world)  # a plug-in world's actions join the grammar (the shipped ones are there)
-    tasks = load_tasks(spec.tasks_path, domain.validate_task)
+    tasks = load_tasks(tasks_path, domain.validate_task)
     return EmbodiedWebEnv(domain, tasks, env_id=spec.id, **opts)
 
 

@@ -31,10 +31,10 @@ def world_digest(folder: str | None = None) -> str:
     ``subsets/`` (lists of task ids that choose which episodes run, not what an episode is; each record
     names its selection)."""
     root = Path(folder) if folder else data_dir()
-    h = hashlib.sha256()
+    h = hashlib.sha256()  # (task files: ``tasks.*`` of the standard tier and ``hard.*`` of the hard one)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).parts
-        if (not p.is_file() or p.name.startswith("tasks.") or "__pycache__" in p.parts
+        if (not p.is_file() or p.name.startswith(("tasks.", "hard.")) or "__pycache__" in p.parts
                 or rel[0] in ("curricula", "tables", "subsets")):
             continue
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
@@ -51,10 +51,12 @@ def tasks_digest(tasks: object) -> str:
     return h.hexdigest()
 
 
-def suite_version(tasks: object, checker_version: int, settings: dict | None = None) -> str:
+def suite_version(tasks: object, checker_version: int, settings: dict | None = None, level: str = "standard") -> str:
     """``c<checker version>-<12 hex digits>``: the rules' version, and a digest of the tasks, the world and
-    the settings that change what an episode is (``max_steps``, domain options such as a passive setting)."""
+    the settings that change what an episode is (``max_steps``, domain options such as a passive setting).
+    A tier other than the standard one is named at the end: ``c3-0123456789ab-hard``."""
     h = hashlib.sha256()
     for part in (tasks_digest(tasks), world_digest(), json.dumps(settings or {}, sort_keys=True, default=str)):
         h.update(part.encode() + b"\0")
-    return f"c{int(checker_version)}-{h.hexdigest()[:12]}"
+    tail = "" if level == "standard" else f"-{level}"
+    return f"c{int(checker_version)}-{h.hexdigest()[:12]}{tail}"

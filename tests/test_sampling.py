@@ -115,7 +115,8 @@ def test_ewa_eval_runs_test_tasks_and_records_the_selection(tmp_path):
     split = {t.task_id: t.split for t in env.unwrapped.tasks.tasks}
     env.close()
     assert len(recs) == 3 and {split[r["task_id"]] for r in recs} == {"test"}
-    assert recs[0]["selection"] == {"split": "test", "subset": None, "limit": 3, "curriculum": None}
+    assert recs[0]["selection"] == {"split": "test", "subset": None, "limit": 3, "curriculum": None,
+                                    "level": "standard"}
     with pytest.raises(SystemExit) as e:
         main(["eval", "--env", "EWA-Navigation-v0", "--subset", "huge"])
     assert e.value.code == 2

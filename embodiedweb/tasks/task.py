@@ -9,6 +9,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+#: the task tiers: ``standard`` (the default: the ``tasks`` file of an env spec) and ``hard`` (its
+#: ``hard_tasks`` file: same env, action grammar and checker rules, harder tasks; see the README's "Levels")
+LEVELS = ("standard", "hard")
+
+
+def check_task_level(level: Any) -> str:
+    """``level`` when it is one of :data:`LEVELS`, else a ``gym.error.Error`` naming the levels."""
+    import gymnasium as gym
+
+    if level not in LEVELS:
+        raise gym.error.Error(f"unknown level {level!r}: the levels are {', '.join(LEVELS)}")
+    return str(level)
+
 
 class TaskError(ValueError):
     """A task file or record that cannot be used; the message names the task and field."""

@@ -6,6 +6,11 @@ options, and no order at another store holds the product (ordering everywhere is
 rule); ``embodied`` = the agent stopped at that store (its node, or within the goal radius along the
 street); ``overall`` = both; ``completion`` = fraction of sub-goals (right product ordered, right store
 and no other, pickup chosen, store reached).
+
+Hard tasks (``gym.make("EWA-Shopping-v0", level="hard")``, ``data/shopping/hard.jsonl``) add two optional
+goal fields, read by the same checker: ``qty`` (the pickup orders at the right store hold exactly that many
+of the product with the requested options, and no order anywhere holds it with other options) and
+``budget`` (the orders' totals add up to at most that much). Tasks without them are checked as before.
 """
 
 from __future__ import annotations
@@ -54,6 +59,22 @@ class ShoppingDomain(StreetDomain):
                             f"{task.goal.get('product_id')!r}")
         if catalog.store(task.goal.get("store_id", "")) is None:
             raise TaskError(f"task {task.task_id!r}: field 'goal.store_id': unknown store {task.goal.get('store_id')!r}")
+        product = catalog.product(task.goal["product_id"])
+        options = task.goal.get("options") or {}
+        if not isinstance(options, dict):
+            raise TaskError(f"task {task.task_id!r}: field 'goal.options': must be an object")
+        try:
+            catalog.normalize_options(product, {str(k): str(v) for k, v in options.items()})
+        except ValueError as e:
+            raise TaskError(f"task {task.task_id!r}: field 'goal.options': {e}") from None
+        if "qty" in task.goal:
+            qty = task.goal["qty"]
+            if isinstance(qty, bool) or not isinstance(qty, int) or not 1 <= qty <= 99:
+                raise TaskError(f"task {task.task_id!r}: field 'goal.qty': must be a whole number 1..99, got {qty!r}")
+        if "budget" in task.goal:
+            budget = task.goal["budget"]
+            if isinstance(budget, bool) or not isinstance(budget, int | float) or budget < 0:
+                raise TaskError(f"task {task.task_id!r}: field 'goal.budget': must be a number >= 0, got {budget!r}")
         shop_cfg = (task.web.get("sites") or {}).get("shop")
         if shop_cfg is not None:
             try:
@@ -88,8 +109,18 @@ class ShoppingDomain(StreetDomain):
         web = bool(pickup) and not elsewhere
         at = self.stopped_at(episode, g["store_node"])
         subgoals = [bool(with_item), only_there, web, at]
+        extra: dict[str, Any] = {}
+        if "qty" in g or "budget" in g:  # the hard tier's goal fields (standard tasks have neither)
+            mine = [i for o in orders for i in o["items"] if i.get("product_id") == g["product_id"]]
+            qty = sum(int(i.get("qty", 0)) for o in pickup for i in o["items"] if _item_ok(i, g))
+            qty_ok = ("qty" not in g or qty == int(g["qty"])) and all(_item_ok(i, g) for i in mine)
+            spent = round(sum(float(o.get("total", 0.0)) for o in orders), 2)
+            in_budget = "budget" not in g or spent <= float(g["budget"]) + 1e-9
+            web = web and qty_ok and in_budget
+            subgoals = [bool(with_item), only_there, web, at, qty_ok, in_budget]
+            extra = {"qty_ordered": qty, "spent": spent}
         return {"overall": web and at, "web": web, "embodied": at, "completion": sum(subgoals) / len(subgoals),
-                "other_stores_ordered": sorted({o["store_id"] for o in elsewhere})}
+                "other_stores_ordered": sorted({o["store_id"] for o in elsewhere}), **extra}
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
         """A scripted :class:`ShoppingOracle` for the task."""
@@ -106,6 +137,7 @@ class ShoppingOracle(StreetOracle):
 
         g = self.task.goal
         modes = ["wrong_store", "delivery", "no_walk"] + (["wrong_option"] if g.get("options") else [])
+        modes += ["wrong_qty"] if "qty" in g else []  # (standard tasks: the same draw as before)
         mode = self.perturb.choice(modes) if self.perturb else None
         store_id = g["store_id"]
         if mode == "wrong_store":
@@ -115,15 +147,20 @@ class ShoppingOracle(StreetOracle):
             product = catalog.product(g["product_id"])
             group = next(gr for gr in product["options"] if gr["name"] in options)
             options[group["name"]] = next(c["value"] for c in group["choices"] if c["value"] != options[group["name"]])
-        yield from self.order_at(store_id, "kitchen" if mode == "delivery" else "pickup", options)
+        qty = int(g.get("qty", 1))
+        if mode == "wrong_qty":
+            qty += self.perturb.choice([-1, 1]) if qty > 1 and self.perturb else 1
+        yield from self.order_at(store_id, "kitchen" if mode == "delivery" else "pickup", options,
+                                 qty if "qty" in g else None)
         yield from self.ask_directions(catalog.store(store_id)["name"])
         if mode != "no_walk":
             yield from self.walk_to(g["store_node"])
         yield "stop"
 
-    def order_at(self, store_id: str, delivery: str = "pickup", options: dict[str, str] | None = None) -> Any:
-        """Put the task's product (with ``options``) in the cart at a store on its product page, and check
-        that store's items out for ``delivery`` (``pickup`` or ``kitchen``)."""
+    def order_at(self, store_id: str, delivery: str = "pickup", options: dict[str, str] | None = None,
+                 qty: int | None = None) -> Any:
+        """Put the task's product (with ``options``; ``qty`` of it, else the form's 1) in the cart at a store
+        on its product page, and check that store's items out for ``delivery`` (``pickup`` or ``kitchen``)."""
         from web_sites.shop import catalog
 
         g = self.task.goal
@@ -139,6 +176,8 @@ class ShoppingOracle(StreetOracle):
                 continue
             bid = find_bid(self.obs["web_text"], "combobox", group["label"])
             yield f"type [{bid}] [{value}]"
+        if qty is not None:
+            yield f"type [{find_bid(self.obs['web_text'], 'spinbutton', 'Quantity')}] [{qty}]"
         yield f"click [{find_bid(self.obs['web_text'], 'button', 'Add to cart')}]"
         yield "goto [/shop/cart]"
         text = self.obs["web_text"]

@@ -1,0 +1,278 @@
+"""Generate the hard tier of EWA-Shopping-v0: ``python -m embodiedweb.data_gen.hard_shopping``
+(``--check``: compare with the shipped file, write nothing).
+
+Writes ``data/shopping/hard.jsonl`` (``hard_tasks`` of ``envs/shopping.toml``; ids ``shop-hard-000`` ...;
+``gym.make("EWA-Shopping-v0", level="hard")``). Same env, action grammar and checker as the standard tier
+(:class:`embodiedweb.domains.outdoor.shopping.ShoppingDomain`); what makes a hard task hard:
+
+- **options that differ from the default**: every task's product has option groups and at least one
+  chosen option is not the first choice (which the product page preselects and its prices are for);
+- **quantities**: 2 to 5 items, all from one store (``goal.qty``: exactly that many are ordered);
+- **a budget** (``web.sites.shop.budget``, ``goal.budget``): the session may spend at most that much; in the
+  ``nearest_in_budget`` rule it picks the store (the total is quantity x (the store's price + the options'
+  surcharges), so a rule-follower has to compute it per store);
+- **stock that differs by store** (``web.sites.shop.out_of_stock``): at least one store that sells the
+  product is out of it today, always the one a stock-blind reading of the rule would pick.
+
+Rules (share of the suite): the cheapest store with stock; the nearest with stock; the nearest where the
+order fits the budget; the cheapest with stock within a walking radius; the store nearest to a named place
+with stock. As in the standard tier, answers are unambiguous (walking distances compared differ by at least
+``MARGIN_M``, totals are at least $0.10 from the budget, radii 100 m from any store) and no rule-blind
+strategy (a fixed store, the nearest or cheapest with or without stock ...) passes more than
+``HARD_BLIND_CAP`` (another rank: ``HARD_BLIND_CAP_OTHER``) of the tasks
+(:func:`embodiedweb.data_gen.outdoor_tasks.blind_picks`). With four stores in the shop and at least one out
+of stock, two or three are left, so these caps are looser than the standard tier's.
+Splits are by product, with the standard tier's split of each product (a product is test in both tiers or
+train in both). Same seed, same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from typing import Any
+
+from embodiedweb.data_gen.outdoor_tasks import (
+    MARGIN_M,
+    RULE_PLACE_CATEGORIES,
+    _max_steps,
+    _nearest,
+    _split,
+    _task,
+    blind_picks,
+)
+from embodiedweb.paths import data_dir
+
+SEED = 23
+N_HARD_SHOP = 120
+#: hard store rules and their share of the suite
+HARD_RULES = {"cheapest_in_stock": 0.10, "nearest_in_stock": 0.10, "nearest_in_budget": 0.35,
+              "cheapest_within": 0.12, "near_place_in_stock": 0.33}
+#: rules whose answer is, by definition or mostly, what a rule-blind strategy picks (the cheapest or nearest with stock)
+DEFINITIONAL = ("cheapest_in_stock", "nearest_in_stock", "cheapest_within")
+QTYS = (2, 3, 4, 5)
+BUDGET_MARGIN = 0.10  # every store's total is at least this far from a budget that picks the store
+EXTRA_STEPS = 60
+#: no rule-blind strategy passes more than this share of the tasks: a fixed store, the nearest or the cheapest
+#: (of all stores or of those with stock) HARD_BLIND_CAP, in the suite and in each split; another rank
+#: (second, third, farthest, dearest) HARD_BLIND_CAP_OTHER in the suite (with three or four stores selling a
+#: product and at least one of them out of stock, two or three are left: the rules' answers cannot avoid
+#: the first and second ranks more often; tighter caps left the generator short of tasks)
+HARD_BLIND_CAP = 0.40
+HARD_BLIND_CAP_OTHER = 0.55
+
+
+def blind_cap(strategy: str) -> float:
+    """The largest share of hard tasks a rule-blind strategy (``split:`` prefixed within one split) may pass."""
+    name = strategy.split(":", 1)[1] if strategy.startswith(("test:", "train:")) else strategy
+    primary = name.startswith("fixed:") or name.endswith(("nearest #1", "cheapest #1"))
+    return HARD_BLIND_CAP if primary else HARD_BLIND_CAP_OTHER  # on top of the standard tier's allowance: options, quantity, stock and budget checks
+
+
+def hard_path() -> Any:
+    return data_dir() / "shopping" / "hard.jsonl"
+
+
+def _total(pid: str, store: str, options: dict[str, str], qty: int) -> float:
+    from web_sites.shop import catalog
+
+    unit = catalog.price(pid, store, options)
+    assert unit is not None
+    return round(unit * qty, 2)
+
+
+def _options(p: dict[str, Any], rng: random.Random) -> dict[str, str]:
+    """A choice per option group, at least one of them not the first (default) choice."""
+    while True:
+        picks = {g["name"]: rng.randrange(len(g["choices"])) for g in p["options"]}
+        if any(picks.values()):
+            return {g["name"]: g["choices"][picks[g["name"]]]["value"] for g in p["options"]}
+
+
+def hard_rule(rule: str, p: dict[str, Any], options: dict[str, str], qty: int, dist: dict[str, float],
+              rng: random.Random, place: tuple[str, dict[str, float]] | None = None
+              ) -> tuple[str, str, dict[str, Any]] | None:
+    """(answer store, rule text, extra) for ``rule``, or None when it does not single out a store with
+    margin. ``extra``: ``out_of_stock`` (store ids), ``budget``, ``available`` (stores with stock)."""
+    from web_sites.shop import catalog
+
+    pid = p["product_id"]
+    offers = catalog.offers(pid)
+    selling = sorted(offers)
+    totals = {s: _total(pid, s, options, qty) for s in selling}
+    by_dist = sorted(selling, key=lambda s: dist[s])
+    extra: dict[str, Any] = {}
+    budget: float | None = None
+    if rule == "cheapest_in_stock":
+        cheapest = min(selling, key=lambda s: offers[s])
+        gone = [cheapest] + [s for s in selling if s != cheapest and rng.random() < 0.15]
+        left = [s for s in selling if s not in gone]
+        if len(left) < 3:
+            return None
+        store = min(left, key=lambda s: offers[s])
+        text = "at the store that sells it for the lowest price among the stores that have it in stock today"
+    elif rule == "nearest_in_stock":
+        gone = [by_dist[0]] + [s for s in by_dist[1:] if rng.random() < 0.15]
+        left = [s for s in selling if s not in gone]
+        if len(left) < 3:
+            return None
+        store = _nearest(left, dist)
+        text = "at the nearest store, by walking distance, that has it in stock today"
+    elif rule == "nearest_in_budget":
+        gone = [s for s in selling if rng.random() < 0.15]
+        left = [s for s in by_dist if s not in gone]
+        if len(left) < 3:
+            return None
+        # a budget below the nearest stocked store's total and above some other's, clear of every total
+        over = totals[left[0]]
+        under = sorted({totals[s] for s in left[1:] if totals[s] < over - 2 * BUDGET_MARGIN})
+        if not under:
+            return None
+        lo = rng.choice(under)
+        higher = [t for t in sorted(set(totals.values())) if t > lo]
+        hi = min(higher) if higher else over
+        budget = math.floor((lo + hi) / 2 * 10) / 10  # a round figure between two totals
+        if any(abs(t - budget) < BUDGET_MARGIN - 1e-9 for t in totals.values()):
+            return None
+        fits = [s for s in left if totals[s] <= budget]
+        if len(fits) < 2 and rng.random() < 0.7:
+            return None  # mostly a choice among the stores that fit, not just the cheapest one
+        store = _nearest(fits, dist)
+        text = (f"at the nearest store, by walking distance, that has it in stock today and where the {qty} "
+                f"of them, with these options, fit in your budget of ${budget:.2f}")
+    elif rule == "cheapest_within":
+        gone = [s for s in selling if rng.random() < 0.15]
+        left = [s for s in selling if s not in gone]
+        radius = rng.choice([800, 1000, 1200, 1500, 2000, 2500])
+        if any(abs(d - radius) < MARGIN_M for d in dist.values()) or len(left) < 3:
+            return None
+        inside = [s for s in left if dist[s] <= radius]
+        if len(inside) < 2 or len(inside) == len(left):
+            return None
+        store = min(inside, key=lambda s: offers[s])
+        text = (f"at the cheapest store, among those that have it in stock today, within a {radius} m walk of "
+                "where you are now")
+    elif rule == "near_place_in_stock":
+        if place is None:
+            return None
+        name, pdist = place
+        near = sorted(selling, key=lambda s: pdist[s])
+        gone = [near[0]] + [s for s in near[1:] if rng.random() < 0.15]
+        left = [s for s in selling if s not in gone]
+        if len(left) < 3:
+            return None
+        store = _nearest(left, pdist)
+        text = f"at the store nearest to {name}, by walking distance from there, that has it in stock today"
+        extra["place"] = name
+    else:
+        raise ValueError(f"unknown hard store rule {rule!r}")
+    if store is None or not gone:
+        return None
+    if budget is None:  # room for the answer's order, not for much more
+        budget = float(math.ceil(totals[store]) + rng.choice([0, 1, 2]))
+        if budget - totals[store] < BUDGET_MARGIN:
+            budget += 1.0
+    return store, text, {**extra, "out_of_stock": sorted(gone), "budget": budget,
+                         "available": [s for s in selling if s not in gone]}
+
+
+def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """The hard shopping tasks (see the module doc), in a seeded order with ids ``shop-hard-NNN``."""
+    from web_sites.shop import catalog
+
+    store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
+    products = [p for p in catalog.products()
+                if p["options"] and len(catalog.stores_selling(p["product_id"])) >= 3]
+    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
+                         key=lambda pl: pl.place_id)
+    place_dist: dict[str, dict[str, float]] = {}
+    quota = {r: round(share * N_HARD_SHOP) for r, share in HARD_RULES.items()}
+    quota["near_place_in_stock"] += N_HARD_SHOP - sum(quota.values())
+    blind: dict[str, int] = {}
+    out: list[dict[str, Any]] = []
+    attempts = 0
+    while len(out) < N_HARD_SHOP and attempts < 1_000_000:
+        attempts += 1
+        # the rules whose answer is by definition a rule-blind pick first (so they get their share of it),
+        # then the others drawn by what is left of their share (interleaved, so none finds the caps used up)
+        rule = next((r for r in DEFINITIONAL if quota[r] > 0), None) or rng.choices(
+            list(HARD_RULES), weights=[quota[r] for r in HARD_RULES])[0]
+        p = rng.choice(products)
+        start = rng.choice(city.node_ids())
+        if city.degree(start) < 3:
+            continue
+        options = _options(p, rng)
+        qty = rng.choice(QTYS)
+        dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
+        place = None
+        if rule == "near_place_in_stock":
+            pl = rng.choice(rule_places)
+            if pl.place_id not in place_dist:
+                place_dist[pl.place_id] = {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()}
+            place = (pl.name, place_dist[pl.place_id])
+        got = hard_rule(rule, p, options, qty, dist, rng, place)
+        if got is None:
+            continue
+        store, text, extra = got
+        split = _split(p["product_id"])
+        if sum(t["split"] == split for t in out) >= N_HARD_SHOP // 2:
+            continue
+        hits = [k for k, x in blind_picks(p, dist, extra.pop("available")).items() if x == store]
+        keys = hits + [f"{split}:{k}" for k in hits if blind_cap(k) == HARD_BLIND_CAP]
+        if any(blind.get(k, 0) + 1 > blind_cap(k) * (N_HARD_SHOP if k in hits else N_HARD_SHOP / 2) for k in keys):
+            continue
+        for k in keys:
+            blind[k] = blind.get(k, 0) + 1
+        quota[rule] -= 1
+        budget = extra.pop("budget")
+        gone = extra.pop("out_of_stock")
+        path = city.route(start, store_node[store])
+        task = _task("EWA-Shopping-v0", "",
+                     f"You are at {city.intersection_name(start)}. You have ${budget:.2f} to spend on the shop "
+                     f"website. Buy {qty} × {p['name']} ({catalog.option_text(p, options)}), all {qty} from one "
+                     f"store, {text}; choose “Pick up in store”. Some stores may be out of stock today. Then "
+                     "walk to that store and stop there. The map website gives walking distances.",
+                     start, rng.uniform(0, 360),
+                     {"product_id": p["product_id"], "options": options, "qty": qty, "budget": budget,
+                      "store_id": store, "store_node": store_node[store], "rule": rule, **extra},
+                     split, _max_steps(len(path)) + 30 + EXTRA_STEPS, start_in="web", rule=rule, level="hard")
+        task["web"]["sites"] = {"shop": {"budget": budget,
+                                         "out_of_stock": [[s, p["product_id"]] for s in gone]}}
+        out.append(task)
+    if len(out) < N_HARD_SHOP:
+        raise RuntimeError(f"only {len(out)} of {N_HARD_SHOP} hard shopping tasks could be drawn (left: {quota}; {sorted(blind.items(), key=lambda kv: -kv[1])[:8]})")
+    rng.shuffle(out)
+    for i, t in enumerate(out):
+        t["task_id"] = f"shop-hard-{i:03d}"
+    return out
+
+
+def render() -> str:
+    """The file's text: one task per line, keys sorted."""
+    from embodiedweb.worlds.street.city import load_city
+
+    tasks = hard_shopping(load_city(), random.Random(SEED))
+    return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare with the shipped file instead of writing it")
+    a = ap.parse_args(argv)
+    text = render()
+    path = hard_path()
+    if a.check:
+        same = path.exists() and path.read_text(encoding="utf-8") == text
+        print(f"{path}: {'up to date' if same else 'DIFFERS from the generator'}")
+        return 0 if same else 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {text.count(chr(10))} hard shopping tasks to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+"""The hard tier of EWA-Shopping-v0 (``level="hard"``, ``data/shopping/hard.jsonl``) and the level plumbing.
+
+The oracle solves every hard task through the public interface; an order that gets one hard thing wrong
+(quantity, option, budget, a store out of stock) fails; unknown levels and envs without hard tasks are
+errors that say so; the standard tier's ids, trace digests and suite version are as before levels existed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the envs)
+from baselines.registry import make_agent
+from embodiedweb.domains.base import Episode
+from embodiedweb.domains.outdoor.shopping import ShoppingDomain, ShoppingOracle
+from embodiedweb.episodes import run_episode
+from embodiedweb.registration import spec_for
+from embodiedweb.tasks import Task, TaskError, load_tasks
+from web_sites.shop import catalog
+
+SHOP = "EWA-Shopping-v0"
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make(SHOP, level="hard")
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def hard_tasks() -> list[Task]:
+    return load_tasks(spec_for(SHOP).level_tasks_path("hard"), ShoppingDomain().validate_task)
+
+
+class Variant(ShoppingOracle):
+    """The oracle's plan with one thing changed: the store, the options or the quantity it orders; it then
+    walks to the goal store, so only the order can be at fault."""
+
+    def __init__(self, task: Task, store: str | None = None, options: dict[str, str] | None = None,
+                 qty: int | None = None) -> None:
+        super().__init__(task)
+        g = task.goal
+        self.store = store or g["store_id"]
+        self.options = dict(g["options"]) if options is None else options
+        self.qty = g["qty"] if qty is None else qty
+
+    def plan(self) -> Any:
+        g = self.task.goal
+        yield from self.order_at(self.store, "pickup", self.options, self.qty)
+        yield from self.ask_directions(catalog.store(g["store_id"])["name"])
+        yield from self.walk_to(g["store_node"])
+        yield "stop"
+
+
+def play(env: Any, agent: Any, task_id: str) -> dict[str, Any]:
+    """One episode of a script agent; the final metrics and the shop's orders."""
+    obs, info = env.reset(seed=0, options={"task_id": task_id})
+    agent.reset(env, obs, info)
+    done = False
+    while not done:
+        obs, _, term, trunc, info = env.step(agent.act(obs, info))
+        done = term or trunc
+    return {**info["metrics"], "orders": env.unwrapped.webapp.snapshot(env.unwrapped.session)["shop"]["orders"]}
+
+
+def first(tasks: list[Task], rule: str | None = None, split: str = "test") -> Task:
+    return next(t for t in tasks if t.split == split and (rule is None or t.goal["rule"] == rule))
+
+
+# the suite ------------------------------------------------------------------------------------------------
+def test_hard_suite_shape(hard_tasks):
+    assert len(hard_tasks) == 120
+    assert [t.task_id for t in hard_tasks] == [f"shop-hard-{i:03d}" for i in range(120)]
+    assert sum(t.split == "test" for t in hard_tasks) == 60
+    for t in hard_tasks:
+        g, p = t.goal, catalog.product(t.goal["product_id"])
+        assert g["options"] != catalog.default_options(p), t.task_id  # an option that is not the default
+        assert 2 <= g["qty"] <= 5
+        shop = t.web["sites"]["shop"]
+        assert shop["budget"] == g["budget"]
+        gone = {s for s, pid in shop["out_of_stock"] if pid == g["product_id"]}
+        assert gone and g["store_id"] not in gone  # stock differs by store; the answer has it
+        total = round(catalog.price(g["product_id"], g["store_id"], g["options"]) * g["qty"], 2)
+        assert total <= g["budget"], t.task_id  # the right order fits the budget
+        assert f"{g['qty']} ×" in t.instruction and catalog.option_text(p, g["options"]) in t.instruction
+
+
+def test_generator_is_deterministic():
+    """``--check``: the generator writes the shipped file byte for byte."""
+    r = subprocess.run([sys.executable, "-m", "embodiedweb.data_gen.hard_shopping", "--check"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_oracle_solves_every_hard_task(hard_tasks):
+    """Through the public interface (actions only), every hard task, both splits."""
+    e = gym.make(SHOP, level="hard")
+    agent = make_agent("oracle")
+    try:
+        for i, t in enumerate(hard_tasks):
+            rec = run_episode(e, agent, t.task_id, seed=i)
+            assert rec["metrics"]["overall"] and rec["metrics"]["completion"] == 1.0, (t.task_id, rec["metrics"])
+            assert rec["metrics"]["qty_ordered"] == t.goal["qty"] and rec["level"] == "hard"
+    finally:
+        e.close()
+
+
+def test_perturbed_oracle_fails(env, hard_tasks):
+    tests = [t for t in hard_tasks if t.split == "test"][:12]
+    for i, t in enumerate(tests):
+        m = play(env, ShoppingDomain().oracle(t, perturb=random.Random(i)), t.task_id)
+        assert not m["overall"], t.task_id
+
+
+# one hard thing wrong -------------------------------------------------------------------------------------
+def test_right_order_passes(env, hard_tasks):
+    t = first(hard_tasks)
+    m = play(env, Variant(t), t.task_id)
+    assert m["overall"] and m["qty_ordered"] == t.goal["qty"]
+
+
+@pytest.mark.parametrize("delta", [-1, 1])
+def test_wrong_quantity_fails(env, hard_tasks, delta):
+    def fits(t: Task) -> bool:  # the shop takes the wrong quantity too: the checker has to catch it
+        g = t.goal
+        return catalog.price(g["product_id"], g["store_id"], g["options"]) * (g["qty"] + delta) <= g["budget"]
+
+    t = next(t for t in hard_tasks if t.split == "test" and fits(t))
+    m = play(env, Variant(t, qty=t.goal["qty"] + delta), t.task_id)
+    assert len(m["orders"]) == 1  # an order was placed, at the right store, for pickup
+    assert m["qty_ordered"] == t.goal["qty"] + delta
+    assert not m["web"] and not m["overall"] and m["embodied"]
+
+
+def test_default_option_fails(env, hard_tasks):
+    """The options the product page preselects (the first choice of each group) are not the ones asked."""
+    t = first(hard_tasks)
+    m = play(env, Variant(t, options=catalog.default_options(catalog.product(t.goal["product_id"]))), t.task_id)
+    assert len(m["orders"]) == 1 and not m["web"] and not m["overall"]
+
+
+def test_out_of_stock_store_fails(env, hard_tasks):
+    """A store that is out of the product today refuses it: no order, no pass."""
+    t = first(hard_tasks)
+    gone = t.web["sites"]["shop"]["out_of_stock"][0][0]
+    m = play(env, Variant(t, store=gone), t.task_id)
+    assert m["orders"] == [] and not m["web"] and not m["overall"]
+
+
+def test_over_budget_store_fails(env, hard_tasks):
+    """In a budget task, the nearest store with stock is over the budget: the shop refuses the order."""
+    t = first(hard_tasks, "nearest_in_budget")
+    g = t.goal
+    gone = {s for s, _ in t.web["sites"]["shop"]["out_of_stock"]}
+    over = [s for s in catalog.stores_selling(g["product_id"]) if s not in gone
+            and catalog.price(g["product_id"], s, g["options"]) * g["qty"] > g["budget"]]
+    assert over
+    m = play(env, Variant(t, store=over[0]), t.task_id)
+    assert m["orders"] == [] and not m["web"] and not m["overall"]
+
+
+def _episode(goal: dict[str, Any], orders: list[dict[str, Any]]) -> Episode:
+    t = Task(task_id="t", env_id=SHOP, instruction="i", goal=goal)
+    return Episode(task=t, world_state={"node": goal["store_node"], "path": [goal["store_node"]]},
+                   web_state={"shop": {"orders": orders}}, answer="stop", steps=1, switches=0)
+
+
+def test_checker_rules_on_end_states(hard_tasks):
+    """The checker alone: exact quantity, no item with other options anywhere, spending within the budget."""
+    t = first(hard_tasks)
+    g = t.goal
+    unit = catalog.price(g["product_id"], g["store_id"], g["options"])
+
+    def order(qty: int, options: dict[str, str] | None = None, total: float | None = None) -> dict[str, Any]:
+        return {"order_id": "ORD-00001", "store_id": g["store_id"], "delivery": "pickup",
+                "items": [{"product_id": g["product_id"], "options": options or g["options"], "qty": qty}],
+                "total": round(unit * qty, 2) if total is None else total}
+
+    d = ShoppingDomain()
+    assert d.check(_episode(g, [order(g["qty"])]))["web"]
+    assert not d.check(_episode(g, [order(g["qty"] + 1)]))["web"]
+    no_budget = {k: v for k, v in g.items() if k != "budget"}  # (so that only the option is at fault)
+    wrong = catalog.default_options(catalog.product(g["product_id"]))
+    assert d.check(_episode(no_budget, [order(g["qty"])]))["web"]
+    assert not d.check(_episode(no_budget, [order(g["qty"]), order(1, wrong)]))["web"]  # an extra wrong-option item
+    m = d.check(_episode(g, [order(g["qty"], total=g["budget"] + 0.01)]))
+    assert not m["web"] and m["spent"] == round(g["budget"] + 0.01, 2)
+    # a standard goal (no qty, no budget) is checked as before: any quantity, no extra metrics
+    std = {k: v for k, v in g.items() if k not in ("qty", "budget")}
+    m = d.check(_episode(std, [order(7)]))
+    assert m["web"] and "qty_ordered" not in m and "spent" not in m
+
+
+def test_hard_task_validation_names_task_and_field(tmp_path, hard_tasks):
+    rec = hard_tasks[0].to_json()
+    for field, value, where in (("qty", 0, "goal.qty"), ("qty", "3", "goal.qty"), ("budget", -1, "goal.budget"),
+                                ("options", {"size": "huge"}, "goal.options")):
+        bad = {**rec, "goal": {**rec["goal"], field: value}}
+        path = tmp_path / "hard.jsonl"
+        path.write_text(json.dumps(bad) + "\n")
+        with pytest.raises(TaskError) as e:
+            load_tasks(path, ShoppingDomain().validate_task)
+        assert "'shop-hard-000'" in str(e.value) and f"field '{where}'" in str(e.value), str(e.value)
+
+
+# levels -------------------------------------------------------------------------------------------------------
+def test_level_errors():
+    with pytest.raises(gym.error.Error, match="unknown level 'expert': the levels are standard, hard"):
+        gym.make(SHOP, level="expert")
+    with pytest.raises(gym.error.Error, match="EWA-Cooking-v0 has no hard tasks"):
+        gym.make("EWA-Cooking-v0", level="hard")
+    with pytest.raises(gym.error.Error, match="standard tier only"):
+        gym.make(SHOP, level="hard", curriculum=0)
+
+
+def test_cli_level_errors():
+    def ewa(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "embodiedweb.cli", "eval", "--no-progress", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+
+    r = ewa("--env", SHOP, "--level", "expert")
+    assert r.returncode == 2 and "invalid choice: 'expert'" in r.stderr and "'hard'" in r.stderr
+    r = ewa("--env", "EWA-Cooking-v0", "--level", "hard")
+    assert r.returncode == 2 and "EWA-Cooking-v0 has no hard tasks" in r.stderr
+
+
+def test_levels_in_versions_and_records(tmp_path):
+    from embodiedweb.evaluate import evaluate
+
+    std, hard = gym.make(SHOP), gym.make(SHOP, level="hard")
+    try:
+        assert std.unwrapped.level == "standard" and hard.unwrapped.level == "hard"
+        assert hard.unwrapped.suite_version.endswith("-hard") and std.unwrapped.suite_version.count("-") == 1
+        assert {t.task_id for t in std.unwrapped.tasks}.isdisjoint(t.task_id for t in hard.unwrapped.tasks)
+        assert gym.make(SHOP, level="standard").unwrapped.suite_version == std.unwrapped.suite_version
+    finally:
+        std.close()
+        hard.close()
+    _, recs = evaluate([SHOP], "oracle", limit=2, env_kwargs={"level": "hard"}, progress=False,
+                       out=tmp_path / "r.jsonl")
+    assert len(recs) == 2 and all(r["level"] == "hard" and r["selection"]["level"] == "hard"
+                                  and r["split"] == "test" and r["task_id"].startswith("shop-hard-") for r in recs)
+    assert all(r["suite_version"].endswith("-hard") for r in recs)
+
+
+#: oracle trace digests of standard tasks measured before levels existed (``ewa eval --env all --agent oracle
+#: --split all``, the task's seed); the standard tier must be byte for byte what it was
+STANDARD_DIGESTS = {
+    ("EWA-Shopping-v0", "shop-000", 0): "ec74061141f82745ab328062c003f629368fbdf766b06b1ca60d9f4dcb403a28",
+    ("EWA-Shopping-v0", "shop-001", 1): "705d62b1f8b5c9ccc389700a51a4fd8805e1e1f7a1952d829549ca20b5c7399e",
+    ("EWA-Shopping-v0", "shop-117", 117): "8f3a9688b3cfb171476afa28a7d9f2aaf511736742659b312953b93e24d7a343",
+    ("EWA-Navigation-v0", "nav-000", 0): "3e4480f35f9ce72e826e9a5d7ec5c4b6c47cf57c94d0d06326681875a84ec02d",
+    ("EWA-Traveling-v0", "travel-003", 3): "fda1c92e276f31167c26070c5e3efd67f71c3a6c1d82e353b0377afb1194caad",
+}
+
+
+@pytest.mark.parametrize("key", sorted(STANDARD_DIGESTS))
+def test_standard_digests_unchanged(key):
+    env_id, task_id, seed = key
+    e = gym.make(env_id, level="standard")
+    try:
+        rec = run_episode(e, make_agent("oracle"), task_id, seed=seed)
+    finally:
+        e.close()
+    assert rec["trace_digest"] == STANDARD_DIGESTS[key] and rec["level"] == "standard"
+    assert rec["metrics"]["overall"]
+
+
+def test_standard_shopping_suite_version_unchanged():
+    """The hard task file is no part of the standard tier's world digest (task files are left out)."""
+    e = gym.make(SHOP)
+    try:
+        assert e.unwrapped.suite_version == "c1-02910e9d38ee"
+    finally:
+        e.close()
