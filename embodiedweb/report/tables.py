@@ -80,8 +80,15 @@ def detail_key(rec: dict[str, Any]) -> tuple[str, str, str, str]:
 
 
 def row(rec: dict[str, Any]) -> str:
-    """The report row (run label) of a record: ``_row`` once :func:`label_runs` ran, else its run label."""
-    return str(rec.get("_row") or run_label(rec))
+    """The report row (run label) of a record: ``_row`` once :func:`label_runs` ran, else :func:`tier_label`."""
+    return str(rec.get("_row") or tier_label(rec))
+
+
+def tier_label(rec: dict[str, Any]) -> str:
+    """The run label, with the task tier when it is not the standard one (``oracle · hard``): runs of one
+    agent on the standard and the hard tier are rows side by side, never merged."""
+    level = rec.get("level") or (rec.get("selection") or {}).get("level")
+    return f"{run_label(rec)} · {level}" if level and level != "standard" else run_label(rec)
 
 
 def is_error(rec: dict[str, Any]) -> bool:
@@ -98,14 +105,14 @@ def label_runs(records: list[dict[str, Any]], split_runs: bool = False) -> None:
     (records older than run ids: ``label#old``)."""
     ids: dict[str, set[str]] = {}
     for r in records:
-        ids.setdefault(run_label(r), set()).add(run_id(r))
+        ids.setdefault(tier_label(r), set()).add(run_id(r))
     shared = {lab: rids for lab, rids in ids.items() if len(rids) > 1}
     if shared and not split_runs:
         raise MixedRuns("different runs would be merged into one row (" + "; ".join(
             f"{lab}: {', '.join(sorted(rids))}" for lab, rids in sorted(shared.items()))
             + "). Pass --split-runs to show one row per run, or give them labels apart (ewa eval --run-label)")
     for r in records:
-        lab = run_label(r)
+        lab = tier_label(r)
         if lab in shared:
             rid = run_id(r)
             lab = f"{lab}#{'old' if rid.startswith('agent:') else rid[:6]}"

@@ -135,3 +135,16 @@ def test_viewer_shows_thumbnails_and_errors(tmp_path):
     assert 'alt="web" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAE="' in html
     assert 'alt="embodied" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAI="' in html
     assert "error: Apple is not visible" in html and "You see a fridge &lt;b&gt;" in html  # text is escaped
+
+
+def test_standard_and_hard_runs_are_rows_side_by_side(tmp_path):
+    """One agent's runs on the standard and the hard tier (other run ids, other suite versions) are two rows
+    of the same table, labelled with the tier, never merged and never refused as mixed."""
+    std = [{**rec("EWA-Shopping-v0", "oracle", f"s{i}", overall=True, completion=1.0), "run_id": "aaa",
+            "suite_version": "c1-x", "level": "standard"} for i in range(2)]
+    hard = [{**rec("EWA-Shopping-v0", "oracle", f"shop-hard-{i}", overall=i == 0, completion=0.5),
+             "run_id": "bbb", "suite_version": "c1-x-hard", "level": "hard"} for i in range(2)]
+    report = build_report([write(tmp_path / "r.jsonl", std + hard)], process=False)
+    per = report.numbers["table2"]
+    assert per["oracle"]["EWA-Shopping-v0"]["overall"] == 1.0
+    assert per["oracle · hard"]["EWA-Shopping-v0"]["overall"] == 0.5
