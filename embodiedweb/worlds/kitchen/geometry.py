@@ -112,6 +112,41 @@ def box_distance(cam: tuple[float, float, float], center: list[float], half: tup
     return math.sqrt(d2 + gap * gap)
 
 
+def box_view_gaps(cam: tuple[float, float, float], rotation: float, horizon: float, center: list[float],
+                  half: tuple[float, float, float] | list[float], max_dist: float = VISIBILITY_DISTANCE,
+                  fov_deg: float = FOV_DEG) -> list[str]:
+    """Where the box leaves the view, in the order ``behind``, ``left``, ``right``, ``above``, ``below``,
+    ``beyond reach`` (those that apply to some corner; [] exactly when :func:`box_fully_in_view`): what
+    an agent has to turn, look or move towards to see all of it."""
+    fwd, right, up = _axes(float(rotation), float(horizon))
+    axis_low = cam[1] - CAMERA_OFFSET - REACH_BELOW
+    tan_half = math.tan(math.radians(fov_deg / 2.0)) + 1e-6
+    gaps: set[str] = set()
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            for sz in (-1, 1):
+                p = (center[0] + sx * half[0], center[1] + sy * half[1], center[2] + sz * half[2])
+                v = (p[0] - cam[0], p[1] - cam[1], p[2] - cam[2])
+                zc = v[0] * fwd[0] + v[1] * fwd[1] + v[2] * fwd[2]
+                xc = v[0] * right[0] + v[1] * right[1] + v[2] * right[2]
+                yc = v[0] * up[0] + v[1] * up[1] + v[2] * up[2]
+                if zc <= 1e-6:
+                    gaps.add("behind")
+                else:
+                    if xc < -zc * tan_half:
+                        gaps.add("left")
+                    elif xc > zc * tan_half:
+                        gaps.add("right")
+                    if yc > zc * tan_half:
+                        gaps.add("above")
+                    elif yc < -zc * tan_half:
+                        gaps.add("below")
+                below = max(axis_low - p[1], 0.0) + max(p[1] - cam[1], 0.0)
+                if math.sqrt(v[0] ** 2 + v[2] ** 2 + below ** 2) > max_dist:
+                    gaps.add("beyond reach")
+    return [g for g in ("behind", "left", "right", "above", "below", "beyond reach") if g in gaps]
+
+
 def box_fully_in_view(cam: tuple[float, float, float], rotation: float, horizon: float, center: list[float],
                       half: tuple[float, float, float] | list[float], max_dist: float = VISIBILITY_DISTANCE,
                       fov_deg: float = FOV_DEG) -> bool:

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import vocab
-from .geometry import VISIBILITY_DISTANCE, box_distance, box_fully_in_view
+from .geometry import VISIBILITY_DISTANCE, box_distance, box_view_gaps
 
 if TYPE_CHECKING:
     from .objects import SimObject
@@ -59,23 +59,39 @@ def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
     return out
 
 
-#: Said of a receptacle whose inside is not all in view (whatever it holds): it never reads as empty.
-OUT_OF_VIEW = "partly out of view: LookUp/LookDown, turn or move to see all it holds"
+#: Said of a receptacle whose inside is not all in view (whatever it holds): it never reads as empty. It is
+#: followed by where (:func:`view_gaps`), so an agent knows which way to turn, look or move.
+OUT_OF_VIEW = "partly out of view"
+_GAP_HINT = {"behind": "turn", "left": "turn left or move", "right": "turn right or move", "above": "LookUp",
+             "below": "LookDown", "beyond reach": "move closer along it", "hidden": "move or look from another side"}
 _SURFACE_SPACE = 0.35  # the height above a surface (counter, table, plate) where what rests on it stands
 
 
-def inside_out_of_view(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> bool:
-    """Whether part of where ``o`` holds things is out of view: the receptacle's inside (or the space
-    above a surface) is not all in the frustum and reach, or something it holds is not visible."""
+def view_gaps(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> list[str]:
+    """Where part of where ``o`` holds things is out of view ([] when none is): the sides of the frustum and
+    the reach its inside (or the space above a surface) leaves (``left``, ``above``, ``beyond reach``, ...),
+    or ``hidden`` when it is all in view but something it holds is not visible (behind something)."""
     if not o.flags.get("receptacle") or (o.flags.get("openable") and not o.state.get("isOpen")):
-        return False
+        return []
     c, h = list(o.center), list(o.half)
     if o.object_type not in vocab.INSIDE_TYPES:  # a surface: what rests on it stands above the box
         c[1] += _SURFACE_SPACE / 2
         h[1] += _SURFACE_SPACE / 2
-    if not box_fully_in_view(sim.camera, sim.rot, sim.hor, c, h):
-        return True
-    return any(not geo[sim.objects[x].index] for x in o.contents if sim.objects[x].active)
+    gaps = box_view_gaps(sim.camera, sim.rot, sim.hor, c, h)
+    if gaps:
+        return gaps
+    return ["hidden"] if any(not geo[sim.objects[x].index] for x in o.contents if sim.objects[x].active) else []
+
+
+def inside_out_of_view(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> bool:
+    """Whether part of where ``o`` holds things is out of view (see :func:`view_gaps`)."""
+    return bool(view_gaps(sim, o, geo))
+
+
+def out_of_view_text(gaps: list[str]) -> str:
+    """The scene text's note for a receptacle partly out of view: where, and what to do about it."""
+    where = "; ".join(f"{g}: {_GAP_HINT[g]}" for g in gaps)
+    return f"{OUT_OF_VIEW} ({where}) to see all it holds"
 
 
 def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
@@ -103,8 +119,9 @@ def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
         st = object_states(sim, o)
         if st:
             parts.append(", ".join(st))
-        if vis_of(o) and inside_out_of_view(sim, o, geo):
-            parts.append(OUT_OF_VIEW)
+        gaps = view_gaps(sim, o, geo) if vis_of(o) else []
+        if gaps:
+            parts.append(out_of_view_text(gaps))
         return "- " + "; ".join(parts)
 
     def vis_of(o: SimObject) -> bool:

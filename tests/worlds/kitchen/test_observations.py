@@ -101,3 +101,28 @@ def test_a_type_name_is_the_nearest_visible_instance_or_an_error_listing_candida
     sim.objects[b]._meta = None
     assert w.execute("PickupObject", {"obj": "Egg"}) == ""  # same states: the nearest visible one
     assert sim.held in (a, b)
+
+
+def test_out_of_view_says_where_and_agrees_with_the_frustum_rule():
+    """The note names the sides a receptacle leaves the view by (so an agent knows which way to turn, look or
+    move); no sides exactly when the box is fully in view (the rule the note had before); and looking the
+    way it says brings that side in (a surface partly below the view is not below it after LookDown)."""
+    from embodiedweb.worlds.kitchen.geometry import box_fully_in_view, box_view_gaps
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        cam = (rng.uniform(-2, 2), rng.uniform(0.5, 2.0), rng.uniform(-2, 2))
+        c = [rng.uniform(-2.5, 2.5), rng.uniform(0, 2), rng.uniform(-2.5, 2.5)]
+        h = [rng.uniform(0.02, 1.2), rng.uniform(0.02, 0.4), rng.uniform(0.02, 1.2)]
+        rot, hor = rng.choice([0, 90, 180, 270]), rng.choice([-30, 0, 30, 60])
+        gaps = box_view_gaps(cam, rot, hor, c, h)
+        assert (gaps == []) == box_fully_in_view(cam, rot, hor, c, h)
+        assert all(g in ("behind", "left", "right", "above", "below", "beyond reach") for g in gaps)
+    w = KitchenWorld()
+    w.reset({"kitchen_id": "kitchen_16"}, 0)
+    w.sim.step("TeleportFull", x=0.0, z=0.5, rotation=180, horizon=0, forceAction=True)
+    line = _listed(w.text())["DiningTable|+0.00|+0.38|-0.25"]
+    assert "partly out of view (" in line and "below: LookDown" in line, line
+    w.sim.step("TeleportFull", x=0.0, z=0.5, rotation=180, horizon=60, forceAction=True)
+    line = _listed(w.text()).get("DiningTable|+0.00|+0.38|-0.25", "")
+    assert "below: LookDown" not in line, line
