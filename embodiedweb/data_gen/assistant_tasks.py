@@ -34,6 +34,7 @@ import random
 import sys
 from typing import Any
 
+from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.domains.assistant.grounding import PLACE_WORDS, Target, targets
 from embodiedweb.paths import data_dir
 from web_sites.recipes import catalog as recipes
@@ -409,16 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the shipped file instead of writing it")
     args = ap.parse_args(argv)
-    path = data_dir() / "assistant" / "tasks.jsonl"
-    text = render(generate())
-    if args.check:
-        same = path.exists() and path.read_text(encoding="utf-8") == text
-        print("identical" if same else f"{path} differs from the generator's output")
-        return 0 if same else 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {path}")
-    return 0
+    return write_or_check(data_dir() / "assistant" / "tasks.jsonl", render(generate()), args.check, __spec__.name)
 
 
 if __name__ == "__main__":

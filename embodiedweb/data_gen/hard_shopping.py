@@ -44,6 +44,7 @@ from embodiedweb.data_gen.outdoor_tasks import (
     _task,
     blind_picks,
 )
+from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.paths import data_dir
 
 SEED = 23
@@ -262,16 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the shipped file instead of writing it")
     a = ap.parse_args(argv)
-    text = render()
-    path = hard_path()
-    if a.check:
-        same = path.exists() and path.read_text(encoding="utf-8") == text
-        print(f"{path}: {'up to date' if same else 'DIFFERS from the generator'}")
-        return 0 if same else 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {text.count(chr(10))} hard shopping tasks to {path}")
-    return 0
+    return write_or_check(hard_path(), render(), a.check, __spec__.name)
 
 
 if __name__ == "__main__":

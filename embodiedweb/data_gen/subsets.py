@@ -30,6 +30,7 @@ import gymnasium as gym
 
 import embodiedweb  # noqa: F401  (registers the ids)
 from embodiedweb.curricula import load_difficulty
+from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.paths import data_dir
 from embodiedweb.registration import registered_ids
 from embodiedweb.sampling import SUBSETS, quotas, strata_of
@@ -96,16 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the shipped file, write nothing")
     args = ap.parse_args(argv)
-    path = data_dir() / "subsets" / "lite.json"
-    text = render("lite")
-    if args.check:
-        same = path.exists() and path.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{path} is stale: rerun python -m embodiedweb.data_gen.subsets")
-        return 0 if same else 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {path}")
-    return 0
+    return write_or_check(data_dir() / "subsets" / "lite.json", render("lite"), args.check, __spec__.name)
 
 
 if __name__ == "__main__":
