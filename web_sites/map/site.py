@@ -9,6 +9,11 @@ Pages (all GET, so a route can be revisited by its URL):
 * ``/map/directions?from=...&to=...`` - the shortest walk (Dijkstra on the street graph): numbered steps,
   total distance and walking time, start and end node ids, and an SVG map of the route.
 
+Plain sessions (the hard tier: session config ``{"plain": true}``, e.g. a task's
+``web.sites.map.plain``): the site gives what a real map site gives - street names, turns and distances,
+the start and end as street corners or blocks - and never prints or accepts the street graph's node ids
+(a node id typed as a start, destination or search is not found).
+
 Per-session state (what checkers read, :meth:`MapSite.snapshot`): ``{"searches": [{"q", "results"}],
 "directions": [{"from", "to", "from_node", "to_node", "length_m"}]}`` in request order; only directions
 that were found are recorded.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -46,6 +52,8 @@ def google_enabled() -> bool:
     """Whether the Google directions backend is switched on (``EMBODIEDWEB_MAP_GOOGLE=1``; default off)."""
     return os.environ.get(GOOGLE_OPT_IN_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
+
+_NODE_ID = re.compile(r"n\d+")
 
 HELP = "Try a place name, an intersection such as “5th Ave & W 42nd St” or an address such as “350 5th Ave”."
 
@@ -73,9 +81,24 @@ class MapSite(Site):
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS map_directions (session TEXT, seq INTEGER, from_q TEXT, to_q TEXT,"
             " from_node TEXT, to_node TEXT, length_m REAL)", "map_directions")
+        store.register_session_table("CREATE TABLE IF NOT EXISTS map_settings (session TEXT, plain INTEGER)",
+                                     "map_settings")
 
     def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
-        """A session starts with no searches and no directions."""
+        """A session starts with no searches and no directions; ``config["plain"]`` makes it a plain session."""
+        if config.get("plain"):
+            store.execute("INSERT INTO map_settings VALUES (?, ?)", (session, 1))
+
+    @staticmethod
+    def plain(ctx: Ctx) -> bool:
+        """Whether this session is plain (see the module docstring)."""
+        return ctx.store.query_one("SELECT plain FROM map_settings WHERE session = ?", (ctx.session,)) is not None
+
+    def _locate(self, ctx: Ctx, text: str) -> Location | None:
+        """``City.locate``, except that a plain session does not resolve node ids."""
+        if self.plain(ctx) and _NODE_ID.fullmatch(clean_text(text)):
+            return None
+        return self.city().locate(text)
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
         """Return the session's logged searches and directions, or {} if none."""
@@ -143,13 +166,17 @@ class MapSite(Site):
                 results.append({"kind": "place", "name": p.name, "category": p.category, "address": p.address,
                                 "node": p.node_id, "url": f"/map/place/{p.place_id}", "place_id": p.place_id,
                                 "where": city.intersection_name(p.node_id)})
+            plain = self.plain(ctx)
             loc = city.parse_address(q) if not results else None
-            if loc is None and q in city.nodes:
+            if loc is None and q in city.nodes and not plain:
                 loc = city.locate(q)
             if loc is not None:
                 results.append({"kind": loc.kind, "name": loc.label, "category": loc.kind.capitalize(),
                                 "address": "", "node": loc.node_id, "url": "", "place_id": "",
                                 "where": city.intersection_name(loc.node_id)})
+            if plain:
+                for r in results:
+                    r["node"] = ""
             if not results:
                 error = f"No match for “{q}”. " + HELP
                 suggestions = city.address_suggestions(q)
@@ -165,7 +192,7 @@ class MapSite(Site):
         if p is None:
             return ctx.app.error_page(404, "Place not found", f"There is no place {pid[:60]!r} on the map.")
         svg = route_svg(city, [p.node_id], f"Map around {p.name}", marks=[(p.node_id, p.name)])
-        return ctx.render("place.html", p=p, where=city.intersection_name(p.node_id), svg=svg,
+        return ctx.render("place.html", p=p, where=city.intersection_name(p.node_id), svg=svg, plain=self.plain(ctx),
                           facts={k: v for k, v in p.data.items() if k not in (
                               "place_id", "name", "lat", "lng", "category", "address") and isinstance(v, str | int | float)},
                           to_url="/map/directions?" + urlencode({"to": p.name}),
@@ -183,8 +210,9 @@ class MapSite(Site):
             errors.append("Enter a starting point.")
         if not to:
             errors.append("Enter a destination.")
-        a = city.locate(frm) if frm else None
-        b = city.locate(to) if to else None
+        a = self._locate(ctx, frm) if frm else None
+        b = self._locate(ctx, to) if to else None
+        plain = self.plain(ctx)
         suggestions: list[Any] = []
         if frm and a is None:
             errors.append(f"We could not find the starting point “{frm}”.")
@@ -197,7 +225,8 @@ class MapSite(Site):
             ctxv["suggestions"] = []
             return self._google_directions(ctx, frm, to, ctxv)
         if not errors and a is not None and b is not None and a.node_id == b.node_id:
-            errors.append(f"The starting point and the destination are the same place ({a.label}, {a.node_id}).")
+            same = a.label if plain else f"{a.label}, {a.node_id}"
+            errors.append(f"The starting point and the destination are the same place ({same}).")
         if errors:
             ctxv["error"] = " ".join(errors) + ("" if not (frm and to) or (a and b) else " " + HELP)
             return ctx.render("directions.html", status=200, **ctxv)
@@ -207,14 +236,14 @@ class MapSite(Site):
             ctxv["error"] = f"There is no walking route from {a.label} to {b.label}."
             return ctx.render("directions.html", **ctxv)
         length = city.route_length(path)
-        steps = [s.split(". ", 1)[1] for s in city.directions(path, _dest_label(b))]
+        steps = [s.split(". ", 1)[1] for s in city.directions(path, _dest_label(b), plain=plain)]
         ctx.store.execute("INSERT INTO map_directions VALUES (?, ?, ?, ?, ?, ?, ?)",
                           (ctx.session, self._next_seq(ctx, "map_directions"), frm, to, a.node_id, b.node_id,
                            round(length, 1)))
         ctxv["route"] = {
             "a": a, "b": b, "a_where": city.intersection_name(a.node_id), "b_where": city.intersection_name(b.node_id),
             "length_m": round(length), "minutes": max(1, round(length / WALK_SPEED_M_PER_MIN)), "steps": steps,
-            "nodes": len(path), "grid_north": f"{city.compass_offset:.0f}",
+            "nodes": len(path), "grid_north": f"{city.compass_offset:.0f}", "plain": plain,
             "svg": route_svg(city, path, f"Map of the walking route from {a.label} to {b.label}, "
                                          f"{_fmt_km(length)}", marks=[(a.node_id, "A"), (b.node_id, "B")]),
             "reverse_url": "/map/directions?" + urlencode({"from": to, "to": frm}),

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from embodiedweb.agents.script import Plan, ScriptAgent
 from embodiedweb.domains.base import Domain
 from embodiedweb.tasks import Task, TaskError
-from embodiedweb.worlds.street.world import StreetWorld
+from embodiedweb.worlds.street.world import VIEWS, StreetWorld
 
 
 def city() -> Any:
@@ -58,10 +58,14 @@ class StreetDomain(Domain):
     report_family = "outdoor"
 
     def validate_task(self, task: Task) -> None:
-        """Raise ``TaskError`` when ``embodied.start`` or a goal node field is not a city node."""
+        """Raise ``TaskError`` when ``embodied.start`` or a goal node field is not a city node, or
+        ``embodied.view`` is not a street view style."""
         start = task.embodied.get("start")
         if start not in city().nodes:
             raise TaskError(f"task {task.task_id!r}: field 'embodied.start': unknown node {start!r}")
+        view = task.embodied.get("view", "map")
+        if view not in VIEWS:
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.view': {view!r} is not one of {', '.join(VIEWS)}")
         for key in self.node_fields:
             if task.goal.get(key) not in city().nodes:
                 raise TaskError(f"task {task.task_id!r}: field 'goal.{key}': unknown node {task.goal.get(key)!r}")
@@ -88,11 +92,17 @@ class StreetOracle(ScriptAgent):
         """The node the walker stands on."""
         return self.env.unwrapped.world.semantic_state()["node"]
 
+    def plain_map(self) -> bool:
+        """The task's map session is plain (the hard tier): it takes no node ids."""
+        return bool(self.task.web.get("sites", {}).get("map", {}).get("plain"))
+
     def ask_directions(self, to: str) -> Plan:
-        """Switch to the web and open the map's directions from here to ``to``."""
+        """Switch to the web and open the map's directions from here to ``to``: from the node, or on a plain
+        map from the corner's or block's name, which the walker's street signs show."""
         if self.obs["active"] != "web":
             yield "switch_environment"
-        yield "goto [/map/directions?" + urlencode({"from": self.here(), "to": to}) + "]"
+        here = city().intersection_name(self.here()) if self.plain_map() else self.here()
+        yield "goto [/map/directions?" + urlencode({"from": here, "to": to}) + "]"
 
     def walk_to(self, node: str, drop_last: bool = False, wrong_turn: bool = False) -> Plan:
         """Switch to the street and walk the route to ``node``; may stop short or take one wrong turn and quit."""

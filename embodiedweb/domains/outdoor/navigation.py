@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from urllib.parse import urlencode
 
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, near
@@ -66,12 +67,24 @@ class NavigationDomain(StreetDomain):
 
 
 class NavigationOracle(StreetOracle):
-    """Directions on the map for the destination, then the shortest walk (the map's route), stop."""
+    """Directions on the map for the destination, then the shortest walk (the map's route), stop. A described
+    destination (the hard tier) is first found on the wiki: a search for its facts, then its article."""
+
+    def look_up(self, goal: dict[str, Any]) -> Any:
+        """Search the wiki for the description's facts and open the destination's article."""
+        if self.obs["active"] != "web":
+            yield "switch_environment"
+        facts = goal["facts"]
+        words = " ".join(str(v) for k, v in sorted(facts.items()) if k not in ("kind", "decade"))
+        yield "goto [/wiki/search?" + urlencode({"q": f"{facts['kind']} {words}".strip()}) + "]"
+        yield f"goto [/wiki/article/{goal['dest_place']}]"
 
     def plan(self) -> Any:
         """Ask for directions, walk to the destination and stop; a perturbation skips directions, stops short or turns wrong."""
         g = self.task.goal
         mode = self.perturb.choice(["no_directions", "stop_short", "wrong_turn"]) if self.perturb else None
+        if g.get("description"):  # the hard tier: identify the described place on the wiki first
+            yield from self.look_up(g)
         if mode != "no_directions":
             yield from self.ask_directions(g["dest_name"])
         yield from self.walk_to(g["dest_node"], drop_last=mode == "stop_short", wrong_turn=mode == "wrong_turn")

@@ -446,14 +446,17 @@ class City:
             leg["length_m"] = round(leg["length_m"], 1)
         return legs
 
-    def directions(self, path: list[str], destination: str = "") -> list[str]:
+    def directions(self, path: list[str], destination: str = "", plain: bool = False) -> list[str]:
         """Numbered turn-by-turn steps: "1. Head north on 5th Ave (towards n12) for 240 m", "2. Turn left onto W 42nd St
         (left at n1671) and walk west for 170 m", ..., "Arrive at ...".
 
         A turn step's verb comes from :data:`TURN_VERBS` of the label the street world shows, at the node
         named in brackets, for the street the route takes, to a walker arriving along the route; the
         bracket repeats that label. The first step names the start's neighbour to walk to, which the
-        street view lists with its own direction word. The compass words are the map's grid directions (``compass_offset``)."""
+        street view lists with its own direction word. The compass words are the map's grid directions (``compass_offset``).
+
+        ``plain`` (the hard tier's map): street names, turns and distances only, as a real map site gives
+        them ("Turn left onto W 42nd St and walk west for 170 m", "Arrive at ..."): no node ids."""
         if not path:
             return []
         legs = self.legs(path)
@@ -461,14 +464,15 @@ class City:
         for k, leg in enumerate(legs):
             dist = _fmt_m(leg["length_m"])
             if k == 0:
-                steps.append(f"Head {self.compass(leg['heading'])} on {leg['street']} (towards {path[1]}) for {dist}")
+                towards = "" if plain else f" (towards {path[1]})"
+                steps.append(f"Head {self.compass(leg['heading'])} on {leg['street']}{towards} for {dist}")
             else:
                 label = leg["turn"]
                 verb = TURN_VERBS[label.split(" ")[0]]
-                steps.append(f"{verb} onto {leg['street']} ({label} at {leg['start']}) and walk "
-                             f"{self.compass(leg['heading'])} for {dist}")
+                at = "" if plain else f" ({label} at {leg['start']})"
+                steps.append(f"{verb} onto {leg['street']}{at} and walk {self.compass(leg['heading'])} for {dist}")
         where = destination or self.intersection_name(path[-1])
-        steps.append(f"Arrive at {where} ({path[-1]})")
+        steps.append(f"Arrive at {where}" if plain else f"Arrive at {where} ({path[-1]})")
         return [f"{i}. {s}" for i, s in enumerate(steps, start=1)]
 
     # ------------------------------------------------------------------ geocoding

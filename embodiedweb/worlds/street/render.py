@@ -48,7 +48,7 @@ def view_contents(city: City, node_id: str, seen: list[tuple[float, float, Place
 
 
 def _draw_view(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], node_id: str, d: str,
-               content: dict, title: str) -> None:
+               content: dict, title: str, walker: bool = False) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     rng = _seed(node_id, d)
@@ -93,7 +93,8 @@ def _draw_view(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], node_i
         sx0 = x0 + 4 if side_left else cx + 6
         sx1 = cx - 6 if side_left else x1 - 4
         draw.rectangle([sx0, sy, sx1, sy + h // 10], fill=(250, 245, 230), outline=(30, 30, 30))
-        draw.text((sx0 + 3, sy + 1), f"{name[:28]} {int(dist)}m", fill=(20, 20, 20), font=f_small)
+        sign = name[:28] if walker else f"{name[:28]} {int(dist)}m"
+        draw.text((sx0 + 3, sy + 1), sign, fill=(20, 20, 20), font=f_small)
     # street-name sign (at intersections)
     if has_street and content.get("intersection"):
         label = " / ".join(content["streets"][:2])
@@ -107,9 +108,10 @@ def _draw_view(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], node_i
 
 
 def render_views(city: City, node_id: str, heading: float, seen: list[tuple[float, float, Place]],
-                 size: tuple[int, int] = (512, 512)) -> np.ndarray:
+                 size: tuple[int, int] = (512, 512), walker: bool = False) -> np.ndarray:
     """The four views of ``node_id`` tiled 2x2 (N E / S W) into an RGB uint8 array of ``size`` (w, h);
-    ``seen`` as in :func:`view_contents`."""
+    ``seen`` as in :func:`view_contents`. ``walker``: signs without distances and titles without the node
+    id (the street world's ``walker`` view)."""
     w, h = max(64, int(size[0])), max(64, int(size[1]))
     img = Image.new("RGB", (w, h), (0, 0, 0))
     draw = ImageDraw.Draw(img)
@@ -121,6 +123,6 @@ def render_views(city: City, node_id: str, heading: float, seen: list[tuple[floa
     facing = city.compass(heading)  # the grid direction the views are named by
     for k, d in enumerate(DIRS):
         bx, by = (k % 2) * (w // 2), (k // 2) * (h // 2)
-        title = f"{names[d]}{' (facing)' if names[d] == facing else ''} - {node_id}"
-        _draw_view(draw, (bx, by, bx + w // 2, by + h // 2), node_id, d, contents[d], title)
+        title = f"{names[d]}{' (facing)' if names[d] == facing else ''}" + ("" if walker else f" - {node_id}")
+        _draw_view(draw, (bx, by, bx + w // 2, by + h // 2), node_id, d, contents[d], title, walker)
     return np.asarray(img, dtype=np.uint8)

@@ -29,8 +29,17 @@ Places (one rule for every place): a place is *in sight* when its street node is
 is *here* when its node is within :data:`HERE_RADIUS_M` (20 m, the outdoor checkers' goal radius) walking
 distance, exactly where stopping counts as arriving.
 
-``reset(config, seed)``: ``{"start": node_id, "heading": deg, "graph": "city" | "touchdown:<folder>"}``;
-without ``start`` a node is drawn from ``seed``; without ``heading`` the agent faces its first neighbour.
+``reset(config, seed)``: ``{"start": node_id, "heading": deg, "graph": "city" | "touchdown:<folder>",
+"view": "map" | "walker"}``; without ``start`` a node is drawn from ``seed``; without ``heading`` the agent
+faces its first neighbour.
+
+Views (``view``): ``"map"`` (the default, the standard tier) heads the text with the node's id, its
+intersection name and coordinates, lists places in sight with their walking distances and says which are
+*here*. ``"walker"`` (the hard tier) shows what a walker sees: the street signs at a corner (mid-block,
+the street the block is on), the storefront signs with house numbers beside the walker and, per direction,
+the signs further along (nearest first, no distances); no coordinates, no intersection label mid-block, no
+"here" list. The neighbour lines (ids to ``move`` to, directions, the metres to the next node) are the same
+in both: node ids are handles to walk by, and the hard tier's map never prints or accepts them.
 """
 
 from __future__ import annotations
@@ -48,7 +57,11 @@ from .city import City, Place, load_city
 from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_labels, relative_word
 from .render import render_views, view_contents
 
-__all__ = ["ACTIONS", "ACTION_SPECS", "HERE_RADIUS_M", "SIGHT_M", "StreetWorld", "get_graph", "relative_word", "sight"]
+__all__ = ["ACTIONS", "ACTION_SPECS", "HERE_RADIUS_M", "SIGHT_M", "VIEWS", "StreetWorld", "get_graph", "relative_word",
+           "sight"]
+
+#: the street world's observation styles (``reset`` config ``view``): the standard tier's and the walker's
+VIEWS = ("map", "walker")
 
 #: The street world's actions (the action registry composes its grammar from them; the geo world reuses them).
 ACTION_SPECS: tuple[ActionSpec, ...] = (
@@ -167,6 +180,7 @@ class StreetWorld(EmbodiedWorld):
         self.heading = 0.0
         self.path: list[str] = []
         self.moves = 0
+        self.view = "map"
         self._static: dict[str, tuple[str, str]] = {}
         self._dyn: dict[tuple[str, float], tuple[dict[str, str], str]] = {}
 
@@ -180,6 +194,12 @@ class StreetWorld(EmbodiedWorld):
             self.graph_spec = spec
             self._static = {}
             self._dyn = {}
+        view = str(config.get("view") or "map")
+        if view not in VIEWS:
+            raise ValueError(f"view {view!r} is not one of {', '.join(VIEWS)}")
+        if view != self.view:
+            self.view = view
+            self._static = {}
         city = self.city
         start = config.get("start")
         if start is None:
@@ -282,6 +302,8 @@ class StreetWorld(EmbodiedWorld):
         if got is not None:
             return got
         city = self._require()
+        if self.view == "walker":
+            return _remember(self._static, node_id, _walker_text(city, node_id), 50000)
         node = city.nodes[node_id]
         name = city.intersection_name(node_id)
         header = f"You are at {node_id}: {name} ({node.lat:.6f}, {node.lng:.6f})."
@@ -310,7 +332,8 @@ class StreetWorld(EmbodiedWorld):
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
         """The rendered views at this node for the current heading."""
         city = self._require()
-        return render_views(city, self.node, self.heading, sight(city, self.node)[1], size)
+        return render_views(city, self.node, self.heading, sight(city, self.node)[1], size,
+                            walker=self.view == "walker")
 
     def semantic_state(self) -> dict[str, Any]:
         """Graph, node, heading, coordinates, intersection, path, visits, moves and the places in sight."""
@@ -327,3 +350,39 @@ class StreetWorld(EmbodiedWorld):
         out = [a for a in ("forward", "left", "right") if self.choose(a) is not None]
         out += [f"move [{nb}]" for nb, *_ in city.neighbors(self.node)]
         return out
+
+
+def _sign(place: Place) -> str:
+    """A storefront sign as a walker reads it: the name, and the house number when the address has one."""
+    number = place.address.split(" ", 1)[0] if place.address else ""
+    return f"{place.name} (no. {number})" if number.isdigit() else place.name
+
+
+def _walker_text(city: City, node_id: str) -> tuple[str, str]:
+    """(header, views) of the ``walker`` view at a node (see the module docstring)."""
+    from .city import _distinct_streets
+
+    streets = _distinct_streets(city.nodes[node_id].streets)
+    if len(streets) >= 2:
+        header = f"Street signs at this corner: {' / '.join(streets)}."
+    elif streets:
+        header = f"You are on a block of {streets[0]} (no street sign mid-block)."
+    else:
+        header = "No street sign in sight."
+    _here, seen = sight(city, node_id)
+    beside = [p for p in city.places_at(node_id)]
+    contents = view_contents(city, node_id, seen)
+    grid = f" (the map's grid directions: north = {city.compass_offset:.0f} deg)" if city.compass_offset else ""
+    lines = [f"Views{grid}; storefront and building signs in sight, nearest first:"]
+    names = {p.name: p for _d, _b, p in seen}
+    for d, word in zip(("N", "E", "S", "W"), ("north", "east", "south", "west"), strict=True):
+        c = contents[d]
+        parts = []
+        if c["streets"]:
+            parts.append("street " + " / ".join(c["streets"]))
+        if c["places"]:
+            parts.append("signs: " + ", ".join(_sign(names[n]) for _dist, n in c["places"]))
+        lines.append(f"- {word}: " + ("; ".join(parts) if parts else "buildings"))
+    lines.append("Beside you: " + (", ".join(_sign(p) for p in sorted(beside, key=lambda p: p.place_id))
+                                   if beside else "no sign"))
+    return header, "\n".join(lines)
