@@ -18,8 +18,9 @@ map, a stop within 20 m of it); what makes a hard task hard:
   and no coordinates: the agent decides it has arrived from the signs.
 
 Against shortcuts: every proper part of a description (its kind alone, the kind with one fact ...) fits at
-least two places, and the destination is never the nearest of them to the start by walking distance, so
-walking to the nearest place of the described kind, or of the kind in the named neighbourhood, fails.
+least two places, the destination is never the nearest of them to the start by walking distance nor the
+first of them by name, so walking to the nearest place of the described kind, or of the kind in the named
+neighbourhood, or to the first one the wiki's alphabetical lists give, fails.
 Splits are by destination place, with the standard tier's split of each place. Same seed, same bytes.
 """
 
@@ -99,10 +100,12 @@ def _words(text: str) -> set[str]:
     return {w for w in re.split(r"[^\w]+", text.lower()) if len(w) >= 3} - GENERIC
 
 
-def describe(pid: str, name: str, boxes: dict[str, dict[str, str]], rng: random.Random
-             ) -> tuple[str, dict[str, str]] | None:
+def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], rng: random.Random,
+             walkable: frozenset[str] = frozenset()) -> tuple[str, dict[str, str]] | None:
     """A description (the kind and 2 or 3 facts, else 1) that fits only ``pid``, shares no telling word
-    with its name, and whose every proper part fits another place too; ``(phrase, {key: value})`` or None."""
+    with its name (``names``: each place's wiki title), and whose every proper part fits another place too, which comes before
+    it by name (among all of them, and among the ``walkable`` ones: on the street graph);
+    ``(phrase, {key: value})`` or None."""
     box = boxes[pid]
     kind = box["Type"]
     facts = facts_of(box)
@@ -113,15 +116,20 @@ def describe(pid: str, name: str, boxes: dict[str, dict[str, str]], rng: random.
             chosen = {k: facts[k][0] for k in combo}
             if matches(boxes, kind, chosen) != [pid]:
                 continue
-            if any(len(matches(boxes, kind, {k: chosen[k] for k in part})) < 2
-                   for n in range(size) for part in itertools.combinations(combo, n)):
+            parts = [matches(boxes, kind, {k: chosen[k] for k in part})
+                     for n in range(size) for part in itertools.combinations(combo, n)]
+            # every part fits another place too, and the destination does not come first by name among
+            # them (the wiki's categories and lists are alphabetical: "the first theatre listed" is no answer)
+            if any(len(fits) < 2 or any(pool and min(pool, key=lambda p: names[p].lower()) == pid
+                                        for pool in (fits, [p for p in fits if p in walkable]))
+                   for fits in parts):
                 continue
             style = facts["style"][0] + " " if "style" in combo else ""
             where = facts["neighborhood"][1] if "neighborhood" in combo else ""
             rest = " and ".join(facts[k][1] for k in ("decade", "opened", "floors", "architect") if k in combo)
             phrase = f"the {style}{kind.lower()}" + (f" {where}" if where else "") + (
                 f"{',' if where else ''} {rest}" if rest else "")
-            if _words(phrase) & _words(name):
+            if _words(phrase) & _words(names[pid]):
                 continue
             return phrase, chosen
     return None
@@ -152,11 +160,13 @@ def hard_navigation(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     from embodiedweb.domains.outdoor.common import checkpoints
 
     boxes = infoboxes()
-    names = {p.place_id: p.name for p in city.places.values()}
+    articles = json.loads((data_dir() / "wiki" / "articles.json").read_text(encoding="utf-8"))
+    names = {a["place_id"]: a["title"] for a in articles if a.get("kind") == "place"}
+    walkable = frozenset(p for p in boxes if city.place_node(p))
     described = {}
     for pid in sorted(boxes):
-        if pid in names and city.place_node(pid):
-            got = describe(pid, names[pid], boxes, random.Random(f"{SEED}:{pid}"))
+        if city.place_node(pid):
+            got = describe(pid, names, boxes, random.Random(f"{SEED}:{pid}"), walkable)
             if got:
                 described[pid] = got
     pids = sorted(described)

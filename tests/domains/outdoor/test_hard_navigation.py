@@ -1,0 +1,285 @@
+"""The hard tier of EWA-Navigation-v0 (``level="hard"``, ``data/navigation/hard.jsonl``).
+
+The oracle solves every hard task through the public interface; the walker's views and the plain map
+never show node ids, coordinates, a "here" list or distances to places; shortcut agents (the nearest place
+that fits part of the description, the first place of the kind on the wiki, the standard tier's habits)
+fail; agents that solve a task another legitimate way (the map's place pages and the address, the street
+signs read in the other order, their own route, a stop one node short) pass.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import gymnasium as gym
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the envs)
+from embodiedweb.data_gen import hard_navigation as gen
+from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city
+from embodiedweb.domains.outdoor.navigation import NavigationDomain, NavigationOracle
+from embodiedweb.registration import spec_for
+from embodiedweb.tasks import Task, TaskError, load_tasks
+
+NAV = "EWA-Navigation-v0"
+#: what the standard tier's views and map print and a walker's or a plain map's must not
+LEAKS = {
+    "node id": re.compile(r"\bn\d{2,}\b"),
+    "coordinates": re.compile(r"\d{2}\.\d{4,}, -\d{2}\.\d{4,}"),
+    "here list": re.compile(r"\bHere\b"),
+    "distance to a place": re.compile(r"\d+ m walk"),
+}
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make(NAV, level="hard")
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def hard_tasks() -> list[Task]:
+    return load_tasks(spec_for(NAV).level_tasks_path("hard"), NavigationDomain().validate_task)
+
+
+def play(env: Any, agent: Any, task_id: str, seen: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """One episode of a script agent; its final metrics. ``seen`` collects every street text and web page
+    shown, as ``(side, text)``."""
+    obs, info = env.reset(seed=0, options={"task_id": task_id})
+    agent.reset(env, obs, info)
+    done = False
+    while not done:
+        if seen is not None:
+            seen += [("embodied", obs["embodied_text"]), ("web", obs["web_text"])]
+        obs, _, term, trunc, info = env.step(agent.act(obs, info))
+        done = term or trunc
+    return info["metrics"]
+
+
+def leaks_in(side: str, text: str) -> set[str]:
+    """What of :data:`LEAKS` a text shows: node ids anywhere but the neighbour lines (the handles ``move``
+    takes); the rest in the street view only (the wiki may give a place's coordinates, as a wiki does)."""
+    text = "\n".join(line for line in text.splitlines() if not re.match(r"- n\d+: ", line))
+    return {what for what, rx in LEAKS.items() if (side == "embodied" or what == "node id") and rx.search(text)}
+
+
+def test_generator_reproduces_the_shipped_file():
+    assert gen.render() == gen.hard_path().read_text(encoding="utf-8")
+
+
+def test_tasks_are_described_not_named(hard_tasks):
+    """120 tasks, 60 test and 60 train; no instruction names its destination, its address or its start;
+    each description fits exactly its destination among the wiki's places, and every proper part of it
+    fits at least two."""
+    assert len(hard_tasks) == 120 and sum(t.split == "test" for t in hard_tasks) == 60
+    boxes = gen.infoboxes()
+    for t in hard_tasks:
+        g = t.goal
+        place = city().places[g["dest_place"]]
+        text = t.instruction.lower()
+        assert place.name.lower() not in text and place.address.split(",")[0].lower() not in text
+        assert city().intersection_name(t.embodied["start"]).lower() not in text
+        facts = {k: v for k, v in g["facts"].items() if k != "kind"}
+        assert gen.matches(boxes, g["facts"]["kind"], facts) == [g["dest_place"]]
+        for n in range(len(facts)):
+            for part in itertools.combinations(facts, n):
+                assert len(gen.matches(boxes, g["facts"]["kind"], {k: facts[k] for k in part})) >= 2
+        assert t.embodied["view"] == "walker" and t.web["sites"]["map"]["plain"] is True
+
+
+def test_oracle_solves_every_hard_task_and_sees_no_leak(env, hard_tasks):
+    """The oracle (wiki article, plain directions from the corner's name, the walk, stop) passes all 120;
+    nothing it is shown on the way has a node id, coordinates, a here list or a distance to a place."""
+    failed, leaks = [], set()
+    for t in hard_tasks:
+        seen: list[tuple[str, str]] = []
+        if not play(env, NavigationOracle(t), t.task_id, seen)["overall"]:
+            failed.append(t.task_id)
+        leaks |= {(t.task_id, what) for side, text in seen for what in leaks_in(side, text)}
+    assert not failed and not leaks, (failed[:5], sorted(leaks)[:5])
+
+
+def test_the_leak_check_sees_the_standard_tiers_views(env):
+    """The same check on a standard episode finds every kind of leak (so its silence above means something)."""
+    std = gym.make(NAV)
+    try:
+        t = std.unwrapped.tasks.tasks[0]
+        seen: list[tuple[str, str]] = []
+        play(std, NavigationOracle(t), t.task_id, seen)
+        assert set().union(*(leaks_in(side, text) for side, text in seen)) == set(LEAKS)
+    finally:
+        std.close()
+
+
+def test_walker_view_reads_signs(env, hard_tasks):
+    """At the start: the corner's street signs, no 'You are at'; at the destination node: its sign beside you."""
+    t = hard_tasks[0]
+    obs, _ = env.reset(seed=0, options={"task_id": t.task_id})
+    text = obs["embodied_text"]
+    assert text.startswith("Street signs at this corner: ") and "You are at" not in text
+    world = env.unwrapped.world
+    world.node = t.goal["dest_node"]
+    assert any(p.name in world.text().split("Beside you: ")[1] for p in city().places_at(t.goal["dest_node"]))
+
+
+def test_plain_map_refuses_node_ids_and_standard_map_still_takes_them():
+    hard = gym.make(NAV, level="hard")
+    std = gym.make(NAV)
+    try:
+        hard.reset(seed=0, options={"task_id": "nav-hard-000"})
+        std.reset(seed=0, options={"task_id": "nav-000"})
+        url = "goto [/map/directions?" + urlencode({"from": "n1392", "to": "Shubert Theatre"}) + "]"
+        for e in (hard, std):
+            e.step("switch_environment")
+        h = hard.step(url)[0]["web_text"]
+        s = std.step(url)[0]["web_text"]
+        assert "could not find the starting point" in h and "Head west on W 44th St (towards n9635)" in s
+        h = hard.step("goto [/map/search?q=n1392]")[0]["web_text"]
+        assert "No match" in h
+        h = hard.step("goto [/map/directions?" + urlencode({"from": "6th Ave & W 44th St", "to": "Shubert Theatre"})
+                      + "]")[0]["web_text"]
+        assert "Head west on W 44th St for 400 m" in h and not LEAKS["node id"].search(h)
+    finally:
+        hard.close()
+        std.close()
+
+
+def test_bad_view_names_task_and_field(tmp_path, hard_tasks):
+    t = hard_tasks[0]
+    bad = Task.from_json({**t.to_json(), "embodied": {**t.embodied, "view": "xray"}})
+    with pytest.raises(TaskError, match=r"nav-hard-000.*embodied\.view"):
+        NavigationDomain().validate_task(bad)
+
+
+# ---------------------------------------------------------------------------------------- adversaries
+class GoTo(NavigationOracle):
+    """The oracle's skills aimed at another place: directions (from the corner's name) to ``place_id`` by
+    name, its walk, stop."""
+
+    def __init__(self, task: Task, place_id: str) -> None:
+        super().__init__(task)
+        self.place = city().places[place_id]
+
+    def plan(self) -> Any:
+        yield from self.ask_directions(self.place.name)
+        yield from self.walk_to(self.place.node_id)
+        yield "stop"
+
+
+def nearest_fitting(task: Task, part: tuple[str, ...]) -> str:
+    """The place nearest to the start (walking) that fits ``part`` of the description (kind + those facts)."""
+    boxes = gen.infoboxes()
+    g = task.goal
+    fits = [p for p in gen.matches(boxes, g["facts"]["kind"], {k: g["facts"][k] for k in part})
+            if p in city().places]
+    start = task.embodied["start"]
+    return min(fits, key=lambda p: (city().shortest_length(start, city().places[p].node_id), p))
+
+
+def sample(tasks: list[Task], n: int = 40) -> list[Task]:
+    return random.Random(3).sample(tasks, n)
+
+
+def test_red_team_nearest_fitting_part_fails(env, hard_tasks):
+    """Walking to the nearest place of the described kind, or of the kind with any proper part of the facts
+    (say, the kind in the named neighbourhood), fails on every sampled task."""
+    passed, runs = 0, 0
+    for t in sample(hard_tasks):
+        facts = [k for k in t.goal["facts"] if k != "kind"]
+        for n in range(len(facts)):
+            for part in itertools.combinations(facts, n):
+                runs += 1
+                passed += bool(play(env, GoTo(t, nearest_fitting(t, part)), t.task_id)["overall"])
+    assert runs >= 40 and passed / runs <= 0.02, (passed, runs)
+
+
+def test_red_team_first_of_kind_on_the_wiki_fails(env, hard_tasks):
+    """The first place of the described kind in the wiki's own order (its category lists are alphabetical):
+    at most 2 % pass."""
+    boxes = gen.infoboxes()
+    passed = 0
+    tasks = sample(hard_tasks)
+    for t in tasks:
+        first = min((p for p in boxes if boxes[p]["Type"] == t.goal["facts"]["kind"] and p in city().places),
+                    key=lambda p: city().places[p].name.lower())
+        passed += bool(play(env, GoTo(t, first), t.task_id)["overall"])
+    assert passed / len(tasks) <= 0.02, passed
+
+
+class StandardHabits(NavigationOracle):
+    """The standard tier's habits: directions asked from the node id the world listed as a neighbour (the
+    plain map refuses them), then the right walk: fails the web part."""
+
+    def plan(self) -> Any:
+        g = self.task.goal
+        yield from self.look_up(g)
+        nb = city().neighbors(self.here())[0][0]
+        yield "goto [/map/directions?" + urlencode({"from": nb, "to": g["dest_name"]}) + "]"
+        yield from self.walk_to(g["dest_node"])
+        yield "stop"
+
+
+def test_red_team_node_ids_on_the_plain_map_fail(env, hard_tasks):
+    results = [play(env, StandardHabits(t), t.task_id) for t in sample(hard_tasks, 20)]
+    assert not any(m["overall"] or m["web"] for m in results) and all(m["embodied"] for m in results)
+
+
+class OtherWay(NavigationOracle):
+    """A genuine solver that does everything its own way: identifies the place from the map's search and
+    place page (not the wiki), asks directions by the place's address from the corner's street signs read
+    the other way round, walks its own route (one block off the map's first leg, then the shortest way) and
+    stops one node before the destination."""
+
+    def plan(self) -> Any:
+        g = self.task.goal
+        place = city().places[g["dest_place"]]
+        yield "switch_environment"
+        yield "goto [/map/search?" + urlencode({"q": g["facts"]["kind"].split()[0]}) + "]"
+        yield f"goto [/map/place/{place.place_id}]"
+        corner = " & ".join(reversed(city().intersection_name(self.here()).split(" & ")))
+        address = place.address.split(", New York")[0]
+        yield "goto [/map/directions?" + urlencode({"from": corner, "to": address}) + "]"
+        yield "switch_environment"
+        route = city().route(self.here(), g["dest_node"])
+        detour = next((nb for nb, *_ in city().neighbors(self.here()) if nb != route[1]), None)
+        if detour is not None:
+            yield f"move [{detour}]"
+        path = city().route(self.here(), g["dest_node"])
+        for nxt in path[1:-1]:
+            yield f"move [{nxt}]"
+        yield "stop"
+
+
+def test_genuine_alternative_passes(env, hard_tasks):
+    """OtherWay passes on every task (its stop is one node short of the destination, within the
+    20 m radius, or on it when the route is one node)."""
+    failed = []
+    for t in hard_tasks:
+        path = city().route(t.embodied["start"], t.goal["dest_node"])
+        assert city().shortest_length(path[-2], t.goal["dest_node"]) <= GOAL_RADIUS_M
+        if not play(env, OtherWay(t), t.task_id)["overall"]:
+            failed.append(t.task_id)
+    assert len(failed) / len(hard_tasks) <= 0.02, failed
+
+
+def test_random_and_perturbed_fail(env, hard_tasks):
+    """The perturbed oracle (no directions, a stop short, a wrong turn) and random play pass at most 2 %."""
+    rng = random.Random(0)
+    tasks = sample(hard_tasks)
+    perturbed = sum(bool(play(env, NavigationOracle(t, random.Random(i)), t.task_id)["overall"])
+                    for i, t in enumerate(tasks))
+    wins = 0
+    for t in tasks[:20]:
+        obs, info = env.reset(seed=0, options={"task_id": t.task_id})
+        done = False
+        while not done:
+            acts = info.get("admissible_actions") or ["stop"]
+            obs, _, term, trunc, info = env.step(rng.choice(acts))
+            done = term or trunc
+        wins += bool(info["metrics"]["overall"])
+    assert perturbed / len(tasks) <= 0.02 and wins == 0, (perturbed, wins)
