@@ -19,6 +19,7 @@ import gymnasium as gym
 import pytest
 
 import embodiedweb  # noqa: F401  (registers the envs)
+from embodiedweb.data_gen import described_places as dp
 from embodiedweb.data_gen import hard_navigation as gen
 from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city
 from embodiedweb.domains.outdoor.navigation import NavigationDomain, NavigationOracle
@@ -77,7 +78,7 @@ def test_tasks_are_described_not_named(hard_tasks):
     each description fits exactly its destination among the wiki's places, and every proper part of it
     fits at least two."""
     assert len(hard_tasks) == 120 and sum(t.split == "test" for t in hard_tasks) == 60
-    boxes = gen.infoboxes()
+    boxes = dp.infoboxes()
     for t in hard_tasks:
         g = t.goal
         place = city().places[g["dest_place"]]
@@ -85,10 +86,10 @@ def test_tasks_are_described_not_named(hard_tasks):
         assert place.name.lower() not in text and place.address.split(",")[0].lower() not in text
         assert city().intersection_name(t.embodied["start"]).lower() not in text
         facts = {k: v for k, v in g["facts"].items() if k != "kind"}
-        assert gen.matches(boxes, g["facts"]["kind"], facts) == [g["dest_place"]]
+        assert dp.matches(boxes, g["facts"]["kind"], facts) == [g["dest_place"]]
         for n in range(len(facts)):
             for part in itertools.combinations(facts, n):
-                assert len(gen.matches(boxes, g["facts"]["kind"], {k: facts[k] for k in part})) >= 2
+                assert len(dp.matches(boxes, g["facts"]["kind"], {k: facts[k] for k in part})) >= 2
         assert t.embodied["view"] == "walker" and t.web["sites"]["map"]["plain"] is True
 
 
@@ -173,9 +174,9 @@ class GoTo(NavigationOracle):
 
 def nearest_fitting(task: Task, part: tuple[str, ...]) -> str:
     """The place nearest to the start (walking) that fits ``part`` of the description (kind + those facts)."""
-    boxes = gen.infoboxes()
+    boxes = dp.infoboxes()
     g = task.goal
-    fits = [p for p in gen.matches(boxes, g["facts"]["kind"], {k: g["facts"][k] for k in part})
+    fits = [p for p in dp.matches(boxes, g["facts"]["kind"], {k: g["facts"][k] for k in part})
             if p in city().places]
     start = task.embodied["start"]
     return min(fits, key=lambda p: (city().shortest_length(start, city().places[p].node_id), p))
@@ -201,7 +202,7 @@ def test_red_team_nearest_fitting_part_fails(env, hard_tasks):
 def test_red_team_first_of_kind_on_the_wiki_fails(env, hard_tasks):
     """The first place of the described kind in the wiki's own order (its category lists are alphabetical):
     at most 2 % pass."""
-    boxes = gen.infoboxes()
+    boxes = dp.infoboxes()
     passed = 0
     tasks = sample(hard_tasks)
     for t in tasks:
