@@ -1,9 +1,10 @@
 """Places described by their wiki facts instead of their names (the hard tier's destinations): the
 descriptions, and the checks that keep a description from being guessed.
 
-A description is a place's kind (its wiki infobox's Type) and the fewest further facts of its infobox
-(neighbourhood, decade completed, year opened, floors, architect, style) that fit it alone among the wiki's
-places; :func:`describe` and :func:`shortcut_free` give the rules. Used by
+A description is a place's kind (its wiki infobox's Type) and facts of its infobox (neighbourhood, decade
+completed, year opened, floors, architect, style) that fit it alone among the wiki's places, or a rank
+within its kind ("completed first"), or a hop through another place ("designed by the architect of ...");
+:func:`describe` and :func:`shortcut_free` give the rules. Used by
 :mod:`embodiedweb.data_gen.hard_navigation` and :mod:`embodiedweb.data_gen.hard_traveling`.
 """
 
@@ -61,72 +62,177 @@ def _words(text: str) -> set[str]:
     return {w for w in re.split(r"[^\w]+", text.lower()) if len(w) >= 3} - GENERIC
 
 
+#: ranks a description can single a place out by, among the places of its kind (and scope): the infobox
+#: field compared, whether the highest wins, and the phrase
+RANKS: dict[str, tuple[str, bool, str]] = {
+    "first": ("Completed", False, "that was completed first"),
+    "last": ("Completed", True, "that was completed last"),
+    "most_floors": ("Floors", True, "with the most floors"),
+}
+#: shortcut targets (the nearest or first place fitting part of a description, the anchor, a rank's other end)
+#: are never this close to the destination along the streets (the checkers' goal radius is 20 m)
+CLEAR_M = 40.0
+
+
+def ranked(boxes: dict[str, dict[str, str]], pids: list[str], rank: str, reverse: bool = False) -> list[str]:
+    """The place(s) of ``pids`` at the top of ``rank`` (at its other end with ``reverse``): one when the top
+    is unique and every place has the compared field, else all of ``pids`` (the rank does not decide)."""
+    field, highest, _ = RANKS[rank]
+    if not pids or not all(boxes[p].get(field, "").isdigit() for p in pids):
+        return pids
+    value = {p: int(boxes[p][field]) for p in pids}
+    best = (max if highest != reverse else min)(value.values())
+    top = [p for p in pids if value[p] == best]
+    return top if len(top) == 1 else pids
+
+
+def fits(boxes: dict[str, dict[str, str]], desc: dict[str, Any]) -> list[str]:
+    """The places a description (``{"kind", "facts", "rank"?}``) fits."""
+    base = matches(boxes, desc["kind"], desc["facts"])
+    return ranked(boxes, base, desc["rank"]) if desc.get("rank") else base
+
+
+def parts(desc: dict[str, Any]) -> list[dict[str, str]]:
+    """The looser descriptions a guesser might settle for (fact sets, without a rank): every proper subset
+    of the facts, and for a ranked description the facts without the rank too."""
+    keys = sorted(desc["facts"])
+    upto = len(keys) + 1 if desc.get("rank") else len(keys)
+    return [{k: desc["facts"][k] for k in part} for n in range(upto) for part in itertools.combinations(keys, n)]
+
+
+def _phrase(kind: str, facts: dict[str, tuple[str, str]], combo: tuple[str, ...], rank: str | None = None,
+            anchor: str | None = None) -> str:
+    style = facts["style"][0] + " " if "style" in combo else ""
+    where = facts["neighborhood"][1] if "neighborhood" in combo else ""
+    said = [facts[k][1] for k in ("decade", "opened", "floors") if k in combo]
+    if "architect" in combo:
+        said.append(f"designed by the architect of {anchor}" if anchor else facts["architect"][1])
+    rest = " and ".join(said)
+    phrase = f"the {style}{kind.lower()}" + (f" {where}" if where else "") + (
+        f"{',' if where else ''} {rest}" if rest else "")
+    return phrase + (f" {RANKS[rank][2]}" if rank else "")
+
+
 def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], rng: random.Random,
-             walkable: frozenset[str] = frozenset()) -> tuple[str, dict[str, str]] | None:
-    """A description (the kind and 2 or 3 facts, else 1) that fits only ``pid``, shares no telling word
-    with its name (``names``: each place's wiki title), and whose every proper part fits another place too, which comes before
-    it by name (among all of them, and among the ``walkable`` ones: on the street graph);
-    ``(phrase, {key: value})`` or None."""
+             walkable: frozenset[str] = frozenset(), apart: Any = None) -> list[dict[str, Any]]:
+    """The descriptions of ``pid`` (``{"kind", "facts", "rank", "anchor", "phrase"}``), at most one of each
+    kind, ``rng`` drawing among the candidates of a kind:
+
+    - **a rank** within the kind and a scope (a neighbourhood, a decade or none): "the skyscraper in Midtown
+      that was completed first" (at least three places in the scope, all with the compared field; the
+      agent compares them, e.g. on the wiki's list of the kind);
+    - **a hop** through another place: "the theatre designed by the architect of the Shubert Theatre"
+      (the anchor, another place by the same architect, ``apart(anchor, pid)`` from the destination; the
+      agent reads the anchor's article, then the architect's works);
+    - **facts**: the kind and 2 or 3 facts of the infobox; and the kind and 1 fact.
+
+    Every description fits only ``pid``, shares no telling word with its name (``names``: wiki titles),
+    and every part a guesser might settle for (:func:`parts`) fits at least two places, of which ``pid``
+    is not the first by name (among all, and among the ``walkable`` ones: the wiki's categories and lists
+    are alphabetical)."""
     box = boxes[pid]
     kind = box["Type"]
     facts = facts_of(box)
     keys = sorted(facts)
     rng.shuffle(keys)
-    for size in (2, 3, 1):
-        for combo in itertools.combinations(keys, size):
-            chosen = {k: facts[k][0] for k in combo}
-            if matches(boxes, kind, chosen) != [pid]:
+
+    def fair(desc: dict[str, Any]) -> bool:
+        if fits(boxes, desc) != [pid] or _words(desc["phrase"]) & _words(names[pid]):
+            return False
+        for part in parts(desc):
+            pool = matches(boxes, kind, part)
+            if len(pool) < 2 or any(p and min(p, key=lambda q: names[q].lower()) == pid
+                                    for p in (pool, [q for q in pool if q in walkable])):
+                return False
+        return True
+
+    def by_rank() -> dict[str, Any] | None:
+        scopes = [s for s in (("neighborhood",), ("decade",), ()) if all(k in facts for k in s)]
+        for scope, rank in itertools.product(rng.sample(scopes, len(scopes)), rng.sample(sorted(RANKS), len(RANKS))):
+            if scope == ("decade",) and rank != "most_floors":  # "completed in the 1980s, completed first"
                 continue
-            parts = [matches(boxes, kind, {k: chosen[k] for k in part})
-                     for n in range(size) for part in itertools.combinations(combo, n)]
-            # every part fits another place too, and the destination does not come first by name among
-            # them (the wiki's categories and lists are alphabetical: "the first theatre listed" is no answer)
-            if any(len(fits) < 2 or any(pool and min(pool, key=lambda p: names[p].lower()) == pid
-                                        for pool in (fits, [p for p in fits if p in walkable]))
-                   for fits in parts):
+            chosen = {k: facts[k][0] for k in scope}
+            if len(matches(boxes, kind, chosen)) < 3:
                 continue
-            style = facts["style"][0] + " " if "style" in combo else ""
-            where = facts["neighborhood"][1] if "neighborhood" in combo else ""
-            rest = " and ".join(facts[k][1] for k in ("decade", "opened", "floors", "architect") if k in combo)
-            phrase = f"the {style}{kind.lower()}" + (f" {where}" if where else "") + (
-                f"{',' if where else ''} {rest}" if rest else "")
-            if _words(phrase) & _words(names[pid]):
-                continue
-            return phrase, chosen
-    return None
+            desc = {"kind": kind, "facts": chosen, "rank": rank, "phrase": _phrase(kind, facts, scope, rank)}
+            if fair(desc):
+                return desc
+        return None
+
+    def by_hop() -> dict[str, Any] | None:
+        if "architect" not in facts:
+            return None
+        anchors = sorted(q for q in boxes if q != pid and boxes[q].get("Architect") == box["Architect"]
+                         and (apart is None or apart(q, pid)))
+        if not anchors:
+            return None
+        anchor = rng.choice(anchors)
+        for extra in [()] + [(k,) for k in keys if k != "architect"]:
+            combo = ("architect", *extra)
+            desc = {"kind": kind, "facts": {k: facts[k][0] for k in combo}, "anchor": anchor,
+                    "phrase": _phrase(kind, facts, combo, anchor=names[anchor])}
+            if fair(desc):
+                return desc
+        return None
+
+    def by_facts(sizes: tuple[int, ...]) -> dict[str, Any] | None:
+        for size in sizes:
+            for combo in itertools.combinations(keys, size):
+                desc = {"kind": kind, "facts": {k: facts[k][0] for k in combo},
+                        "phrase": _phrase(kind, facts, combo)}
+                if fair(desc):
+                    return desc
+        return None
+
+    makers = [by_rank, by_hop, lambda: by_facts((2, 3)), lambda: by_facts((1,))]
+    return [{"rank": None, "anchor": None, **d} for d in (make() for make in makers) if d]
 
 
-def shortcut_free(city: Any, start: str, pid: str, kind: str, chosen: dict[str, str],
-                  boxes: dict[str, dict[str, str]]) -> bool:
-    """The destination is not the nearest place (walking from ``start``) among those fitting any proper part
-    of its description: its kind alone, or the kind with some of the facts."""
+def shortcut_targets(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dict[str, float]) -> set[str]:
+    """The places a guesser who read the description might walk to instead (``dist``: walking metres from
+    the start, of the places on the street graph): the nearest fitting each part (:func:`parts`), the
+    anchor, and a rank's other end."""
+    out = set()
+    for part in parts(desc):
+        pool = [p for p in matches(boxes, desc["kind"], part) if p in dist]
+        if pool:
+            out.add(min(pool, key=lambda p: (dist[p], p)))
+    if desc.get("anchor"):
+        out.add(desc["anchor"])
+    if desc.get("rank"):
+        out.update(ranked(boxes, matches(boxes, desc["kind"], desc["facts"]), desc["rank"], reverse=True))
+    return out
+
+
+def shortcut_free(city: Any, start: str, pid: str, desc: dict[str, Any], boxes: dict[str, dict[str, str]]) -> bool:
+    """No shortcut target (:func:`shortcut_targets`) is the destination or within :data:`CLEAR_M` of it along
+    the streets."""
     from embodiedweb.worlds.street.world import walking_distances
 
     node = {p: city.place_node(p) for p in boxes}
     walk = walking_distances(city, start, 1e9)
     dist = {p: walk[n] for p, n in node.items() if n in walk}
-    keys = list(chosen)
-    for n in range(len(keys)):
-        for part in itertools.combinations(keys, n):
-            fits = [p for p in matches(boxes, kind, {k: chosen[k] for k in part}) if p in dist]
-            nearest = min(fits, key=lambda p: (dist[p], p))
-            if nearest == pid or node[nearest] == node[pid]:
-                return False
-    return True
+    return all(t != pid and (node.get(t) is None or city.shortest_length(node[t], node[pid]) > CLEAR_M)
+               for t in shortcut_targets(boxes, desc, dist))
 
 
 def described_places(city: Any, seed: int) -> tuple[dict[str, dict[str, str]], dict[str, str],
-                                                   dict[str, tuple[str, dict[str, str]]]]:
-    """``(infoboxes, wiki titles, {place_id: (phrase, facts)})`` of every place on the street graph that has a
-    description (drawn per place from ``seed``)."""
+                                                   dict[str, list[dict[str, Any]]]]:
+    """``(infoboxes, wiki titles, {place_id: descriptions})`` of every place on the street graph that has a
+    description (:func:`describe`, drawn per place from ``seed``)."""
     boxes = infoboxes()
     articles = json.loads((data_dir() / "wiki" / "articles.json").read_text(encoding="utf-8"))
     names = {a["place_id"]: a["title"] for a in articles if a.get("kind") == "place"}
     walkable = frozenset(p for p in boxes if city.place_node(p))
+
+    def apart(a: str, b: str) -> bool:
+        na, nb = city.place_node(a), city.place_node(b)
+        return na is None or nb is None or city.shortest_length(na, nb) > CLEAR_M
+
     described = {}
     for pid in sorted(boxes):
         if city.place_node(pid):
-            got = describe(pid, names, boxes, random.Random(f"{seed}:{pid}"), walkable)
+            got = describe(pid, names, boxes, random.Random(f"{seed}:{pid}"), walkable, apart)
             if got:
                 described[pid] = got
     return boxes, names, described
@@ -137,3 +243,29 @@ def as_walker_task(task: dict[str, Any]) -> dict[str, Any]:
     task["embodied"]["view"] = "walker"
     task["web"]["sites"] = {**task["web"].get("sites", {}), "map": {"plain": True}}
     return task
+
+
+def goal_description(desc: dict[str, Any]) -> dict[str, Any]:
+    """A description as a task's goal records it: ``description`` (the phrase), ``facts`` (the kind and the
+    facts), and ``rank`` / ``anchor`` when it has them."""
+    out: dict[str, Any] = {"description": desc["phrase"], "facts": {"kind": desc["kind"], **desc["facts"]}}
+    out.update({k: desc[k] for k in ("rank", "anchor") if desc.get(k)})
+    return out
+
+
+def goal_as_description(goal: dict[str, Any]) -> dict[str, Any]:
+    """The description a task's goal records (the inverse of :func:`goal_description`)."""
+    facts = dict(goal["facts"])
+    return {"kind": facts.pop("kind"), "facts": facts, "rank": goal.get("rank"), "anchor": goal.get("anchor"),
+            "phrase": goal["description"]}
+
+
+#: how much likelier a place with a rank, a hop or several facts is drawn than one with a single fact
+MULTI_WEIGHT = 4
+#: at most this share of a hard suite is described by a single fact
+MAX_SINGLE = 0.25
+
+
+def weight(desc: dict[str, Any]) -> int:
+    """The draw weight of a place by its description (:data:`MULTI_WEIGHT` unless it is a single fact)."""
+    return MULTI_WEIGHT if desc.get("rank") or desc.get("anchor") or len(desc["facts"]) > 1 else 1

@@ -33,7 +33,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from embodiedweb.data_gen.described_places import as_walker_task, described_places, shortcut_free
+from embodiedweb.data_gen.described_places import (
+    MAX_SINGLE,
+    as_walker_task,
+    described_places,
+    goal_description,
+    shortcut_free,
+    weight,
+)
 from embodiedweb.data_gen.outdoor_tasks import _max_steps, _split, _task
 from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.paths import data_dir
@@ -46,8 +53,6 @@ EXTRA_STEPS = 40
 INSTRUCTION = ("Your destination is {desc}. Find out on the wiki which place that is, get walking directions on "
                "the map website, walk there and stop in front of it. You start at the street corner whose signs "
                "you see.")
-#: how much likelier a place with a description of several facts is drawn than one with a single fact
-MULTI_WEIGHT = 4
 
 
 def hard_path() -> Path:
@@ -63,30 +68,34 @@ def hard_navigation(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     boxes, names, described = described_places(city, SEED)
     pids = sorted(described)
     out: list[dict[str, Any]] = []
+    chosen: list[dict[str, Any]] = []
     per_split = {"train": 0, "test": 0}
     uses: dict[str, int] = {}
     tries = 0
-    while len(out) < N_HARD_NAV and tries < 20000:
+    while len(out) < N_HARD_NAV and tries < 60000:
         tries += 1
-        pid = rng.choices(pids, weights=[MULTI_WEIGHT if len(described[p][1]) > 1 else 1 for p in pids])[0]
+        pid = rng.choices(pids, weights=[max(weight(d) for d in described[p]) for p in pids])[0]
         split = _split(pid)
-        if per_split[split] >= N_HARD_NAV // 2 or uses.get(pid, 0) >= 2:
+        if per_split[split] >= N_HARD_NAV // 2 or uses.get(pid, 0) >= 4:
             continue
         dest = city.place_node(pid)
         got = _start(city, rng, dest, *ROUTE_M)
         if got is None:
             continue
         start, path = got
-        phrase, chosen = described[pid]
-        kind = boxes[pid]["Type"]
-        if not shortcut_free(city, start, pid, kind, chosen, boxes):
+        descs = described[pid]
+        desc = rng.choices(descs, weights=[weight(d) for d in descs])[0]
+        if weight(desc) == 1 and sum(weight(d) == 1 for d in chosen) >= MAX_SINGLE * N_HARD_NAV:
+            continue
+        if not shortcut_free(city, start, pid, desc, boxes):
             continue
         uses[pid] = uses.get(pid, 0) + 1
         per_split[split] += 1
-        task = _task("EWA-Navigation-v0", "", INSTRUCTION.format(desc=phrase), start, rng.uniform(0, 360),
+        chosen.append(desc)
+        task = _task("EWA-Navigation-v0", "", INSTRUCTION.format(desc=desc["phrase"]), start, rng.uniform(0, 360),
                      {"dest_node": dest, "dest_name": names[pid], "dest_place": pid,
                       "route_m": round(city.route_length(path), 1), "checkpoints": checkpoints(path),
-                      "description": phrase, "facts": {"kind": kind, **chosen}},
+                      **goal_description(desc)},
                      split, _max_steps(len(path)) + EXTRA_STEPS, level="hard")
         out.append(as_walker_task(task))
     if len(out) < N_HARD_NAV:

@@ -23,7 +23,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from embodiedweb.data_gen.described_places import as_walker_task, described_places, shortcut_free
+from embodiedweb.data_gen.described_places import (
+    MAX_SINGLE,
+    as_walker_task,
+    described_places,
+    goal_description,
+    shortcut_free,
+    weight,
+)
 from embodiedweb.data_gen.outdoor_tasks import QUESTIONS, _max_steps, _split, _start, _task
 from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.paths import data_dir
@@ -33,6 +40,8 @@ N_HARD_TRAVEL = 120
 ROUTE_M = (400.0, 1500.0)
 #: extra steps over the standard budget: identifying the landmark on the wiki, finding the corner's name
 EXTRA_STEPS = 40
+#: questions asked of one landmark at most
+MAX_USES = 4
 INSTRUCTION = ("Your destination is {desc}. Find out on the wiki which place that is, walk there and stop in front "
                "of it, answering this question from its wiki article: {question} Answer with stop [your answer]. "
                "You start at the street corner whose signs you see.")
@@ -51,16 +60,18 @@ def hard_traveling(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     pids = sorted(p for p in described if p in articles)
     keys = list(QUESTIONS)
     out: list[dict[str, Any]] = []
+    chosen: list[dict[str, Any]] = []
     per_split = {"train": 0, "test": 0}
     used: set[tuple[str, str]] = set()
     turn = 0
     while len(out) < N_HARD_TRAVEL and turn < 200 * N_HARD_TRAVEL:
         key = keys[turn % len(keys)]
         turn += 1
-        cands = [p for p in pids if key in articles[p]["world_facts"] and (p, key) not in used]
+        cands = [p for p in pids if key in articles[p]["world_facts"] and (p, key) not in used
+                 and sum(q == p for q, _k in used) < MAX_USES]
         if not cands:
             continue
-        pid = rng.choice(cands)
+        pid = rng.choices(cands, weights=[max(weight(d) for d in described[p]) for p in cands])[0]
         split = _split(pid)
         if per_split[split] >= N_HARD_TRAVEL // 2:
             continue
@@ -69,19 +80,22 @@ def hard_traveling(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         if got is None:
             continue
         start, path = got
-        phrase, chosen = described[pid]
-        kind = boxes[pid]["Type"]
-        if not shortcut_free(city, start, pid, kind, chosen, boxes):
+        descs = described[pid]
+        desc = rng.choices(descs, weights=[weight(d) for d in descs])[0]
+        if weight(desc) == 1 and sum(weight(d) == 1 for d in chosen) >= MAX_SINGLE * N_HARD_TRAVEL:
+            continue
+        if not shortcut_free(city, start, pid, desc, boxes):
             continue
         used.add((pid, key))
         per_split[split] += 1
+        chosen.append(desc)
         a = articles[pid]
         fact = a["world_facts"][key]
         task = _task("EWA-Traveling-v0", "",
-                     INSTRUCTION.format(desc=phrase, question=QUESTIONS[key].format(name="that place")),
+                     INSTRUCTION.format(desc=desc["phrase"], question=QUESTIONS[key].format(name="that place")),
                      start, rng.uniform(0, 360),
                      {"place_id": pid, "place_node": dest, "slug": a["slug"], "fact": key, "answer": fact["value"],
-                      "kind": fact["kind"], "description": phrase, "facts": {"kind": kind, **chosen}},
+                      "kind": fact["kind"], **goal_description(desc)},
                      split, _max_steps(len(path)) + 10 + EXTRA_STEPS, level="hard")
         out.append(as_walker_task(task))
     if len(out) < N_HARD_TRAVEL:
