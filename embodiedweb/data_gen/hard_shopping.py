@@ -29,6 +29,7 @@ train in both). Same seed, same bytes.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import random
@@ -251,11 +252,103 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
+#: errands tasks (issue 22, item 2), after the single-purchase ones: two purchases in 2/3 of them, three in 1/3
+N_ERRANDS = 60
+ERRANDS_SEED = 37
+#: the standard tier's store rules an errand's purchase may follow (not "open_now": one errand's day and time
+#: would be another's)
+ERRAND_RULES = ("cheapest", "nearest", "within", "under_price", "in_stock", "near_place", "cheapest_near_place")
+#: web steps per purchase allowed for on top of the walk (search, product page, store, cart, checkout, the map)
+ERRAND_WEB_STEPS = 20
+#: the walk through the stores in the longest order and the web steps take at most this share of the step
+#: limit (the rest is slack for comparing stores and finding the way)
+ERRAND_SHARE = 0.75
+#: EWA-Shopping-v0's step limit (``envs/shopping.toml``), which caps every task's own budget
+ENV_MAX_STEPS = 400
+
+
+def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]]:
+    """Errands with two or three purchases under different store rules, in an order the agent chooses
+    (checked by :func:`embodiedweb.domains.outdoor.errands.check_errands`). The purchases of a task are
+    at two or three stores (the walk has as many stops), their products all in the task's split, and no
+    rule-blind strategy (:func:`~embodiedweb.data_gen.outdoor_tasks.blind_picks`: a fixed store, the nearest,
+    the cheapest ...) picks the right store for every purchase of a task."""
+    from embodiedweb.data_gen.outdoor_tasks import shop_rule
+    from web_sites.shop import catalog
+
+    store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
+    products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 3]
+    by_split = {sp: [p for p in products if _split(p["product_id"]) == sp] for sp in ("train", "test")}
+    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
+                         key=lambda pl: pl.place_id)
+    out: list[dict[str, Any]] = []
+    attempts = 0
+    while len(out) < N_ERRANDS and attempts < 200_000:
+        attempts += 1
+        split = ("train", "test")[len(out) % 2]
+        k = 3 if sum(len(t["goal"]["errands"]) == 3 for t in out) < N_ERRANDS // 3 and rng.random() < 0.5 else 2
+        if k == 2 and sum(len(t["goal"]["errands"]) == 2 for t in out) >= N_ERRANDS - N_ERRANDS // 3:
+            continue
+        start = rng.choice(city.node_ids())
+        if city.degree(start) < 3:
+            continue
+        chosen = rng.sample(by_split[split], k)
+        rules = rng.sample(ERRAND_RULES, k)
+        items, picks, gone = [], [], []
+        for p, rule in zip(chosen, rules, strict=True):
+            dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
+            place = None
+            if rule.endswith("near_place"):
+                pl = rng.choice(rule_places)
+                place = (pl.name, {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()})
+            got = shop_rule(rule, p, dist, rng, place)
+            if got is None:
+                break
+            store, text, extra = got
+            picks.append(blind_picks(p, dist, extra.pop("available")))
+            gone += extra.pop("out_of_stock", [])
+            items.append((p, rule, store, text, extra))
+        if len(items) < k or len({it[2] for it in items}) < 2:
+            continue  # every rule singles out a store; the walk has at least two stores to go to
+        if any(all(pk.get(name) == it[2] for pk, it in zip(picks, items, strict=True)) for name in picks[0]):
+            continue  # a rule-blind strategy would buy every item at its store
+        goal_errands = [{"kind": "buy", "product_id": p["product_id"], "options": {}, "store_id": store,
+                         "store_node": store_node[store], "rule": rule,
+                         **{a: b for a, b in extra.items() if a in ("place",)}}
+                        for p, rule, store, _text, extra in items]
+        said = [f"one {p['name']} {text}" for p, _r, _s, text, _e in items]
+        lines = "; ".join(said[:-1]) + "; and " + said[-1]
+        # the env's step limit caps a task's own budget: every order of visiting the stores (the agent
+        # chooses) stays well within it
+        stores = list(dict.fromkeys(e["store_node"] for e in goal_errands))
+        longest = max(sum(len(city.route(a, b)) - 1 for a, b in zip((start, *order), order, strict=False))
+                      for order in itertools.permutations(stores))
+        if longest + ERRAND_WEB_STEPS * k > ERRAND_SHARE * ENV_MAX_STEPS:
+            continue
+        budget = ENV_MAX_STEPS
+        task = _task("EWA-Shopping-v0", "",
+                     f"You are at {city.intersection_name(start)}. Run {k} errands on the shop website, in the order "
+                     f"you like: buy {lines}. Choose “Pick up in store” for each order, then walk to each of "
+                     "those stores to pick it up, and stop at the last one. The map website gives walking "
+                     "distances.",
+                     start, rng.uniform(0, 360), {"errands": goal_errands, "rule": "errands"}, split,
+                     budget, start_in="web", rule="errands", level="hard")
+        if gone:
+            task["web"]["sites"] = {"shop": {"out_of_stock": sorted(gone)}}
+        out.append(task)
+    if len(out) < N_ERRANDS:
+        raise RuntimeError(f"only {len(out)} of {N_ERRANDS} errands tasks could be drawn")
+    for i, t in enumerate(out):
+        t["task_id"] = f"shop-hard-{first_id + i:03d}"
+    return out
+
+
 def render() -> str:
     """The file's text: one task per line, keys sorted."""
     from embodiedweb.worlds.street.city import load_city
 
     tasks = hard_shopping(load_city(), random.Random(SEED))
+    tasks += errands(load_city(), random.Random(ERRANDS_SEED), len(tasks))
     return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
 
 

@@ -60,15 +60,20 @@ class StreetDomain(Domain):
     def validate_task(self, task: Task) -> None:
         """Raise ``TaskError`` when ``embodied.start`` or a goal node field is not a city node, or
         ``embodied.view`` is not a street view style."""
+        self.validate_start(task)
+        for key in self.node_fields:
+            if task.goal.get(key) not in city().nodes:
+                raise TaskError(f"task {task.task_id!r}: field 'goal.{key}': unknown node {task.goal.get(key)!r}")
+
+    @staticmethod
+    def validate_start(task: Task) -> None:
+        """Raise ``TaskError`` when ``embodied.start`` is not a city node or ``embodied.view`` no view style."""
         start = task.embodied.get("start")
         if start not in city().nodes:
             raise TaskError(f"task {task.task_id!r}: field 'embodied.start': unknown node {start!r}")
         view = task.embodied.get("view", "map")
         if view not in VIEWS:
             raise TaskError(f"task {task.task_id!r}: field 'embodied.view': {view!r} is not one of {', '.join(VIEWS)}")
-        for key in self.node_fields:
-            if task.goal.get(key) not in city().nodes:
-                raise TaskError(f"task {task.task_id!r}: field 'goal.{key}': unknown node {task.goal.get(key)!r}")
 
     node_fields: tuple[str, ...] = ()
 

@@ -21,13 +21,12 @@ from typing import Any
 from embodiedweb.agents.script import find_bid
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
+from embodiedweb.domains.outdoor.errands import check_errands, holds, place_of, tour, validate_errands
 from embodiedweb.tasks import Task, TaskError
 
 
 def _item_ok(item: dict[str, Any], goal: dict[str, Any]) -> bool:
-    want = goal.get("options") or {}
-    return item.get("product_id") == goal["product_id"] and all(
-        (item.get("options") or {}).get(k) == v for k, v in want.items()) and int(item.get("qty", 0)) >= 1
+    return holds(item, goal["product_id"], goal.get("options"))
 
 
 class ShoppingDomain(StreetDomain):
@@ -50,9 +49,16 @@ class ShoppingDomain(StreetDomain):
     node_fields = ("store_node",)
 
     def validate_task(self, task: Task) -> None:
-        """Also raise ``TaskError`` for an unknown product or store or an invalid shop config."""
-        super().validate_task(task)
+        """Also raise ``TaskError`` for an unknown product or store or an invalid shop config (for an
+        errands task: a malformed errand, :func:`~embodiedweb.domains.outdoor.errands.validate_errands`)."""
         from web_sites.shop import catalog
+
+        if "errands" in task.goal:
+            self.validate_start(task)
+            validate_errands(task)
+            self._validate_shop_config(task)
+            return
+        super().validate_task(task)
 
         if catalog.product(task.goal.get("product_id", "")) is None:
             raise TaskError(f"task {task.task_id!r}: field 'goal.product_id': unknown product "
@@ -75,6 +81,12 @@ class ShoppingDomain(StreetDomain):
             budget = task.goal["budget"]
             if isinstance(budget, bool) or not isinstance(budget, int | float) or budget < 0:
                 raise TaskError(f"task {task.task_id!r}: field 'goal.budget': must be a number >= 0, got {budget!r}")
+        self._validate_shop_config(task)
+
+    @staticmethod
+    def _validate_shop_config(task: Task) -> None:
+        from web_sites.shop import catalog
+
         shop_cfg = (task.web.get("sites") or {}).get("shop")
         if shop_cfg is not None:
             try:
@@ -86,19 +98,29 @@ class ShoppingDomain(StreetDomain):
 
     def task_measures(self, task: Task) -> dict[str, Any]:
         """The walk from the start to the store."""
+        if "errands" in task.goal:  # the shortest tour through the errands' places
+            nodes = [task.embodied["start"]] + [place_of(e) for e in tour(task.embodied["start"], task.goal["errands"])]
+            return {"route_m": round(sum(city().shortest_length(a, b) for a, b in zip(nodes, nodes[1:], strict=False)), 1)}
         return {"route_m": round(float(city().shortest_length(task.embodied["start"], task.goal["store_node"])), 1)}
 
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """The store rule."""
+        if "errands" in task.goal:
+            return ("errands:" + "+".join(e.get("rule", e["kind"]) for e in task.goal["errands"]),)
         return (str(task.goal.get("rule", "")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
         """Shopping variety: the ``(store_id, product_id)`` pair."""
+        if "errands" in task.goal:
+            return tuple(str(e.get("product_id") or e.get("place_id")) for e in task.goal["errands"])
         return (str(task.goal.get("store_id", "")), str(task.goal.get("product_id", "")))
 
     def check(self, episode: Episode) -> dict[str, Any]:
-        """Passes with a pickup order of the item at the goal store only and a stop at that store."""
+        """Passes with a pickup order of the item at the goal store only and a stop at that store (an
+        errands task: :func:`~embodiedweb.domains.outdoor.errands.check_errands`)."""
         g = episode.task.goal
+        if "errands" in g:
+            return check_errands(episode)
         orders = episode.web_state.get("shop", {}).get("orders", [])
         with_item = [o for o in orders if any(_item_ok(i, g) for i in o["items"])]
         right_store = [o for o in with_item if o["store_id"] == g["store_id"]]
@@ -123,7 +145,9 @@ class ShoppingDomain(StreetDomain):
                 "other_stores_ordered": sorted({o["store_id"] for o in elsewhere}), **extra}
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
-        """A scripted :class:`ShoppingOracle` for the task."""
+        """A scripted :class:`ShoppingOracle` for the task (an errands task's: :class:`ErrandOracle`)."""
+        if "errands" in task.goal:
+            return ErrandOracle(task, perturb)
         return ShoppingOracle(task, perturb)
 
 
@@ -158,18 +182,19 @@ class ShoppingOracle(StreetOracle):
         yield "stop"
 
     def order_at(self, store_id: str, delivery: str = "pickup", options: dict[str, str] | None = None,
-                 qty: int | None = None) -> Any:
-        """Put the task's product (with ``options``; ``qty`` of it, else the form's 1) in the cart at a store
-        on its product page, and check that store's items out for ``delivery`` (``pickup`` or ``kitchen``)."""
+                 qty: int | None = None, product_id: str | None = None) -> Any:
+        """Put the task's product (or ``product_id``; with ``options``; ``qty`` of it, else the form's 1) in
+        the cart at a store on its product page, and check that store's items out for ``delivery``
+        (``pickup`` or ``kitchen``)."""
         from web_sites.shop import catalog
 
-        g = self.task.goal
+        pid = product_id or self.task.goal["product_id"]
         store = catalog.store(store_id)
         if self.obs["active"] != "web":
             yield "switch_environment"
-        yield f"goto [/shop/product/{g['product_id']}]"
+        yield f"goto [/shop/product/{pid}]"
         yield f"type [{find_bid(self.obs['web_text'], 'combobox', 'Store')}] [{store['name']}]"
-        product = catalog.product(g["product_id"])
+        product = catalog.product(pid)
         for group in product.get("options", []):
             value = (options or {}).get(group["name"])
             if value is None:
@@ -190,6 +215,45 @@ class ShoppingOracle(StreetOracle):
             yield f"click [{radio}]"
         if buttons:
             yield f"click [{buttons[0]}]"
+
+
+class ErrandOracle(ShoppingOracle):
+    """Orders each purchase at its store for pickup (and reads the landmark's article), then walks the
+    shortest tour through the errands' places and stops at the last with the answer.
+
+    Perturbed (one errand spoiled): one errand left out entirely, one purchase at another store, the walk
+    ending at the first place, or a wrong answer."""
+
+    def plan(self) -> Any:
+        from embodiedweb.domains.outdoor.traveling import fact_of, wrong_answer
+        from web_sites.shop import catalog
+
+        errands = list(self.task.goal["errands"])
+        modes = ["skip", "wrong_store", "one_place"] + (["wrong_answer"] if any(e["kind"] == "ask" for e in errands)
+                                                        else [])
+        mode = self.perturb.choice(modes) if self.perturb else None
+        if mode == "skip":
+            errands.pop(self.perturb.randrange(len(errands)))
+        answer = ""
+        for e in errands:
+            if e["kind"] == "buy":
+                store = e["store_id"]
+                if mode == "wrong_store":
+                    store = next(s for s in catalog.stores_selling(e["product_id"]) if s != e["store_id"])
+                    mode = None
+                yield from self.order_at(store, "pickup", e.get("options") or {}, product_id=e["product_id"])
+            else:
+                if self.obs["active"] != "web":
+                    yield "switch_environment"
+                yield f"goto [/wiki/article/{e['slug']}]"
+                fact = fact_of(e) or {"kind": "name", "value": e["answer"]}
+                answer = wrong_answer(fact) if mode == "wrong_answer" else str(fact["value"])
+        order = tour(self.here(), errands)
+        if mode == "one_place":
+            order = order[:1]
+        for e in order:
+            yield from self.walk_to(place_of(e))
+        yield f"stop [{answer}]" if answer else "stop"
 
 
 def _all(text: str, role: str, name: str) -> list[str]:

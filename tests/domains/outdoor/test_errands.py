@@ -1,0 +1,168 @@
+"""Errands with several goals in one episode (EWA-Shopping-v0's hard tier, ``goal.errands``).
+
+The oracle runs every errand task through the public interface; agents that do one errand, buy everything
+by a rule-blind strategy, order everywhere, order without walking or walk without ordering fail; agents
+that run the errands another legitimate way (each order just before its walk, the stores in the listed
+order, one order per store holding all its items) pass.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the envs)
+from embodiedweb.data_gen.outdoor_tasks import _split
+from embodiedweb.domains.outdoor.common import city
+from embodiedweb.domains.outdoor.errands import place_of, tour
+from embodiedweb.domains.outdoor.shopping import ErrandOracle, ShoppingDomain
+from embodiedweb.registration import spec_for
+from embodiedweb.tasks import Task, TaskError, load_tasks
+from tests.domains.outdoor.test_hard_navigation import play
+from web_sites.shop import catalog
+
+SHOP = "EWA-Shopping-v0"
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make(SHOP, level="hard")
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def errand_tasks() -> list[Task]:
+    return [t for t in load_tasks(spec_for(SHOP).level_tasks_path("hard"), ShoppingDomain().validate_task)
+            if "errands" in t.goal]
+
+
+def test_errands_suite_shape(errand_tasks):
+    """60 tasks after the 120 single purchases, half test; 2 or 3 purchases each under distinct rules, at two
+    or more stores, their products in the task's split."""
+    assert [t.task_id for t in errand_tasks] == [f"shop-hard-{i:03d}" for i in range(120, 180)]
+    assert sum(t.split == "test" for t in errand_tasks) == 30
+    for t in errand_tasks:
+        es = t.goal["errands"]
+        assert len(es) in (2, 3) and len({e["rule"] for e in es}) == len(es)
+        assert len({e["store_id"] for e in es}) >= 2
+        assert all(_split(e["product_id"]) == t.split for e in es)
+        assert all(catalog.product(e["product_id"])["name"] in t.instruction for e in es)
+
+
+class Errands(ErrandOracle):
+    """The oracle's errands done another way, or spoiled (see the tests)."""
+
+    def __init__(self, task: Task, how: str, store: str | None = None) -> None:
+        super().__init__(task)
+        self.how, self.store = how, store
+
+    def plan(self) -> Any:
+        es = list(self.task.goal["errands"])
+        if self.how == "interleaved":  # each order just before its walk, in the listed order
+            for e in es:
+                yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+                yield from self.walk_to(place_of(e))
+            yield "stop"
+            return
+        if self.how == "one_cart":  # every item of a store in one order
+            for store in dict.fromkeys(e["store_id"] for e in es):
+                for e in (e for e in es if e["store_id"] == store):
+                    yield from self.add(e, store)
+                yield from self.checkout(store)
+            for e in tour(self.here(), es):
+                yield from self.walk_to(place_of(e))
+            yield "stop"
+            return
+        if self.how == "one_errand":  # the errand nearest the start only
+            e = tour(self.here(), es)[0]
+            yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+            yield from self.walk_to(place_of(e))
+            yield "stop"
+            return
+        if self.how == "blind":  # every item at one store a rule-blind strategy chose, then walk the tour
+            for e in es:
+                if self.store in catalog.stores_selling(e["product_id"]):
+                    yield from self.order_at(self.store, "pickup", {}, product_id=e["product_id"])
+        elif self.how == "everywhere":
+            for e in es:
+                for store in catalog.stores_selling(e["product_id"]):
+                    yield from self.order_at(store, "pickup", {}, product_id=e["product_id"])
+        elif self.how != "walk_only":
+            for e in es:
+                yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+        if self.how == "no_walk":
+            yield "stop"
+            return
+        order = tour(self.here(), es)
+        if self.how == "last_only":  # straight to the last store of the tour
+            order = order[-1:]
+        for e in order:
+            yield from self.walk_to(place_of(e))
+        yield "stop"
+
+    def add(self, e: dict[str, Any], store: str) -> Any:
+        """The first half of ``order_at``: the item in the cart at ``store``."""
+        from embodiedweb.agents.script import find_bid
+
+        if self.obs["active"] != "web":
+            yield "switch_environment"
+        yield f"goto [/shop/product/{e['product_id']}]"
+        yield f"type [{find_bid(self.obs['web_text'], 'combobox', 'Store')}] [{catalog.store(store)['name']}]"
+        yield f"click [{find_bid(self.obs['web_text'], 'button', 'Add to cart')}]"
+
+    def checkout(self, store: str) -> Any:
+        from embodiedweb.agents.script import find_bid
+
+        yield "goto [/shop/cart]"
+        name = catalog.store(store)["name"]
+        button = find_bid(self.obs["web_text"], "button", f"Check out at {name}")
+        radios = []
+        i = 0
+        while (b := find_bid(self.obs["web_text"], "radio", "Pick up in store", nth=i)) is not None:
+            radios.append(b)
+            i += 1
+        radio = max((r for r in radios if int(r) < int(button)), key=int)
+        yield f"click [{radio}]"
+        yield f"click [{button}]"
+
+
+def rate(env: Any, tasks: list[Task], make: Any) -> float:
+    return sum(bool(play(env, make(t), t.task_id)["overall"]) for t in tasks) / len(tasks)
+
+
+def test_oracle_runs_every_errand_task_and_perturbed_fails(env, errand_tasks):
+    assert rate(env, errand_tasks, lambda t: ErrandOracle(t)) == 1.0
+    assert rate(env, errand_tasks, lambda t: ErrandOracle(t, random.Random(t.task_id))) == 0.0
+
+
+@pytest.mark.parametrize("how", ["interleaved", "one_cart"])
+def test_genuine_other_ways_pass(env, errand_tasks, how):
+    assert rate(env, errand_tasks, lambda t: Errands(t, how)) >= 0.98
+
+
+@pytest.mark.parametrize("how", ["one_errand", "everywhere", "no_walk", "walk_only", "last_only"])
+def test_shortcuts_fail(env, errand_tasks, how):
+    assert rate(env, errand_tasks, lambda t: Errands(t, how)) == 0.0
+
+
+def test_rule_blind_stores_fail(env, errand_tasks):
+    """Every item at one store (each of the four; what a fixed-store strategy does), then the tour: 0 %."""
+    tasks = random.Random(5).sample(errand_tasks, 20)
+    for store in catalog.store_ids():
+        assert rate(env, tasks, lambda t, s=store: Errands(t, "blind", s)) == 0.0, store
+
+
+def test_errand_validation_names_task_and_field(errand_tasks):
+    rec = errand_tasks[0].to_json()
+    one = {**rec, "goal": {**rec["goal"], "errands": rec["goal"]["errands"][:1]}}
+    with pytest.raises(TaskError, match=r"shop-hard-120.*goal\.errands"):
+        ShoppingDomain().validate_task(Task.from_json(one))
+    bad = [dict(e) for e in rec["goal"]["errands"]]
+    bad[1]["store_node"] = "nowhere"
+    with pytest.raises(TaskError, match=r"goal\.errands\[1\]\.store_node"):
+        ShoppingDomain().validate_task(Task.from_json({**rec, "goal": {**rec["goal"], "errands": bad}}))
+    assert city().nodes  # (the city is loaded)
