@@ -335,7 +335,7 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         camera = getattr(self.world, "first_person", None)
         fp_rgb = self.render_images and self.embodied_view != "top_down" and camera is not None
         if camera is not None and (fp_rgb or self.embodied_depth or self.embodied_masks):
-            frame = camera(self.image_size, rgb=fp_rgb)
+            frame = camera(self.image_size, rgb=fp_rgb, masks=self.embodied_masks)
             if fp_rgb:
                 out["embodied_image"] = frame.rgb
             if self.embodied_depth:

@@ -79,15 +79,18 @@ _PALETTE_SEED = 7
 @dataclass
 class Frame:
     """One first-person frame: ``rgb`` (uint8 H x W x 3), ``depth`` (float32 H x W, metres along the camera's
-    forward axis), ``mask`` (int32 H x W: ``obj.index + 1``, 0 = room) and ``ids`` (mask value -> objectId)."""
+    forward axis), ``mask`` (int32 H x W: ``obj.index + 1``, 0 = room; None when drawn without masks) and
+    ``ids`` (mask value -> objectId)."""
 
     rgb: np.ndarray | None
     depth: np.ndarray
-    mask: np.ndarray
+    mask: np.ndarray | None
     ids: dict[int, str]
 
     def pixel_counts(self) -> dict[str, int]:
         """Pixels per object id shown in the frame."""
+        if self.mask is None:
+            raise ValueError("this frame was drawn without masks (render_frame(..., masks=False))")
         vals, counts = np.unique(self.mask, return_counts=True)
         return {self.ids[int(v)]: int(c) for v, c in zip(vals.tolist(), counts.tolist(), strict=True)
                 if v in self.ids and v != 0}
@@ -443,15 +446,16 @@ _ROOM_FACE = _ROOM_LUT[:, 0].astype(np.int32)
 _ROOM_FACE2 = np.ascontiguousarray(_ROOM_LUT[:, 1])
 
 
-def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Frame:
-    """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask at ``size`` (w, h)."""
+def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool = True, masks: bool = True) -> Frame:
+    """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask (when ``masks``, or
+    when not ``rgb``) at ``size`` (w, h)."""
     # a ray exactly parallel to a face (the middle column or row of an odd size) meets it at 0 * inf: such
     # a slab test is NaN and never hits, as intended; numpy's warning about it is noise
     with np.errstate(invalid="ignore"):
-        return _render_frame(sim, int(size[0]), int(size[1]), rgb)
+        return _render_frame(sim, int(size[0]), int(size[1]), rgb, masks or not rgb)
 
 
-def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
+def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True) -> Frame:
     cam, rot, hor = camera_pose(sim)
     dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
     cx, cy, cz = (np.float32(v) for v in cam)
@@ -553,11 +557,11 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool) -> Frame:
                 np.copyto(face2[r0:r1, c0:c1], face, where=hit)
     image = None
     if face2 is not None:
-        mask = np.concatenate([np.zeros(6, np.int32), vals32]).take(bidx)
+        mask = np.concatenate([np.zeros(6, np.int32), vals32]).take(bidx) if masks else None
         image = _shade(bidx, face2, cols, w, h)
     else:
         mask = buf
-    return Frame(image, depth, mask, instance_ids(sim))
+    return Frame(image, depth, mask, instance_ids(sim) if masks else {})
 
 
 def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int) -> np.ndarray:
@@ -568,7 +572,9 @@ def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int
     tile[0, 1] = 0.88  # darker floor tiles (the floor is box 0)
     lut = base[:, None, None, None, :] * _SHADE[None, :, None, None, None] * tile[:, None, :, None, None] \
         * np.array([1.0, 0.7], np.float32)[None, None, None, :, None]  # M x 6 faces x 2 tiles x 2 outline x 3
-    lut = np.clip(lut, 0, 255).astype(np.uint8).reshape(-1, 3)
+    # one 32-bit word per colour: a single gather of words, then viewed as bytes, beats gathering 3-byte rows
+    lut4 = np.zeros((lut.size // 3, 4), np.uint8)
+    lut4[:, :3] = np.clip(lut, 0, 255).astype(np.uint8).reshape(-1, 3)
     code = bidx * 24
     code += face2
     code += face2  # (face * 2 + tile) * 2
@@ -576,7 +582,7 @@ def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int
     np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :])
     edge[:, 1:] |= bidx[:, 1:] != bidx[:, :-1]
     code += edge
-    return np.take(lut, code, axis=0)
+    return lut4.view(np.uint32).ravel().take(code).view(np.uint8).reshape(h, w, 4)[:, :, :3]
 
 
 def render_rgb(sim: KitchenSim, size: tuple[int, int] = (300, 300)) -> np.ndarray:

@@ -146,7 +146,7 @@ def agreement(kitchens: list[str] | None = None, poses: int = 40, seed: int = 0,
 
 
 def frames_per_second(seconds: float = 2.0, size: tuple[int, int] = (300, 300), rgb: bool = True,
-                      kitchens: list[str] | None = None, seed: int = 0) -> float:
+                      kitchens: list[str] | None = None, seed: int = 0, masks: bool = True) -> float:
     """First-person frames per CPU second of this process (``time.process_time``: on a loaded machine the
     wall clock also counts other processes' turns) over random poses of the given kitchens."""
     rng = random.Random(seed)
@@ -159,7 +159,7 @@ def frames_per_second(seconds: float = 2.0, size: tuple[int, int] = (300, 300), 
     egocentric.render_frame(frames[0], size, rgb=rgb)  # warm the ray cache
     n, t0 = 0, time.process_time()
     while True:
-        egocentric.render_frame(frames[n % len(frames)], size, rgb=rgb)
+        egocentric.render_frame(frames[n % len(frames)], size, rgb=rgb, masks=masks)
         n += 1
         if time.process_time() - t0 >= seconds:
             return n / (time.process_time() - t0)

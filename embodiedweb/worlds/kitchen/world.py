@@ -178,17 +178,18 @@ class KitchenWorld(EmbodiedWorld):
         """The simulator's rendering at ``size``."""
         return self._require().render(size)
 
-    def first_person(self, size: tuple[int, int] = (300, 300), rgb: bool = True) -> Any:
+    def first_person(self, size: tuple[int, int] = (300, 300), rgb: bool = True, masks: bool = True) -> Any:
         """The agent's first-person view: a :class:`~.egocentric.Frame` (RGB, depth in metres, instance
-        mask with values ``obj.index + 1``) drawn from the simulator's boxes (see :mod:`.egocentric`); a
-        backend with its own camera (AI2-THOR: :meth:`.thor_backend.ThorKitchen.first_person`) gives its own."""
+        mask with values ``obj.index + 1``; ``masks=False`` leaves the mask out, which saves a little with
+        RGB) drawn from the simulator's boxes (see :mod:`.egocentric`); a backend with its own camera
+        (AI2-THOR: :meth:`.thor_backend.ThorKitchen.first_person`) gives its own."""
         from .egocentric import render_frame
 
         sim = self._require()
         own = getattr(sim, "first_person", None)
         if callable(own):
             return own(size, rgb=rgb)
-        return render_frame(sim, size, rgb=rgb)
+        return render_frame(sim, size, rgb=rgb, masks=masks)
 
     def semantic_state(self) -> dict[str, Any]:
         """The kitchen's semantic state (agent pose, held object, every object's states). Built once per
