@@ -166,3 +166,43 @@ def test_errand_validation_names_task_and_field(errand_tasks):
     with pytest.raises(TaskError, match=r"goal\.errands\[1\]\.store_node"):
         ShoppingDomain().validate_task(Task.from_json({**rec, "goal": {**rec["goal"], "errands": bad}}))
     assert city().nodes  # (the city is loaded)
+
+
+# ------------------------------------------------------------------------------- the checker alone
+def _end(task: Task, orders: list[dict[str, Any]], path: list[str], answer: str | None = "") -> Any:
+    from embodiedweb.domains.base import Episode
+
+    return Episode(task=task, world_state={"node": path[-1], "path": path}, web_state={"shop": {"orders": orders}},
+                   answer=answer, steps=10, switches=2)
+
+
+def _order(e: dict[str, Any], store: str | None = None, delivery: str = "pickup") -> dict[str, Any]:
+    return {"order_id": "ORD-1", "store_id": store or e["store_id"], "delivery": delivery, "total": 1.0,
+            "items": [{"product_id": e["product_id"], "options": {}, "qty": 1}]}
+
+
+def test_checker_rules_on_end_states(errand_tasks):
+    """Every purchase right and every store reached with a stop at one of them passes; each single fault
+    fails: an order missing, at another store too, for delivery; a store not reached; no stop; the stop
+    elsewhere. The stop may be at any of the stores, and the stores reached in any order."""
+    d = ShoppingDomain()
+    t = next(t for t in errand_tasks if len({e["store_id"] for e in t.goal["errands"]}) == len(t.goal["errands"]))
+    es = t.goal["errands"]
+    orders = [_order(e) for e in es]
+    nodes = [e["store_node"] for e in es]
+    start = t.embodied["start"]
+    good = d.check(_end(t, orders, [start, *nodes]))
+    assert good["overall"] and good["completion"] == 1.0 and good["errands_done"] == len(es)
+    assert d.check(_end(t, orders, [start, *reversed(nodes)]))["overall"]  # any order of visits
+    other = next(s for s in catalog.stores_selling(es[0]["product_id"]) if s != es[0]["store_id"])
+    faults = {
+        "an order missing": _end(t, orders[1:], [start, *nodes]),
+        "also at another store": _end(t, orders + [_order(es[0], other)], [start, *nodes]),
+        "delivered, not picked up": _end(t, [_order(es[0], delivery="kitchen")] + orders[1:], [start, *nodes]),
+        "a store not reached": _end(t, orders, [start, nodes[-1]]),
+        "no stop": _end(t, orders, [start, *nodes], answer=None),
+        "the stop elsewhere": _end(t, orders, [start, *nodes, start]),
+    }
+    for what, episode in faults.items():
+        m = d.check(episode)
+        assert not m["overall"] and m["completion"] < 1.0, what
