@@ -58,7 +58,13 @@ def test_preflight_messages():
 def test_bench_figures():
     # speed targets are read from `make bench`, not asserted here (the machine is noisy)
     res = bench_kitchen(seconds=0.2, fp_kitchens=1)
-    assert set(res) == {"kitchen_steps_per_s", "kitchen_render_ms", "kitchen_fp_rgb_fps", "kitchen_fp_depth_mask_fps"}
+    assert set(res) == {
+        "kitchen_steps_per_s",
+        "kitchen_render_ms",
+        "kitchen_fp_rgb_fps",
+        "kitchen_fp_rgb_only_fps",
+        "kitchen_fp_depth_mask_fps",
+    }
     assert all(v > 0 for v in res.values())
 
 
