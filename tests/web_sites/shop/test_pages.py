@@ -184,3 +184,23 @@ def test_every_control_has_an_accessible_name():
             if n.role == "option":
                 continue
             assert n.name.strip(), (url, n)
+
+
+def test_product_page_price_note_is_true(shopper: Shopper):
+    """The note under the price table says the table's prices are before option surcharges: for every
+    product with options that holds (each group has a choice without a surcharge, and the table's price is
+    the price with those choices), including products whose preselected choice costs extra."""
+    s = shopper
+    with_options = [p for p in catalog.products() if p["options"]]
+    assert with_options
+    surcharged_default = 0
+    for p in with_options:
+        plain = {g["name"]: next(c["value"] for c in g["choices"] if not c.get("price_delta")) for g in p["options"]}
+        surcharged_default += any(g["choices"][0].get("price_delta") for g in p["options"])
+        store = sorted(p["prices"])[0]
+        assert catalog.price(p["product_id"], store, plain) == round(p["prices"][store], 2), p["product_id"]
+    assert surcharged_default  # the case the note once got wrong ("prices are for the first choice")
+    p = next(p for p in with_options if any(g["choices"][0].get("price_delta") for g in p["options"]))
+    s.d.execute("goto", {"url": f"/shop/product/{p['product_id']}"})
+    assert "before option surcharges" in s.text
+    assert "first choice" not in s.text
