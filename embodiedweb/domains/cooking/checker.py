@@ -9,7 +9,11 @@ number at which each was sliced or first heated by each appliance).
   ``t_1 < t_2 < ... < t_n`` of steps ``1..n`` exist, and the earliest such views are used);
 - no step's kitchen work on the dish was done before that step's page was viewed (a component sliced
   or heated before the step that slices or heats it was read does not count as following it);
-- a missing ingredient was ordered for delivery to the kitchen.
+- a missing ingredient was ordered for delivery to the kitchen;
+- nothing else was ordered for delivery to the kitchen (a gate, like the dish's: hedging by ordering
+  every ingredient fails, and so does ordering what the kitchen has). It is listed in ``conditions``
+  when it fails, and always for tasks whose instruction leaves the missing ingredient to be found
+  (``goal.missing_told`` false, the hard tier).
 
 **embodied** — the dish is this recipe, and only this recipe:
 - one dish of the recipe's type holds a component for every final condition: the right type, the
@@ -145,6 +149,13 @@ def other_versions_served(recipe: dict[str, Any], world: dict[str, Any], dish_id
     return out
 
 
+def extra_orders(orders: list[dict[str, Any]], missing: str | None) -> list[str]:
+    """What was ordered for delivery to the kitchen besides the missing ingredient (sorted names)."""
+    return sorted({str(i.get("object_type") or i.get("name") or i.get("product_id"))
+                   for o in orders if o.get("delivery") == "kitchen" for i in o.get("items", [])
+                   if not missing or i.get("object_type") != missing})
+
+
 def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, Any]) -> dict[str, Any]:
     """Metrics (see module docstring) with every condition by name in ``conditions``."""
     recipe = catalog.get(goal["recipe_id"])
@@ -160,11 +171,16 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work", times[i] is not None and i not in early)
                  for i in range(n)]
     missing = goal.get("missing")
+    orders = web.get("shop", {}).get("orders", [])
     if missing:
-        orders = web.get("shop", {}).get("orders", [])
         ordered = any(o.get("delivery") == "kitchen" and any(i.get("object_type") == missing for i in o["items"])
                       for o in orders)
         web_conds.append((f"ordered a {missing} for delivery to the kitchen", ordered))
+    also = extra_orders(orders, missing)
+    web_gates = []
+    if also or goal.get("missing_told") is False:
+        web_gates.append(("ordered nothing the kitchen has" + (f" (also ordered {', '.join(also)})" if also else ""),
+                          not also))
 
     labels = [f"{c['type']} {c.get('state', {})}{' heated by ' + c['heated_by'] if c.get('heated_by') else ''} "
               f"in the {recipe['dish']}" for c in recipe["final"]]
@@ -174,11 +190,13 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
                                                          if extra else ""), not extra),
              ("no other version served" + (f" ({', '.join(others)})" if others else ""), not others)]
 
-    web_ok = all(ok for _, ok in web_conds)
+    web_gates_ok = all(ok for _, ok in web_gates)
+    web_ok = all(ok for _, ok in web_conds) and web_gates_ok
     gates_ok = all(ok for _, ok in gates)
     emb_ok = bool(emb_conds) and all(ok for _, ok in emb_conds) and gates_ok
-    counted = sum(ok for _, ok in web_conds) + (sum(ok for _, ok in emb_conds) if gates_ok else 0)
-    conditions = {label: ok for label, ok in web_conds + emb_conds + gates}
+    counted = (sum(ok for _, ok in web_conds) if web_gates_ok else 0) + \
+        (sum(ok for _, ok in emb_conds) if gates_ok else 0)
+    conditions = {label: ok for label, ok in web_conds + web_gates + emb_conds + gates}
     return {"overall": web_ok and emb_ok, "web": web_ok, "embodied": emb_ok,
             "completion": counted / (len(web_conds) + len(emb_conds)), "conditions": conditions,
             "dish": dish}

@@ -13,6 +13,32 @@ from embodiedweb.worlds.kitchen.world import KitchenWorld
 from web_sites.recipes import catalog
 
 
+def validate_additions(task: Task) -> set[str]:
+    """Check ``embodied.add`` (``[{"type", "on", "prepare"}]``); the types it adds fresh (unprepared)."""
+    from embodiedweb.worlds.kitchen import vocab
+    from embodiedweb.worlds.kitchen.world import PREPARE_STEPS
+
+    add = task.embodied.get("add", [])
+    tid = task.task_id
+    if not isinstance(add, list):
+        raise TaskError(f"task {tid!r}: field 'embodied.add': must be a list of {{type, on, prepare}}")
+    fresh: set[str] = set()
+    for n, item in enumerate(add):
+        otype = item.get("type") if isinstance(item, dict) else item
+        if not isinstance(item, dict) or not isinstance(otype, str) or otype not in vocab.PICKUPABLE:
+            raise TaskError(f"task {tid!r}: field 'embodied.add[{n}].type': unknown object type {otype!r}")
+        on = item.get("on", "CounterTop")
+        if not isinstance(on, str) or on not in vocab.RECEPTACLE_ACCEPTS:
+            raise TaskError(f"task {tid!r}: field 'embodied.add[{n}].on': unknown receptacle type {on!r}")
+        prep = item.get("prepare", [])
+        if not isinstance(prep, list) or any(p not in PREPARE_STEPS for p in prep):
+            raise TaskError(f"task {tid!r}: field 'embodied.add[{n}].prepare': {prep!r} is not a list of "
+                            f"{', '.join(PREPARE_STEPS)}")
+        if not prep:
+            fresh.add(otype)
+    return fresh
+
+
 class CookingDomain(Domain):
     """Find the recipe the instruction names (with the constraint that singles it out of a confounder
     pair), follow it step by step in the kitchen, and order a missing ingredient from the shop.
@@ -57,11 +83,14 @@ class CookingDomain(Domain):
         missing = task.goal.get("missing")
         if missing is not None and missing not in catalog.INGREDIENT_LABELS:
             raise TaskError(f"task {task.task_id!r}: field 'goal.missing': unknown ingredient {missing!r}")
+        if not isinstance(task.goal.get("missing_told", True), bool):
+            raise TaskError(f"task {task.task_id!r}: field 'goal.missing_told': must be true or false")
         remove = task.embodied.get("remove", [])
         for t in remove:
             if not isinstance(t, str) or not t:
                 raise TaskError(f"task {task.task_id!r}: field 'embodied.remove': bad object type {t!r}")
-        problems = infeasible_steps(catalog.get(rid) or {}, kitchen_inventory(kid) - set(remove), missing)
+        fresh = validate_additions(task)
+        problems = infeasible_steps(catalog.get(rid) or {}, (kitchen_inventory(kid) - set(remove)) | fresh, missing)
         if problems:
             raise TaskError(f"task {task.task_id!r}: cannot be carried out in {kid}: {'; '.join(problems)}")
 

@@ -23,6 +23,11 @@ INGREDIENT_QUERY = {"Apple": "apple", "Bread": "bread", "Egg": "egg", "Lettuce":
                     "Tomato": "tomato"}
 
 
+def leftover(obj: dict[str, Any]) -> bool:
+    """Food cut or heated before the episode began (a task's leftovers): never part of the dish."""
+    return any(t < 1 for k, t in (obj.get("stamps") or {}).items() if k == "sliced" or k.startswith("heated"))
+
+
 class CookingOracle(ScriptAgent):
     """See module docstring."""
 
@@ -218,10 +223,11 @@ class CookingOracle(ScriptAgent):
         yield f"PutObject [{rid}]"
 
     def first(self, otype: str, **state: Any) -> str | None:
-        """The lowest id of an object of ``otype`` matching ``state`` and not on the serving dish, or ``None``."""
+        """The lowest id of an object of ``otype`` matching ``state``, not on the serving dish and not a
+        leftover, or ``None``."""
         objs = sorted(self.objects().values(), key=lambda o: o["objectId"])
         for o in objs:
-            if o["objectType"] == otype and all(o.get(k) == v for k, v in state.items()):
+            if o["objectType"] == otype and all(o.get(k) == v for k, v in state.items()) and not leftover(o):
                 if self.dish_id and self.dish_id in o["parentReceptacles"]:
                     continue
                 return o["objectId"]
@@ -349,6 +355,6 @@ class CookingOracle(ScriptAgent):
         cond = next((c for c in self.recipe["final"] if c["type"] == otype and c.get("state", {}) == state), None)
         if cond is not None:
             for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
-                if matches(o, cond) and not (self.dish_id and self.dish_id in o["parentReceptacles"]):
+                if matches(o, cond) and not leftover(o) and not (self.dish_id and self.dish_id in o["parentReceptacles"]):
                     return o["objectId"]
         return self.first(otype, **state)

@@ -57,11 +57,33 @@ OBJECT_ACTIONS = tuple(s.name for s in ACTION_SPECS if s.args)
 NAV_ACTIONS = tuple(s.name for s in ACTION_SPECS if not s.args)
 
 
+#: the time stamped on what a task prepares before the episode (the env's first step is 1)
+SETUP_TIME = -1
+#: what ``add[].prepare`` may list, in order: cut the food, then heat it (or its pieces) as an appliance would
+PREPARE_STEPS = ("slice", "heat:StoveBurner", "heat:Microwave", "heat:Toaster")
+
+
+def prepare(sim: KitchenSim, object_id: str, steps: list[str]) -> list[str]:
+    """Ready a food before the episode (see :class:`KitchenWorld`); the ids of what it became."""
+    ids = [object_id]
+    for step in steps:
+        if step == "slice":
+            ids = [i for oid in ids for i in sim._split(sim.objects[oid])]
+        elif step.startswith("heat:") and step in PREPARE_STEPS:
+            for oid in ids:
+                sim._heat(sim.objects[oid], step.split(":", 1)[1])
+        else:
+            raise ValueError(f"unknown preparation {step!r}: use {', '.join(PREPARE_STEPS)}")
+    return ids
+
+
 class KitchenWorld(EmbodiedWorld):
     """One of the project's kitchens driven by parsed kitchen actions.
 
     ``reset(config, seed)`` takes ``{"kitchen_id": "kitchen_03"}`` plus optional ``"remove": [types]`` and
-    ``"add": [{"type": ..., "on": receptacle type}]``.
+    ``"add": [{"type": ..., "on": receptacle type, "prepare": [...]}]``. ``prepare`` readies an added food
+    before the episode starts (leftovers): ``"slice"`` cuts it, ``"heat:<Appliance>"`` heats it (every piece
+    when it was cut) as that appliance would; both are stamped with time -1, before any step.
     """
 
     kind = "kitchen"
@@ -94,10 +116,11 @@ class KitchenWorld(EmbodiedWorld):
             otype, on = item["type"], item.get("on", "CounterTop")
             recs = sorted(o.object_id for o in sim.active_objects()
                           if o.object_type == on and sim._free(o) >= vocab.unit_size(otype))
-            if recs:
-                sim.spawn_in(otype, rng.choice(recs))
-            else:
-                sim.spawn_on_counter(otype)
+            oid = sim.spawn_in(otype, rng.choice(recs)) if recs else sim.spawn_on_counter(otype)
+            if item.get("prepare"):
+                sim.clock = SETUP_TIME
+                prepare(sim, oid, item["prepare"])
+                sim.clock = None
         self.sim = sim
         self.kitchen_id = kid
         self.delivered = []

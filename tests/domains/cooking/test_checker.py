@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from embodiedweb.domains.cooking import checker as ck
@@ -167,13 +169,20 @@ def test_check_cooking_work_before_reading():
 def test_check_cooking_missing_ingredient_order():
     goal = {"recipe_id": "r1", "missing": "Apple"}
     key = "ordered a Apple for delivery to the kitchen"
-    for orders, ok in [([], False),
-                       ([{"delivery": "pickup", "items": [{"object_type": "Apple"}]}], False),
-                       ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}]}], False),
-                       ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}, {"object_type": "Apple"}]}], True)]:
+    # (orders, ordered the missing one, completion): a wrong item delivered also breaks the order gate
+    for orders, ok, completion in [([], False, 4 / 5),
+                                   ([{"delivery": "pickup", "items": [{"object_type": "Apple"}]}], False, 4 / 5),
+                                   ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}]}], False, 2 / 5),
+                                   ([{"delivery": "kitchen", "items": [{"object_type": "Apple"}]}], True, 1.0)]:
         m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": orders}})
         assert m["conditions"][key] is ok and m["web"] is ok and m["overall"] is ok
-        assert m["completion"] == (5 if ok else 4) / 5
+        assert m["completion"] == completion
+    # the missing one and something the kitchen has: the order gate fails the web part, whose conditions
+    # then count nothing (as the dish's gates do for its components)
+    both = [{"delivery": "kitchen", "items": [{"object_type": "Bread"}, {"object_type": "Apple"}]}]
+    m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": both}})
+    assert m["conditions"][key] and m["conditions"]["ordered nothing the kitchen has (also ordered Bread)"] is False
+    assert not m["web"] and m["embodied"] and m["completion"] == 2 / 5
     assert ck.check_cooking(goal, good_world(), VIEWS)["conditions"][key] is False
 
 
@@ -199,3 +208,25 @@ def test_check_cooking_wrong_heat_source():
     m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
     assert not m["embodied"] and m["completion"] < 1
     assert m["dish"] == "Plate|1"
+
+
+def _order(*types: str, delivery: str = "kitchen") -> dict[str, Any]:
+    return {"delivery": delivery, "items": [{"product_id": f"p-{t}", "object_type": t} for t in types]}
+
+
+def test_order_rule():
+    """Only the missing ingredient may be ordered for the kitchen; a pickup order is no delivery; the rule is
+    listed for hard goals always and for standard goals only when broken (standard metrics unchanged)."""
+    assert ck.extra_orders([_order("Apple"), _order("Bread")], "Apple") == ["Bread"]
+    assert ck.extra_orders([_order("Apple", delivery="pickup")], None) == []
+    assert ck.extra_orders([_order("Apple")], None) == ["Apple"]
+    r = TOAST
+    world = {"objects": []}
+    label = "ordered nothing the kitchen has"
+    std = ck.check_cooking({"recipe_id": r["recipe_id"], "missing": None}, world, {"shop": {"orders": []}})
+    assert label not in std["conditions"]
+    bad = ck.check_cooking({"recipe_id": r["recipe_id"], "missing": None}, world, {"shop": {"orders": [_order("Egg")]}})
+    assert bad["conditions"][f"{label} (also ordered Egg)"] is False
+    hard = ck.check_cooking({"recipe_id": r["recipe_id"], "missing": "Egg", "missing_told": False}, world,
+                         {"shop": {"orders": [_order("Egg")]}})
+    assert hard["conditions"][label] is True and hard["conditions"]["ordered a Egg for delivery to the kitchen"]

@@ -264,6 +264,9 @@ STANDARD_DIGESTS = {
     ("EWA-Shopping-v0", "shop-117", 117): "8f3a9688b3cfb171476afa28a7d9f2aaf511736742659b312953b93e24d7a343",
     ("EWA-Navigation-v0", "nav-000", 0): "3e4480f35f9ce72e826e9a5d7ec5c4b6c47cf57c94d0d06326681875a84ec02d",
     ("EWA-Traveling-v0", "travel-003", 3): "fda1c92e276f31167c26070c5e3efd67f71c3a6c1d82e353b0377afb1194caad",
+    # measured before the cooking hard tier (its kitchen setup, order rule and oracle) existed
+    ("EWA-Cooking-v0", "cooking-r001-0", 0): "c156da8e513c6585de3b148eca5a0564ed427f74aa49dd00dd1d58e5e22b9828",
+    ("EWA-Cooking-v0", "cooking-r001-3", 3): "3cc023bc94d0f1af1d85066aa548547343fe6d3d6f108bd341e0f866ee7d1448",
 }
 
 

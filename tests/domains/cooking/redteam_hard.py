@@ -1,0 +1,189 @@
+"""Red-team agents for the cooking hard tier (``data/cooking/hard.jsonl``), next to the standard ones in
+:mod:`tests.domains.cooking.redteam` (which also run on hard tasks).
+
+Shortcuts (must fail): take the leftovers that match the recipe's components; hedge on the missing
+ingredient by ordering every ingredient. Genuine alternatives (must pass): the other fresh instance of an
+ingredient; order the missing ingredient only when a step needs it; look through every closed cupboard,
+drawer and fridge before starting. :class:`GuessMissing` is neither: it orders an ingredient it never
+looked for (the recipe's first), and the test shows it passes exactly when that guess is the missing one.
+
+``python -m tests.domains.cooking.redteam_hard`` prints the table of rates over the hard tier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baselines.script import Plan
+from embodiedweb.domains.cooking.oracle import leftover
+from embodiedweb.tasks import Task
+from embodiedweb.worlds.kitchen import vocab
+from tests.domains.cooking.redteam import RedTeamAgent
+from tests.redteam import markdown, run
+
+ENV_ID = "EWA-Cooking-v0"
+
+
+def hard_tasks() -> list[Task]:
+    """The cooking hard tier (every split), validated by the domain."""
+    from embodiedweb.registration import load_specs
+    from embodiedweb.tasks import load_tasks
+
+    spec = next(s for s in load_specs() if s.id == ENV_ID)
+    return list(load_tasks(spec.level_tasks_path("hard"), spec.load_domain().validate_task))
+
+
+def run_agent(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None) -> list[dict[str, Any]]:
+    return run(cls, ENV_ID, tasks, want, max_steps=400)
+
+
+def dish_contents(agent: RedTeamAgent) -> list[dict[str, Any]]:
+    objs = agent.objects()
+    return [o for o in objs.values() if agent.dish_id and agent.dish_id in o["parentReceptacles"]]
+
+
+def orders(agent: RedTeamAgent) -> list[dict[str, Any]]:
+    base = agent.env.unwrapped
+    return base.webapp.snapshot(base.session).get("shop", {}).get("orders", [])
+
+
+# ---------------------------------------------------------------------------------------- shortcuts
+class UseLeftovers(RedTeamAgent):
+    """Serves the leftovers that match a component (type, state and the appliance that heated it) instead of
+    making that component: the nearest right-looking food."""
+
+    breaks = ("web",)
+
+    def component(self, otype: str, state: dict[str, Any]) -> str | None:
+        cond = next((c for c in self.recipe["final"] if c["type"] == otype and c.get("state", {}) == state), None)
+        from embodiedweb.domains.cooking.checker import matches
+
+        for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
+            if cond is not None and matches(o, cond) and leftover(o) \
+                    and not (self.dish_id and self.dish_id in o["parentReceptacles"]):
+                return o["objectId"]
+        return super().component(otype, state)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and any(leftover(o) for o in dish_contents(self))
+
+
+class OrderEveryIngredient(RedTeamAgent):
+    """Never looks in the kitchen for what is missing: orders one of every ingredient of the recipe, with
+    delivery, then cooks."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        for ing in sorted(self.recipe["ingredients"]):
+            self.missing = ing
+            yield from self.order_missing()
+        self.missing = self.task.goal.get("missing")
+        yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def carried_out(self) -> bool:
+        got = {i.get("object_type") for o in orders(self) for i in o["items"]}
+        return super().carried_out() and set(self.recipe["ingredients"]) <= got
+
+
+class GuessMissing(RedTeamAgent):
+    """Orders the recipe's first ingredient without looking (a blind guess at what is missing), then cooks."""
+
+    def plan(self) -> Plan:
+        self.missing = sorted(self.recipe["ingredients"])[0]
+        yield from self.order_missing()
+        self.missing = self.task.goal.get("missing")
+        yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def carried_out(self) -> bool:  # a wrong guess leaves the truly missing food unbought: steps fail
+        return True
+
+
+# ------------------------------------------------------------------------------ genuine alternatives
+class _Genuine(RedTeamAgent):
+    kind = "genuine"
+
+
+class OtherFreshInstance(_Genuine):
+    """Uses the fresh instance with the highest id (e.g. the second bread, in a drawer) where the oracle takes
+    the lowest."""
+
+    def first(self, otype: str, **state: Any) -> str | None:
+        objs = sorted(self.objects().values(), key=lambda o: o["objectId"], reverse=True)
+        for o in objs:
+            if o["objectType"] == otype and all(o.get(k) == v for k, v in state.items()) and not leftover(o):
+                if self.dish_id and self.dish_id in o["parentReceptacles"]:
+                    continue
+                return o["objectId"]
+        return None
+
+class OrderWhenNeeded(_Genuine):
+    """Follows the recipe and orders the missing ingredient only when a step needs it and it is nowhere in
+    the kitchen (found missing, not told)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("missing"))
+
+    def plan(self) -> Plan:
+        yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def do_op(self, op: dict[str, Any]) -> Plan:
+        base = op["obj"].removesuffix("Sliced").replace("EggCracked", "Egg")
+        have = [o for o in self.objects().values() if o["objectType"] in (base, op["obj"]) and not leftover(o)]
+        if not have and self.missing == base:
+            url = self.obs["web_url"]
+            yield from self.order_missing()
+            yield f"goto [{url}]"
+            yield from self.switch("embodied", "the order is here")
+        yield from super().do_op(op)
+
+
+class LookEverywhereFirst(_Genuine):
+    """Opens every closed cupboard, drawer and the fridge before reading the recipe, then orders what the
+    recipe needs that is nowhere to be seen."""
+
+    def plan(self) -> Plan:
+        yield from self.switch("embodied", "looking around")
+        for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
+            if o["objectType"] in ("Fridge", "Cabinet", "Drawer") and o["objectType"] in vocab.OPENABLE \
+                    and not o.get("isOpen"):
+                yield f"Teleport [{o['objectId']}]"
+                yield f"OpenObject [{o['objectId']}]"
+        seen = {o["objectType"] for o in self.objects().values() if not leftover(o)}
+        lacking = sorted(set(self.recipe["ingredients"]) - seen)
+        for ing in lacking:
+            self.missing = ing
+            yield from self.order_missing()
+        yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def carried_out(self) -> bool:  # some cupboards cannot be reached or opened: looking is best effort
+        return not [e for e in self.errors if not e.startswith(("Teleport", "OpenObject"))]
+
+
+SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient)
+GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst)
+
+
+def table_rows(classes: tuple[type[RedTeamAgent], ...]) -> list[dict[str, Any]]:
+    tasks = hard_tasks()
+    rows = []
+    for cls in classes:
+        res = [r for r in run_agent(cls, [t for t in tasks if cls.applies(t)]) if r["carried_out"]]
+        k = max(len(res), 1)
+        rows.append({"env": ENV_ID, "agent": cls.__name__, "kind": getattr(cls, "kind", "shortcut"),
+                     "episodes": len(res), "test": sum(r["split"] == "test" for r in res),
+                     **{m: sum(bool(r["metrics"].get(m)) for r in res) / k for m in ("overall", "web", "embodied")}})
+    return rows
+
+
+if __name__ == "__main__":
+    print(markdown(table_rows((*SHORTCUTS, GuessMissing, *GENUINE))))
