@@ -74,6 +74,8 @@ class LLMAgent(Agent):
         self.seed = seed
         self.rng = random.Random(seed)
         self.system_template = system_prompt
+        self._env: Any = None
+        self._budget: tuple[int, int] | None = None
         self._client = client
         self._step: dict[str, Any] = {}
         self._reset_counters()
@@ -96,6 +98,7 @@ class LLMAgent(Agent):
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
         base = env.unwrapped
+        self._env = env
         self.domains = base.domains
         if self.system_template is None:
             self.system = system_prompt(base.domain, base.describe_actions())
@@ -105,7 +108,7 @@ class LLMAgent(Agent):
         self._reset_counters()
 
     def _messages(self, obs: dict[str, Any]) -> list[dict[str, Any]]:
-        text = observation_prompt(obs, self.history[-self.history_len:])
+        text = observation_prompt(obs, self.history[-self.history_len:], budget=self._budget)
         if not self.vision:
             return [{"role": "system", "content": self.system}, {"role": "user", "content": text}]
         content: list[dict[str, Any]] = [{"type": "text", "text": text}]
@@ -152,6 +155,8 @@ class LLMAgent(Agent):
             a, _ = self.history[-1]
             self.history[-1] = (a, obs["last_action_error"][:300])
         self._step = {}
+        limit = getattr(self._env.unwrapped, "episode_limit", None) if self._env is not None else None
+        self._budget = (int(info.get("step", 0)) + 1, int(limit)) if limit and "step" in info else None
         try:
             reply = self.complete(self._messages(obs))
         except Exception as e:  # the endpoint is gone: `run_episode` records the episode as an error

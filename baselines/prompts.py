@@ -9,7 +9,7 @@ from typing import Any
 from embodiedweb.actions import REGISTRY, ActionError
 
 #: bump when the system or observation prompt changes what a model sees: part of an LLM run's identity
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"  # 2: the observation says which step this is of the episode's limit
 
 ANSWER_RULE = ("Think step by step about what you see, then end your reply with exactly one action in this form:\n"
                "In summary, the next action I will perform is ```<action>```")
@@ -29,9 +29,14 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + f"\n... [{len(text) - limit} more characters cut]"
 
 
-def observation_prompt(obs: dict[str, Any], history: list[tuple[str, str]], max_chars: int = 12000) -> str:
-    """The user message for one step: instruction, active environment, observation and recent actions."""
+def observation_prompt(obs: dict[str, Any], history: list[tuple[str, str]], max_chars: int = 12000,
+                       budget: tuple[int, int] | None = None) -> str:
+    """The user message for one step: instruction, active environment, the step budget (``(this step,
+    the episode's step limit)``, when known), observation and recent actions."""
     parts = [f"# Instruction\n{obs['instruction']}", f"# Active environment\n{obs['active']}"]
+    if budget is not None:
+        k, limit = budget
+        parts.append(f"# Steps\nThis is step {k} of at most {limit}: the episode ends after step {limit}.")
     if obs.get("dialogue"):  # instructions one at a time: what was asked and answered before
         parts.insert(1, f"# Conversation so far\n{obs['dialogue']}")
     if obs.get("message"):

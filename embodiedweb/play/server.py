@@ -450,7 +450,7 @@ def create_play_app(pool: PlayPool | PlaySession, host: str = "127.0.0.1") -> Fa
         embodied_buttons = acts if s.obs["active"] == "embodied" else []
         return HTMLResponse(jinja.get_template("play.html").render(
             obs=s.obs, done=s.done, metrics=s.metrics, buttons=embodied_buttons[:80], step=s.steps,
-            task_id=s.base.task.task_id, env_id=s.base.env_id, records=s.records, participant=s.participant,
+            step_limit=getattr(s.base, "episode_limit", None), task_id=s.base.task.task_id, env_id=s.base.env_id, records=s.records, participant=s.participant,
             left=s.assigner.remaining(s.participant), first_person=_has_camera(s.base.world),
             actions_help=s.base.describe_actions(with_examples=False)), headers={"Cache-Control": "no-store"})
 

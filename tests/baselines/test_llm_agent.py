@@ -59,6 +59,9 @@ def test_llm_agent_solves_task_through_the_endpoint_and_records_usage():
     assert "click [id]" in system and "switch_environment" in system and "PickupObject" not in system
     assert "In summary, the next action I will perform is" in system
     assert "[3] link 'Home'" in _user_text(first["messages"])
+    # the step budget: which step this is of the episode's limit (30 here), counted on
+    assert "This is step 1 of at most 30" in _user_text(first["messages"])
+    assert "This is step 2 of at most 30" in _user_text(server.requests[1]["messages"])
     env.close()
 
 

@@ -332,6 +332,9 @@ def test_a_multi_turn_env_shows_the_conversation_and_a_done_box(tmp_path):
     page = client.get("/").text
     texts = [t["text"] for t in task.goal["turns"]]
     assert 'id="done-form"' in page and 'id="dialogue"' in page
+    # the step budget a participant plays within, as the LLM agent's prompt states it
+    limit = min(int(task.meta.get("max_steps", 10**9)), gym.spec("EWA-Assistant-v0").max_episode_steps)
+    assert f"step 0 of at most {limit}" in page
     r = client.post("/play/act", json={"kind": "done", "answer": "no idea"}, headers=OWN).json()
     assert not r.get("done") and not r.get("confirm_needed")
     page = client.get("/").text
