@@ -24,6 +24,10 @@ strategy (a fixed store, the nearest or cheapest with or without stock ...) pass
 of stock, two or three are left, so these caps are looser than the standard tier's.
 Splits are by product, with the standard tier's split of each product (a product is test in both tiers or
 train in both). Same seed, same bytes.
+
+After these 120 come the errands (issue 22, item 2): 60 of two or three purchases under different store rules
+(:func:`errands`) and 20 of a purchase and a landmark question (:func:`purchase_and_question`), each in an
+order the agent chooses.
 """
 
 from __future__ import annotations
@@ -267,13 +271,36 @@ ERRAND_SHARE = 0.75
 ENV_MAX_STEPS = 400
 
 
+def _numbered(out: list[dict[str, Any]], want: int, first_id: int, what: str) -> list[dict[str, Any]]:
+    """``out`` with ids ``shop-hard-<first_id>`` on; an error when fewer than ``want`` could be drawn."""
+    if len(out) < want:
+        raise RuntimeError(f"only {len(out)} of {want} {what} could be drawn")
+    for i, t in enumerate(out):
+        t["task_id"] = f"shop-hard-{first_id + i:03d}"
+    return out
+
+
+def _apply_rule(city: Any, rng: random.Random, start: str, p: dict[str, Any], rule: str, store_node: dict[str, str],
+                rule_places: list[Any]) -> tuple[dict[str, float], Any]:
+    """(walking distances from ``start`` to the stores selling ``p``, :func:`shop_rule`'s answer) for an errand's
+    purchase under a standard store rule (a rule relative to a place draws the place)."""
+    from embodiedweb.data_gen.outdoor_tasks import shop_rule
+    from web_sites.shop import catalog
+
+    dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
+    place = None
+    if rule.endswith("near_place"):
+        pl = rng.choice(rule_places)
+        place = (pl.name, {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()})
+    return dist, shop_rule(rule, p, dist, rng, place)
+
+
 def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]]:
     """Errands with two or three purchases under different store rules, in an order the agent chooses
     (checked by :func:`embodiedweb.domains.outdoor.errands.check_errands`). The purchases of a task are
     at two or three stores (the walk has as many stops), their products all in the task's split, and no
     rule-blind strategy (:func:`~embodiedweb.data_gen.outdoor_tasks.blind_picks`: a fixed store, the nearest,
     the cheapest ...) picks the right store for every purchase of a task."""
-    from embodiedweb.data_gen.outdoor_tasks import shop_rule
     from web_sites.shop import catalog
 
     store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
@@ -296,12 +323,7 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
         rules = rng.sample(ERRAND_RULES, k)
         items, picks, gone = [], [], []
         for p, rule in zip(chosen, rules, strict=True):
-            dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
-            place = None
-            if rule.endswith("near_place"):
-                pl = rng.choice(rule_places)
-                place = (pl.name, {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()})
-            got = shop_rule(rule, p, dist, rng, place)
+            dist, got = _apply_rule(city, rng, start, p, rule, store_node, rule_places)
             if got is None:
                 break
             store, text, extra = got
@@ -336,11 +358,91 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
         if gone:
             task["web"]["sites"] = {"shop": {"out_of_stock": sorted(gone)}}
         out.append(task)
-    if len(out) < N_ERRANDS:
-        raise RuntimeError(f"only {len(out)} of {N_ERRANDS} errands tasks could be drawn")
-    for i, t in enumerate(out):
-        t["task_id"] = f"shop-hard-{first_id + i:03d}"
-    return out
+    return _numbered(out, N_ERRANDS, first_id, "errands tasks")
+
+
+#: errands of a purchase and a landmark question (issue 22, item 2), after the purchases-only ones
+N_ASK = 20
+ASK_SEED = 41
+#: the landmark and the store are at least this far apart on foot (two places to go, not one)
+ASK_APART_M = 300.0
+
+
+def _passes(city: Any, a: str, b: str, place: str) -> bool:
+    """The shortest walk from ``a`` to ``b`` comes within the goal radius of ``place``."""
+    from embodiedweb.domains.outdoor.errands import near_nodes
+
+    return bool(set(city.route(a, b)) & near_nodes(place))
+
+
+def purchase_and_question(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]]:
+    """Errands of one purchase (a standard store rule) and one question about a named landmark, answered
+    from its wiki article (the traveling tier's questions, :data:`~embodiedweb.data_gen.outdoor_tasks.QUESTIONS`),
+    in the order the agent chooses; the agent stops at whichever place it visits last, with the answer. The
+    product, the landmark and the task are in one split; the store and the landmark are at least
+    :data:`ASK_APART_M` apart on foot, the shortest walk from the start to either does not go by the other,
+    and every order of visiting them fits the task's budget as the
+    purchases-only errands do."""
+    from embodiedweb.data_gen.outdoor_tasks import QUESTIONS
+    from web_sites.shop import catalog
+
+    articles = json.loads((data_dir() / "wiki" / "articles.json").read_text(encoding="utf-8"))
+    landmarks = sorted((a for a in articles if a.get("place_id") and a.get("world_facts")
+                        and city.place_node(a["place_id"])), key=lambda a: a["slug"])
+    store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
+    products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 3]
+    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
+                         key=lambda pl: pl.place_id)
+    out: list[dict[str, Any]] = []
+    used: set[str] = set()
+    attempts = 0
+    while len(out) < N_ASK and attempts < 100_000:
+        attempts += 1
+        split = ("train", "test")[len(out) % 2]
+        start = rng.choice(city.node_ids())
+        if city.degree(start) < 3:
+            continue
+        p = rng.choice([p for p in products if _split(p["product_id"]) == split])
+        a = rng.choice([a for a in landmarks if _split(a["place_id"]) == split and a["slug"] not in used])
+        key = rng.choice(sorted(k for k in a["world_facts"] if k in QUESTIONS))
+        rule = rng.choice(ERRAND_RULES)
+        dist, got = _apply_rule(city, rng, start, p, rule, store_node, rule_places)
+        if got is None:
+            continue
+        store, text, extra = got
+        picks = blind_picks(p, dist, extra.pop("available"))
+        if list(picks.values()).count(store) > len(picks) // 2:
+            continue  # most rule-blind strategies would pick this store: draw another
+        landmark = city.place_node(a["place_id"])
+        if city.shortest_length(store_node[store], landmark) < ASK_APART_M or landmark == start:
+            continue
+        stops = [store_node[store], landmark]
+        if _passes(city, start, stops[0], stops[1]) or _passes(city, start, stops[1], stops[0]):
+            continue  # the way to one place goes by the other: each place is its own walk
+        longest = max(sum(len(city.route(x, y)) - 1 for x, y in zip((start, *order), order, strict=False))
+                      for order in itertools.permutations(stops))
+        if longest + 2 * ERRAND_WEB_STEPS > ERRAND_SHARE * ENV_MAX_STEPS:
+            continue
+        fact = a["world_facts"][key]
+        name = a["facts"].get("name", a["title"])
+        goal_errands = [
+            {"kind": "buy", "product_id": p["product_id"], "options": {}, "store_id": store,
+             "store_node": store_node[store], "rule": rule, **{k: v for k, v in extra.items() if k in ("place",)}},
+            {"kind": "ask", "place_id": a["place_id"], "place_node": landmark, "slug": a["slug"], "fact": key,
+             "answer": fact["value"], "kind_of_answer": fact["kind"]}]
+        task = _task("EWA-Shopping-v0", "",
+                     f"You are at {city.intersection_name(start)}. Run 2 errands, in the order you like: buy one "
+                     f"{p['name']} on the shop website {text}, choosing “Pick up in store”, and walk to that store "
+                     f"to pick it up; and walk to {name} and answer this question from its wiki article: "
+                     f"{QUESTIONS[key].format(name=name)} Stop at whichever of the two places you reach last, "
+                     "with the answer: stop [your answer]. The map website gives walking distances.",
+                     start, rng.uniform(0, 360), {"errands": goal_errands, "rule": "errands"}, split,
+                     ENV_MAX_STEPS, start_in="web", rule="errands", level="hard")
+        if extra.get("out_of_stock"):
+            task["web"]["sites"] = {"shop": {"out_of_stock": sorted(extra["out_of_stock"])}}
+        used.add(a["slug"])
+        out.append(task)
+    return _numbered(out, N_ASK, first_id, "purchase-and-question errands")
 
 
 def render() -> str:
@@ -349,6 +451,7 @@ def render() -> str:
 
     tasks = hard_shopping(load_city(), random.Random(SEED))
     tasks += errands(load_city(), random.Random(ERRANDS_SEED), len(tasks))
+    tasks += purchase_and_question(load_city(), random.Random(ASK_SEED), len(tasks))
     return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
 
 

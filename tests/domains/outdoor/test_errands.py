@@ -34,10 +34,21 @@ def env():
     e.close()
 
 
-@pytest.fixture(scope="module")
-def errand_tasks() -> list[Task]:
+def _hard_errands() -> list[Task]:
     return [t for t in load_tasks(spec_for(SHOP).level_tasks_path("hard"), ShoppingDomain().validate_task)
             if "errands" in t.goal]
+
+
+@pytest.fixture(scope="module")
+def errand_tasks() -> list[Task]:
+    """The purchases-only errands."""
+    return [t for t in _hard_errands() if all(e["kind"] == "buy" for e in t.goal["errands"])]
+
+
+@pytest.fixture(scope="module")
+def ask_tasks() -> list[Task]:
+    """The errands of a purchase and a landmark question."""
+    return [t for t in _hard_errands() if any(e["kind"] == "ask" for e in t.goal["errands"])]
 
 
 def test_errands_suite_shape(errand_tasks):
@@ -192,7 +203,7 @@ def test_checker_rules_on_end_states(errand_tasks):
     nodes = [e["store_node"] for e in es]
     start = t.embodied["start"]
     good = d.check(_end(t, orders, [start, *nodes]))
-    assert good["overall"] and good["completion"] == 1.0 and good["errands_done"] == len(es)
+    assert good["overall"] and good["completion"] == 1.0 and good["errands_done"] == len(es) == good["errands"]
     assert d.check(_end(t, orders, [start, *reversed(nodes)]))["overall"]  # any order of visits
     other = next(s for s in catalog.stores_selling(es[0]["product_id"]) if s != es[0]["store_id"])
     faults = {
@@ -206,3 +217,81 @@ def test_checker_rules_on_end_states(errand_tasks):
     for what, episode in faults.items():
         m = d.check(episode)
         assert not m["overall"] and m["completion"] < 1.0, what
+    # a web state without the shop (nothing ordered) is a failed purchase, not a crash
+    from embodiedweb.domains.base import Episode
+
+    bare = Episode(task=t, world_state={"node": nodes[-1], "path": [start, *nodes]}, web_state={}, answer="",
+                   steps=10, switches=2)
+    assert not d.check(bare)["web"]
+
+
+def test_an_item_holds_its_options():
+    from embodiedweb.domains.outdoor.errands import holds
+
+    item = {"product_id": "p1", "options": {"size": "large"}, "qty": 1}
+    assert holds(item, "p1", {"size": "large"}) and holds(item, "p1", None)
+    assert not holds(item, "p1", {"size": "small"}) and not holds(item, "p2", {"size": "large"})
+    assert not holds({**item, "qty": 0}, "p1", {"size": "large"})
+
+
+# ---------------------------------------------------------------- a purchase and a landmark question
+def test_purchase_and_question_shape(ask_tasks):
+    """20 tasks after the purchases-only errands, half test: one purchase and one question about a named
+    landmark each, the store and the landmark apart, product, landmark and task in one split."""
+    from embodiedweb.data_gen.hard_shopping import ASK_APART_M
+
+    assert [t.task_id for t in ask_tasks] == [f"shop-hard-{i:03d}" for i in range(180, 200)]
+    assert sum(t.split == "test" for t in ask_tasks) == 10
+    for t in ask_tasks:
+        buy, ask = t.goal["errands"]
+        assert buy["kind"] == "buy" and ask["kind"] == "ask"
+        assert _split(buy["product_id"]) == _split(ask["place_id"]) == t.split
+        assert city().shortest_length(buy["store_node"], ask["place_node"]) >= ASK_APART_M
+        assert catalog.product(buy["product_id"])["name"] in t.instruction
+
+
+class Ask(ErrandOracle):
+    """The oracle's purchase-and-question errands done another way, or spoiled."""
+
+    def __init__(self, task: Task, how: str) -> None:
+        super().__init__(task)
+        self.how = how
+
+    def plan(self) -> Any:
+        from embodiedweb.domains.outdoor.traveling import fact_of
+
+        buy, ask = self.task.goal["errands"]
+        answer = str(fact_of(ask)["value"])
+        if self.how == "sentence":
+            answer = f"The answer is {answer}, according to the article."
+        if self.how != "skip_purchase":
+            yield from self.order_at(buy["store_id"], "pickup", {}, product_id=buy["product_id"])
+        if self.how != "from_memory":
+            yield "goto [/wiki/article/" + ask["slug"] + "]"
+        places = [ask, buy] if self.how == "landmark_first" else tour(self.here(), [buy, ask])
+        if self.how == "skip_landmark":
+            places = [buy]
+        elif self.how == "skip_purchase":
+            places = [ask]
+        for e in places:
+            yield from self.walk_to(place_of(e))
+        if self.how == "stop_elsewhere":
+            yield from self.walk_to(self.task.embodied["start"])
+        yield "stop" if self.how == "no_answer" else f"stop [{answer}]"
+
+
+def test_purchase_and_question_oracle_and_perturbed(env, ask_tasks):
+    assert rate(env, ask_tasks, lambda t: ErrandOracle(t)) == 1.0
+    assert rate(env, ask_tasks, lambda t: ErrandOracle(t, random.Random(t.task_id))) == 0.0
+
+
+@pytest.mark.parametrize("how", ["landmark_first", "sentence"])
+def test_purchase_and_question_genuine_ways_pass(env, ask_tasks, how):
+    assert rate(env, ask_tasks, lambda t: Ask(t, how)) == 1.0
+
+
+@pytest.mark.parametrize("how", ["from_memory", "skip_landmark", "skip_purchase", "stop_elsewhere", "no_answer"])
+def test_purchase_and_question_shortcuts_fail(env, ask_tasks, how):
+    """An answer the agent did not read (the article never opened), a place not visited, no purchase, the stop
+    at neither place, no answer: each fails every task."""
+    assert rate(env, ask_tasks, lambda t: Ask(t, how)) == 0.0
