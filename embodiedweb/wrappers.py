@@ -327,6 +327,8 @@ def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
 MAX_DONES = 120
 _SEEN_PLACE = re.compile(r"(?<=: |, )([^;:()\n]+?) \(\d+ m walk\)")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+#: a list item that counts a thing (a recipe's ingredient: "1 tomato"): the thing is a search word
+_COUNTED = re.compile(r"\d+(?:\.\d+)? ([a-z][a-z ]{1,30})")
 _SEEN_TYPE = re.compile(r"\|[-+\d.|]+ \(([A-Z][A-Za-z]+)\)")
 
 #: at most this many names of the page read last become ``stop [name]`` candidates
@@ -381,6 +383,8 @@ class _Memory:
             if role in ("heading", "cell") and 0 < len(name) <= 80:
                 self.page_names.append(name)
                 self.page_names += _YEAR.findall(name)
+            if role == "listitem" and (m := _COUNTED.fullmatch(name)):
+                self.seen_words = _unique([*self.seen_words, m.group(1)])  # "1 tomato": a thing to search for
             if role == "option" and not name.lower().startswith("choose"):
                 self.places.append(name)
             elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
@@ -599,6 +603,10 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]
+    # a number field (a quantity) takes the whole numbers the instruction and pages name
+    numbers = [w for w in words if w.isdigit()]
+    for bid in (bid for bid, role, _name in lines if role == "spinbutton"):
+        out += [f"type [{bid}] [{n}]" for n in numbers]
     select = None
     for bid, role, name in lines:
         if role == "combobox":

@@ -207,6 +207,21 @@ def test_oracle_actions_are_candidates(env_id):
     env.close()
 
 
+@pytest.mark.parametrize("env_id", ["EWA-Cooking-v0", "EWA-Shopping-v0"])
+def test_hard_tier_oracle_actions_are_candidates(env_id):
+    """The same on sampled hard tasks of the tiers whose oracles act through forms and links: a quantity is a
+    number field's candidate, and an ingredient the instruction does not name is a search word once a page
+    has listed it ("1 tomato")."""
+    env = DiscreteActions(gym.make(env_id, level="hard"))
+    tasks = env.unwrapped.tasks.tasks
+    if env_id == "EWA-Cooking-v0":  # the tasks with an unnamed missing ingredient first
+        tasks = sorted(tasks, key=lambda t: not t.goal.get("missing"))
+    for task in tasks[:: max(1, len(tasks) // 8)][:8]:
+        misses, most, metrics, _ = oracle_through_discrete(env, task.task_id)
+        assert misses == [] and most <= DEFAULT_MAX_ACTIONS and metrics["overall"], (task.task_id, misses, most)
+    env.close()
+
+
 def test_without_candidate_generation_oracle_actions_are_missed():
     """The admissible set alone misses oracle actions (what the candidate generation adds)."""
     env = gym.make("EWA-Cooking-v0")

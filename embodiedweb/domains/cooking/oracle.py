@@ -77,7 +77,13 @@ class CookingOracle(ScriptAgent):
     # ---------------------------------------------------------------------------- plan
     def plan(self) -> Plan:
         """Order the missing ingredient (if any), open the recipe, follow its steps, then stop."""
-        if self.missing and self.skip != ("order", 0):
+        if self.missing and self.task.goal.get("missing_told") is False:
+            # nothing names the missing ingredient (the hard tier): read the recipe's ingredients first,
+            # order, then open the recipe again (its first step page viewed again is still in order)
+            yield from self.open_recipe()
+            if self.skip != ("order", 0):
+                yield from self.order_missing()
+        elif self.missing and self.skip != ("order", 0):
             yield from self.order_missing()
         yield from self.open_recipe()
         yield from self.follow_steps()
