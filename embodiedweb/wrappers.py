@@ -194,7 +194,9 @@ REWARD_MODES = ("sparse", "progress", "subgoal")
 #: step of the whole suite, with margin; see the README's measured figures)
 DEFAULT_MAX_ACTIONS = 512
 
-_NAME = re.compile(r"(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[A-Z][\w'’.&/-]*|\d[\w'’.:/-]*|(?:&|of|the|de|del|della|do|dos|das|des|la|las|los|du|on|upon|and|y|van|von|der|den|da|di|le|el|al|bin|ibn|ter)(?![\w'’])))*")
+#: the capital letters a name may start with: Latin A-Z and every other upper-case letter (İzmir, Łódź, Ürümqi)
+_UPPER = "A-Z" + "".join(sorted({c for c in map(chr, range(0xC0, 0x2000)) if c.isupper()}))
+_NAME = re.compile(r"(?:[" + _UPPER + r"][\w'’.&/-]*|\d[\w'’.:/-]*)(?:\s+(?:[" + _UPPER + r"][\w'’.&/-]*|\d[\w'’.:/-]*|(?:&|of|the|de|del|della|do|dos|das|des|la|las|los|du|on|upon|and|y|van|von|der|den|da|di|le|el|al|bin|ibn|ter)(?![\w'’])))*")
 #: a place after "to", "at" or "from", up to a parenthesis, "and", or the end of the clause
 _PLACE = re.compile(r"\b(?:to|at|from) ([A-Z0-9][^()\n,;]*?)(?= \(| and |[,.;:!?]\s|[,.;:!?]?$)")
 _QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]")
@@ -327,6 +329,10 @@ def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
 MAX_DONES = 120
 _SEEN_PLACE = re.compile(r"(?<=: |, )([^;:()\n]+?) \(\d+ m walk\)")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+#: a page's title: its level-1 heading
+_TITLE = re.compile(r"^\s*\[\w+\] heading '((?:[^'\\]|\\.){1,80})' level=1$", re.M)
+#: the corner a walker stands at, by its street signs ("Street signs at this corner: 6th Ave / W 53rd St.")
+_CORNER = re.compile(r"^Street signs at this corner: (.+?)\.$", re.M)
 #: a list item that counts a thing (a recipe's ingredient: "1 tomato"): the thing is a search word
 _COUNTED = re.compile(r"\d+(?:\.\d+)? ([a-z][a-z ]{1,30})")
 _SEEN_TYPE = re.compile(r"\|[-+\d.|]+ \(([A-Z][A-Za-z]+)\)")
@@ -379,6 +385,7 @@ class _Memory:
         self._read.add(tree_text)
         self._answers = None
         latest: list[str] = []
+        self.places += _TITLE.findall(tree_text)  # a page's title (an article's place) is somewhere to walk to
         for _bid, role, name in _page_lines(tree_text):
             if role in ("heading", "cell") and 0 < len(name) <= 80:
                 self.page_names.append(name)
@@ -581,6 +588,9 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     out: list[str] = []
     if here:
         out += [_directions(here, p) for p in memory.directions_to()]
+        corner = _CORNER.search(view)
+        if corner:
+            out += [_directions(" & ".join(corner.group(1).split(" / ")), p) for p in memory.directions_to()]
     # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
     # first words there: the words of each part and those that start a title are cached per part (a word
     # never spans the space that joins two parts)

@@ -207,11 +207,12 @@ def test_oracle_actions_are_candidates(env_id):
     env.close()
 
 
-@pytest.mark.parametrize("env_id", ["EWA-Cooking-v0", "EWA-Shopping-v0"])
+@pytest.mark.parametrize("env_id", ["EWA-Cooking-v0", "EWA-Shopping-v0", "EWA-Navigation-v0", "EWA-Traveling-v0"])
 def test_hard_tier_oracle_actions_are_candidates(env_id):
-    """The same on sampled hard tasks of the tiers whose oracles act through forms and links: a quantity is a
-    number field's candidate, and an ingredient the instruction does not name is a search word once a page
-    has listed it ("1 tomato")."""
+    """The same on sampled hard tasks: a quantity is a number field's candidate; an ingredient the instruction
+    does not name is a search word once a page has listed it ("1 tomato"); a described place is found with
+    the wiki's search box and a word of the description, and the plain map's directions go from the corner
+    the street signs name to the title of the article read."""
     env = DiscreteActions(gym.make(env_id, level="hard"))
     tasks = env.unwrapped.tasks.tasks
     if env_id == "EWA-Cooking-v0":  # the tasks with an unnamed missing ingredient first
@@ -309,3 +310,12 @@ def test_random_play_earns_progress_reward(env_id):
             break
     assert nonzero > 0
     env.close()
+
+
+def test_names_may_start_with_any_capital_letter():
+    """A name on a page that starts with a capital outside A-Z (İzmir, Łódź, Ürümqi) is a name: geolocation's
+    page-named answers need it (geo-179 had no passing `stop` candidate without it)."""
+    from embodiedweb.wrappers import names_in
+
+    names = names_in("The chain is based in İzmir, Turkey; others are in Łódź and Ürümqi.")
+    assert {"İzmir", "Turkey", "Łódź", "Ürümqi"} <= set(names)

@@ -83,6 +83,10 @@ class StreetDomain(Domain):
         return episode.answer is not None and near(episode.world_state.get("node"), node)
 
 
+#: result pages an oracle's wiki look-up reads per search word
+MAX_RESULT_PAGES = 6
+
+
 class StreetOracle(ScriptAgent):
     """Shared oracle skills: ask the map for directions, walk the shortest path, stop."""
 
@@ -100,6 +104,36 @@ class StreetOracle(ScriptAgent):
     def plain_map(self) -> bool:
         """The task's map session is plain (the hard tier): it takes no node ids."""
         return bool(self.task.web.get("sites", {}).get("map", {}).get("plain"))
+
+    def find_article(self, slug: str, description: str) -> Plan:
+        """Look a described place up the way an agent can: the wiki's search box with one word of the
+        description at a time (its longer words first), paging through the results until the article's
+        title is listed, then the article."""
+        import re
+
+        from embodiedweb.agents.script import find_bid
+        from web_sites.wiki import catalog
+
+        title = (catalog.get(slug) or {}).get("title", "")
+        if self.obs["active"] != "web":
+            yield "switch_environment"
+        yield "goto [/wiki/]"
+        words = sorted({w.lower() for w in re.findall(r"[^\W\d_][\w'’-]*", description) if len(w) >= 5},
+                       key=lambda w: (-len(w), w))
+        for word in words:
+            box = find_bid(self.obs["web_text"], "searchbox", None)
+            if box is None:
+                break
+            yield f"type [{box}] [{word}] [1]"
+            for _ in range(MAX_RESULT_PAGES):
+                if find_bid(self.obs["web_text"], "link", title) is not None:
+                    yield f"goto [/wiki/article/{slug}]"
+                    return
+                nxt = find_bid(self.obs["web_text"], "link", "Next page")
+                if nxt is None:
+                    break
+                yield f"click [{nxt}]"
+        yield f"goto [/wiki/article/{slug}]"  # no search listed it (the discrete interface has no such goto)
 
     def ask_directions(self, to: str) -> Plan:
         """Switch to the web and open the map's directions from here to ``to``: from the node, or on a plain

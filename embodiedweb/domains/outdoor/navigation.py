@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from typing import Any
-from urllib.parse import urlencode
 
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, near
@@ -71,13 +70,9 @@ class NavigationOracle(StreetOracle):
     destination (the hard tier) is first found on the wiki: a search for its facts, then its article."""
 
     def look_up(self, goal: dict[str, Any]) -> Any:
-        """Search the wiki for the description's facts and open the destination's article."""
-        if self.obs["active"] != "web":
-            yield "switch_environment"
-        facts = goal["facts"]
-        words = " ".join(str(v) for k, v in sorted(facts.items()) if k not in ("kind", "decade"))
-        yield "goto [/wiki/search?" + urlencode({"q": f"{facts['kind']} {words}".strip()}) + "]"
-        yield f"goto [/wiki/article/{goal['dest_place']}]"
+        """Find the destination's article on the wiki by searching the description's words (see
+        :meth:`~embodiedweb.domains.outdoor.common.StreetOracle.find_article`)."""
+        yield from self.find_article(goal["dest_place"], goal["description"])
 
     def plan(self) -> Any:
         """Ask for directions, walk to the destination and stop; a perturbation skips directions, stops short or turns wrong."""
