@@ -239,40 +239,92 @@ def _scene_boxes(sim: KitchenSim, behind: tuple[Vec, Vec] | None) -> tuple[np.nd
     """:func:`scene_boxes`; with ``behind = (camera, forward axis)`` an object whose boxes all lie behind the
     camera's near plane is left out (it cannot show). The test is on a ball around the object's centre
     holding every box drawn for it (open doors and drawers, water, slices): radius 3 x the sum of its half
-    extents + 0.35 m, kept 1 micrometre clear of the plane, so no object that could reach a pixel is dropped."""
-    cull = behind is not None
-    if behind is not None:
-        (cam_x, cam_y, cam_z), (f_x, f_y, f_z) = behind
-        limit = NEAR - 1e-6
-    los: list[Vec] = []
-    his: list[Vec] = []
-    vals: list[int] = []
-    cols: list[Any] = []
-    put_lo, put_hi, put_val, put_col = los.append, his.append, vals.append, cols.append
+    extents + 0.35 m, kept 1 micrometre clear of the plane, so no object that could reach a pixel is dropped.
 
+    The boxes of everything but the held object (and what it holds) are built once per ``sim.scene_version``
+    (which the agent's moves, turns and looks leave alone) and cached on the simulator; the held ones follow
+    the camera, so they are built for every frame. Both are put back in the simulator's object order, so
+    the frame is the same bit for bit as when everything is built anew."""
+    key = (sim.scene_version, sim.held)
+    cached = sim.__dict__.get("_ego_boxes")
+    if cached is None or cached[0] != key:
+        cached = (key, _still_boxes(sim))
+        sim.__dict__["_ego_boxes"] = cached
+    lo, hi, vals, cols, cen, reach, order = cached[1]
     held = sim.held
-    held_tree: set[str] = set()
-    shift_held: Vec = [0.0, 0.0, 0.0]
-    if held is not None:
+    if held is not None:  # built anew: it moves with the camera
         ho = sim.objects[held]
-        held_tree = {held, *(d.object_id for d in sim.descendants(ho))}
+        tree = [ho, *sim.descendants(ho)]
         fwd, right, up = geometry.camera_axes(sim.rot, sim.hor)
         anchor = np.array(sim.camera) + HELD_OFFSET[0] * right + HELD_OFFSET[1] * up + HELD_OFFSET[2] * fwd
-        shift_held = (anchor - np.array(ho.center)).tolist()
+        shift = (anchor - np.array(ho.center)).tolist()
+        rows = _Rows()
+        for o in sorted(tree, key=lambda t: t.index):
+            if not o.active:
+                continue
+            c = [float(v) for v in o.center]
+            c = [c[0] + shift[0], c[1] + shift[1], c[2] + shift[2]]
+            _object_boxes(sim, o, c, [float(v) for v in o.half], rows)
+        if rows.lo:
+            h_lo, h_hi, h_vals, h_cols, h_cen, h_reach, h_order = rows.arrays()
+            # back in the simulator's object order (a stable sort: the still boxes first within nothing,
+            # as one object is either held or not)
+            at = np.argsort(np.concatenate([order, h_order]), kind="stable")
+            lo, hi = np.concatenate([lo, h_lo])[at], np.concatenate([hi, h_hi])[at]
+            vals, cols = np.concatenate([vals, h_vals])[at], np.concatenate([cols, h_cols])[at]
+            cen, reach = np.concatenate([cen, h_cen])[at], np.concatenate([reach, h_reach])[at]
+    if behind is not None and len(lo):
+        (cam_x, cam_y, cam_z), (f_x, f_y, f_z) = behind
+        # the same sum, term by term, as one object's test in plain floats
+        ahead = (cen[:, 0] - cam_x) * f_x + (cen[:, 1] - cam_y) * f_y + (cen[:, 2] - cam_z) * f_z + reach
+        keep = ahead >= NEAR - 1e-6
+        if not keep.all():
+            lo, hi, vals, cols = lo[keep], hi[keep], vals[keep], cols[keep]
+    if not len(lo):
+        z = np.zeros((0, 3))
+        return z, z, np.zeros(0, np.int32), np.zeros((0, 3), np.float32)
+    return lo, hi, vals, cols
+
+
+class _Rows:
+    """Boxes as they are built: corners, mask value, colour, and the owning object's centre, reach and order."""
+
+    def __init__(self) -> None:
+        self.lo: list[Vec] = []
+        self.hi: list[Vec] = []
+        self.vals: list[int] = []
+        self.cols: list[Any] = []
+        self.cen: list[Vec] = []
+        self.reach: list[float] = []
+        self.order: list[int] = []
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The boxes as read-only arrays (they are cached: a caller writing into one would change later frames)."""
+        out = (np.array(self.lo, np.float64).reshape(-1, 3), np.array(self.hi, np.float64).reshape(-1, 3),
+               np.array(self.vals, np.int32), np.array(self.cols, np.float32).reshape(-1, 3),
+               np.array(self.cen, np.float64).reshape(-1, 3), np.array(self.reach, np.float64),
+               np.array(self.order, np.int64))
+        for a in out:
+            a.flags.writeable = False
+        return out
+
+
+def _still_boxes(sim: KitchenSim) -> tuple[np.ndarray, ...]:
+    """The boxes of every drawn object but the held one and what it holds (see :func:`_scene_boxes`)."""
+    held_tree: set[str] = set()
+    if sim.held is not None:
+        ho = sim.objects[sim.held]
+        held_tree = {sim.held, *(d.object_id for d in sim.descendants(ho))}
     objects = sim.objects
+    rows = _Rows()
     for o in sim._order:
-        if not o.active:
+        if not o.active or o.object_id in held_tree:
             continue
-        oid = o.object_id
-        in_hand = oid in held_tree
-        if o.parent is not None and not in_hand and sim.is_hidden(o):
+        if o.parent is not None and sim.is_hidden(o):
             continue
-        val = o.index + 1
         c = [float(v) for v in o.center]
         h = [float(v) for v in o.half]
-        if in_hand:
-            c = [c[0] + shift_held[0], c[1] + shift_held[1], c[2] + shift_held[2]]
-        elif o.parent is not None:  # an open drawer slides out with what it holds
+        if o.parent is not None:  # an open drawer slides out with what it holds
             p = o.parent
             while p is not None:
                 r = objects[p]
@@ -280,74 +332,80 @@ def _scene_boxes(sim: KitchenSim, behind: tuple[Vec, Vec] | None) -> tuple[np.nd
                     ax, sgn = _front(r.yaw)
                     c[ax] += sgn * r.half[ax] * 1.6
                 p = r.parent
-        t, s = o.object_type, o.state
-        if cull:
-            reach = 3.0 * (h[0] + h[1] + h[2]) + 0.35
-            if t in vocab.SLICES:
-                reach += 3.0 * sum(vocab.half_size(vocab.base_type(t)))
-            if (c[0] - cam_x) * f_x + (c[1] - cam_y) * f_y + (c[2] - cam_z) * f_z + reach < limit:
-                continue
-        lo = [c[0] - h[0], c[1] - h[1], c[2] - h[2]]
-        hi = [c[0] + h[0], c[1] + h[1], c[2] + h[2]]
-        col = object_color(o)
-        if t in _SHELLS and s.get("isOpen"):
+        _object_boxes(sim, o, c, h, rows)
+    return rows.arrays()
+
+
+def _object_boxes(sim: KitchenSim, o: SimObject, c: Vec, h: Vec, rows: _Rows) -> None:
+    """Append the boxes drawn for object ``o`` centred at ``c`` with half extents ``h``."""
+    objects = sim.objects
+    val = o.index + 1
+    t, s = o.object_type, o.state
+    reach = 3.0 * (h[0] + h[1] + h[2]) + 0.35
+    if t in vocab.SLICES:
+        reach += 3.0 * sum(vocab.half_size(vocab.base_type(t)))
+    n0 = len(rows.lo)
+    put_lo, put_hi, put_val, put_col = rows.lo.append, rows.hi.append, rows.vals.append, rows.cols.append
+    lo = [c[0] - h[0], c[1] - h[1], c[2] - h[2]]
+    hi = [c[0] + h[0], c[1] + h[1], c[2] + h[2]]
+    col = object_color(o)
+    if t in _SHELLS and s.get("isOpen"):
+        ax, sgn = _front(o.yaw)
+        inner = _tint(col, _BLACK, 0.25)
+        if t == "Microwave" and s.get("isToggled"):
+            inner = _GLOW_MICROWAVE
+        for a, b in _shell(lo, hi, ax, sgn, 0.03):
+            put_lo(a), put_hi(b), put_val(val), put_col(inner)
+        a, b = _door(lo, hi, ax, sgn, 0.03)
+        put_lo(a), put_hi(b), put_val(val), put_col(col)
+    elif t == "Drawer" and s.get("isOpen"):
+        ax, sgn = _front(o.yaw)
+        lo2, hi2 = lo[:], hi[:]
+        lo2[ax] += sgn * h[ax] * 1.6
+        hi2[ax] += sgn * h[ax] * 1.6
+        inner = _tint(col, _BLACK, 0.15)
+        for a, b in _shell(lo2, hi2, 1, 1, 0.015):
+            put_lo(a), put_hi(b), put_val(val), put_col(inner)
+    elif t in _CONTAINERS:
+        wall = 0.012 if max(h) < 0.2 else 0.03
+        inner = col
+        if t == "Toaster" and s.get("isToggled"):
+            inner = _GLOW_BURNER
+        for k, (a, b) in enumerate(_shell(lo, hi, 1, 1, wall)):
+            put_lo(a), put_hi(b), put_val(val), put_col(inner if k == 0 else col)
+    elif t in vocab.SLICES and t != "EggCracked":
+        ax = 0 if abs(math.cos(math.radians(o.yaw))) >= abs(math.sin(math.radians(o.yaw))) else 2
+        base = vocab.half_size(vocab.base_type(t))
+        hh = [float(base[0]), float(base[1]), float(base[2])]
+        hh[ax] = 0.007
+        hh[1] = min(hh[1], 0.9 * base[1])
+        if t == "BreadSliced" and o.parent is not None and objects[o.parent].object_type == "Toaster":
+            hh = [0.007, base[1], base[2]] if ax == 2 else [base[0], base[1], 0.007]
+        put_lo([c[0] - hh[0], c[1] - hh[1], c[2] - hh[2]]), put_hi([c[0] + hh[0], c[1] + hh[1], c[2] + hh[2]])
+        put_val(val), put_col(col)
+    else:
+        if t in ("StoveBurner", "StoveKnob") and s.get("isToggled"):
+            col = _GLOW_BURNER
+        elif t == "CoffeeMachine" and s.get("isToggled"):
+            col = _tint(col, np.array((255, 60, 40), np.float32), 0.3)
+        put_lo(lo), put_hi(hi), put_val(val), put_col(col)
+        if t == "Microwave" and s.get("isToggled") and not s.get("isOpen"):
             ax, sgn = _front(o.yaw)
-            inner = _tint(col, _BLACK, 0.25)
-            if t == "Microwave" and s.get("isToggled"):
-                inner = _GLOW_MICROWAVE
-            for a, b in _shell(lo, hi, ax, sgn, 0.03):
-                put_lo(a), put_hi(b), put_val(val), put_col(inner)
-            a, b = _door(lo, hi, ax, sgn, 0.03)
-            put_lo(a), put_hi(b), put_val(val), put_col(col)
-        elif t == "Drawer" and s.get("isOpen"):
+            a, b = [v + 0.03 for v in lo], [v - 0.03 for v in hi]
+            a[ax], b[ax] = (hi[ax], hi[ax] + 0.004) if sgn > 0 else (lo[ax] - 0.004, lo[ax])
+            put_lo(a), put_hi(b), put_val(val), put_col(_GLOW_MICROWAVE)
+        if t == "Faucet" and s.get("isToggled"):
             ax, sgn = _front(o.yaw)
-            lo2, hi2 = lo[:], hi[:]
-            lo2[ax] += sgn * h[ax] * 1.6
-            hi2[ax] += sgn * h[ax] * 1.6
-            inner = _tint(col, _BLACK, 0.15)
-            for a, b in _shell(lo2, hi2, 1, 1, 0.015):
-                put_lo(a), put_hi(b), put_val(val), put_col(inner)
-        elif t in _CONTAINERS:
-            wall = 0.012 if max(h) < 0.2 else 0.03
-            inner = col
-            if t == "Toaster" and s.get("isToggled"):
-                inner = _GLOW_BURNER
-            for k, (a, b) in enumerate(_shell(lo, hi, 1, 1, wall)):
-                put_lo(a), put_hi(b), put_val(val), put_col(inner if k == 0 else col)
-        elif t in vocab.SLICES and t != "EggCracked":
-            ax = 0 if abs(math.cos(math.radians(o.yaw))) >= abs(math.sin(math.radians(o.yaw))) else 2
-            base = vocab.half_size(vocab.base_type(t))
-            hh = [float(base[0]), float(base[1]), float(base[2])]
-            hh[ax] = 0.007
-            hh[1] = min(hh[1], 0.9 * base[1])
-            if t == "BreadSliced" and o.parent is not None and objects[o.parent].object_type == "Toaster":
-                hh = [0.007, base[1], base[2]] if ax == 2 else [base[0], base[1], 0.007]
-            put_lo([c[0] - hh[0], c[1] - hh[1], c[2] - hh[2]]), put_hi([c[0] + hh[0], c[1] + hh[1], c[2] + hh[2]])
-            put_val(val), put_col(col)
-        else:
-            if t in ("StoveBurner", "StoveKnob") and s.get("isToggled"):
-                col = _GLOW_BURNER
-            elif t == "CoffeeMachine" and s.get("isToggled"):
-                col = _tint(col, np.array((255, 60, 40), np.float32), 0.3)
-            put_lo(lo), put_hi(hi), put_val(val), put_col(col)
-            if t == "Microwave" and s.get("isToggled") and not s.get("isOpen"):
-                ax, sgn = _front(o.yaw)
-                a, b = [v + 0.03 for v in lo], [v - 0.03 for v in hi]
-                a[ax], b[ax] = (hi[ax], hi[ax] + 0.004) if sgn > 0 else (lo[ax] - 0.004, lo[ax])
-                put_lo(a), put_hi(b), put_val(val), put_col(_GLOW_MICROWAVE)
-            if t == "Faucet" and s.get("isToggled"):
-                ax, sgn = _front(o.yaw)
-                spout = c[:]
-                spout[ax] += sgn * h[ax] * 0.9
-                a = [spout[0] - 0.015, spout[1] - 0.0, spout[2] - 0.015]
-                b = [spout[0] + 0.015, spout[1] + 0.0, spout[2] + 0.015]
-                a[1], b[1] = max(c[1] - 0.3, 0.0), c[1] - h[1] * 0.3
-                put_lo(a), put_hi(b), put_val(val), put_col(_WATER)
-    if not los:
-        z = np.zeros((0, 3))
-        return z, z, np.zeros(0, np.int32), np.zeros((0, 3), np.float32)
-    return (np.array(los, np.float64), np.array(his, np.float64), np.array(vals, np.int32),
-            np.array(cols, np.float32))
+            spout = c[:]
+            spout[ax] += sgn * h[ax] * 0.9
+            a = [spout[0] - 0.015, spout[1] - 0.0, spout[2] - 0.015]
+            b = [spout[0] + 0.015, spout[1] + 0.0, spout[2] + 0.015]
+            a[1], b[1] = max(c[1] - 0.3, 0.0), c[1] - h[1] * 0.3
+            put_lo(a), put_hi(b), put_val(val), put_col(_WATER)
+    n = len(rows.lo) - n0
+    rows.cen.extend([c] * n)
+    rows.reach.extend([reach] * n)
+    rows.order.extend([o.index] * n)
 
 
 def instance_ids(sim: KitchenSim) -> dict[int, str]:
@@ -407,19 +465,21 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
     ye = yc[:, e0] + s * (yc[:, e1] - yc[:, e0])
     f = (h / 2.0) / math.tan(math.radians(FOV_DEG / 2.0))
     front = zc >= NEAR
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = np.concatenate([np.where(front, xc / np.maximum(zc, NEAR), np.nan), np.where(cross, xe / NEAR, np.nan)], 1)
-        v = np.concatenate([np.where(front, yc / np.maximum(zc, NEAR), np.nan), np.where(cross, ye / NEAR, np.nan)], 1)
-    ok = ~np.all(np.isnan(u), axis=1)
+    valid = np.concatenate([front, cross], 1)
+    ok = valid.any(axis=1)
     if ok.any():
-        with np.errstate(invalid="ignore"):
-            umin, umax = np.nanmin(u[ok], 1), np.nanmax(u[ok], 1)
-            vmin, vmax = np.nanmin(v[ok], 1), np.nanmax(v[ok], 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.concatenate([xc / np.maximum(zc, NEAR), xe / NEAR], 1)[ok]
+            v = np.concatenate([yc / np.maximum(zc, NEAR), ye / NEAR], 1)[ok]
+        valid = valid[ok]
+        inf = np.float64(np.inf)
+        umin, umax = np.where(valid, u, inf).min(1), np.where(valid, u, -inf).max(1)
+        vmin, vmax = np.where(valid, v, inf).min(1), np.where(valid, v, -inf).max(1)
         c0 = np.floor(w / 2.0 + f * umin) - 1
         c1 = np.ceil(w / 2.0 + f * umax) + 1
         r0 = np.floor(h / 2.0 - f * vmax) - 1
         r1 = np.ceil(h / 2.0 - f * vmin) + 1
-        rects[keep[ok]] = np.stack([np.clip(r0, 0, h), np.clip(r1, 0, h), np.clip(c0, 0, w), np.clip(c1, 0, w)], 1)
+        rects[keep[ok]] = np.clip(np.stack([r0, r1, c0, c1], 1), 0, np.array([h, h, w, w], np.float64))
     return rects
 
 
@@ -567,7 +627,23 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
 def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int) -> np.ndarray:
     """RGB from the box index, the face code (with the floor tile) and outlines: one look-up in a table
     holding every (box, face, tile, outline) colour."""
-    base = np.concatenate([_ROOM_COLORS, cols.reshape(-1, 3)])  # M x 3
+    lut4 = _shade_lut(np.ascontiguousarray(cols, np.float32).tobytes())
+    code = bidx * 24
+    code += face2
+    code += face2  # (face * 2 + tile) * 2
+    edge = np.zeros((h, w), np.bool_)
+    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :])
+    side = np.not_equal(bidx[:, 1:], bidx[:, :-1])
+    edge[:, 1:] |= side
+    code += edge
+    return lut4.take(code).view(np.uint8).reshape(h, w, 4)[:, :, :3]
+
+
+@lru_cache(maxsize=1024)
+def _shade_lut(cols: bytes) -> np.ndarray:
+    """Every (box, face, tile, outline) colour as one 32-bit word (cached by the boxes' colours, which the
+    frames of one scene state share whatever the pose)."""
+    base = np.concatenate([_ROOM_COLORS, np.frombuffer(cols, np.float32).reshape(-1, 3)])  # M x 3
     tile = np.ones((len(base), 2), np.float32)
     tile[0, 1] = 0.88  # darker floor tiles (the floor is box 0)
     lut = base[:, None, None, None, :] * _SHADE[None, :, None, None, None] * tile[:, None, :, None, None] \
@@ -575,14 +651,9 @@ def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int
     # one 32-bit word per colour: a single gather of words, then viewed as bytes, beats gathering 3-byte rows
     lut4 = np.zeros((lut.size // 3, 4), np.uint8)
     lut4[:, :3] = np.clip(lut, 0, 255).astype(np.uint8).reshape(-1, 3)
-    code = bidx * 24
-    code += face2
-    code += face2  # (face * 2 + tile) * 2
-    edge = np.zeros((h, w), np.bool_)
-    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :])
-    edge[:, 1:] |= bidx[:, 1:] != bidx[:, :-1]
-    code += edge
-    return lut4.view(np.uint32).ravel().take(code).view(np.uint8).reshape(h, w, 4)[:, :, :3]
+    words = lut4.view(np.uint32).ravel()
+    words.flags.writeable = False
+    return words
 
 
 def render_rgb(sim: KitchenSim, size: tuple[int, int] = (300, 300)) -> np.ndarray:

@@ -37,6 +37,9 @@ from .objects import SimObject, make_object_id
 HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
 INVALID_ID = "Object ID appears to be invalid."
 _HEATERS = ("Microwave", "StoveBurner", "Toaster", "CoffeeMachine")
+#: actions that move only the agent (and what it holds) or change nothing: they leave ``scene_version`` alone
+POSE_ACTIONS = frozenset({"MoveAhead", "MoveRight", "MoveBack", "MoveLeft", "RotateRight", "RotateLeft", "LookUp",
+                          "LookDown", "TeleportFull", "Teleport", "Pass", "GetReachablePositions", "Done"})
 _PUT_T = np.arange(0.2, 2.01, 0.1)[:, None]
 
 
@@ -117,6 +120,9 @@ class KitchenSim:
         self._last_event: weakref.ReferenceType[Event] | None = None
         # bumped by every step and every object added or removed: readers cache on it
         self.version = 0
+        # bumped by every step that may change an object (not the agent's own moves, turns and looks) and by
+        # every object added or removed: what is drawn of the scene is cached on it (see scene_changed)
+        self.scene_version = 0
         # the time stamped on history events (objects' ``stamps``); the env sets it to its step number
         self.clock: int | None = None
         self._link_fixtures()
@@ -174,6 +180,8 @@ class KitchenSim:
         elif action is None:
             action = kwargs.pop("action", None)
         self.version += 1
+        if action not in POSE_ACTIONS:
+            self.scene_version += 1
         prev = self._last_event() if self._last_event is not None else None
         if prev is not None:
             prev._materialize()
@@ -192,6 +200,11 @@ class KitchenSim:
         event = Event(self, str(action), ok, err, ret)
         self._last_event = weakref.ref(event)
         return event
+
+    def scene_changed(self) -> None:
+        """Say that objects changed outside :meth:`step` (a state written directly, a food prepared before the
+        episode): the first-person renderer redraws the scene's boxes instead of reusing the cached ones."""
+        self.scene_version += 1
 
     @property
     def last_event(self) -> Event | None:
@@ -308,6 +321,7 @@ class KitchenSim:
     def spawn_in(self, object_type: str, receptacle_id: str) -> str:
         """Add a new object of ``object_type`` into/onto a receptacle; return its id."""
         self.version += 1
+        self.scene_changed()
         rec = self.objects[receptacle_id]
         half = vocab.half_size(object_type)
         pos = self._slot(rec, half, len(rec.contents))
@@ -326,6 +340,7 @@ class KitchenSim:
     def remove_object(self, object_id: str) -> None:
         """Take an object (and what it holds) out of the scene."""
         self.version += 1
+        self.scene_changed()
         obj = self.objects[object_id]
         for o in [obj, *self.descendants(obj)]:
             if o.parent is not None:

@@ -74,6 +74,7 @@ def prepare(sim: KitchenSim, object_id: str, steps: list[str]) -> list[str]:
                 sim._heat(sim.objects[oid], step.split(":", 1)[1])
         else:
             raise ValueError(f"unknown preparation {step!r}: use {', '.join(PREPARE_STEPS)}")
+    sim.scene_changed()
     return ids
 
 

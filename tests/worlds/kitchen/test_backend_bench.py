@@ -64,6 +64,8 @@ def test_bench_figures():
         "kitchen_fp_rgb_fps",
         "kitchen_fp_rgb_only_fps",
         "kitchen_fp_depth_mask_fps",
+        "kitchen_fp_rgb_changed_fps",
+        "kitchen_fp_rgb_only_changed_fps",
     }
     assert all(v > 0 for v in res.values())
 

@@ -215,6 +215,7 @@ def _frame_digests(render) -> dict[str, str]:
             objs = sim.active_objects()
             for o in rng.sample(objs, 5):
                 o.state[rng.choice(["isCooked", "isDirty", "isBroken"])] = True
+            sim.scene_changed()  # states written directly, not through step
             toggles = [o for o in objs if o.flags.get("toggleable")]
             if toggles:
                 sim.step("ToggleObjectOn", objectId=rng.choice(toggles).object_id, forceAction=True)
@@ -239,3 +240,67 @@ _GOLDEN = {"kitchen_00": "661f2be57f1534ab", "kitchen_07": "dd7142993ec9e741", "
 
 def test_frames_are_bit_identical_to_the_first_renderer() -> None:
     assert _frame_digests(egocentric.render_frame) == _GOLDEN
+
+
+def _drawn_anew(sim, size):
+    """The frame with the scene's cached boxes thrown away first (everything built from the objects)."""
+    sim.__dict__.pop("_ego_boxes", None)
+    return egocentric.render_frame(sim, size)
+
+
+@pytest.mark.parametrize("kid", ["kitchen_02", "kitchen_18"])
+def test_cached_scene_boxes_draw_the_same_frames_as_building_them_anew(kid) -> None:
+    """The renderer keeps the boxes of everything not held between frames until an action may have changed an
+    object. Over a random play (moves, turns and looks, picking up, putting, opening, switching, slicing,
+    walking with something in hand), every frame drawn with the cache equals the frame drawn from scratch."""
+    import random
+
+    rng = random.Random(5)
+    sim = load_kitchen(kid)
+    pose = ["MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown"]
+    changed = 0
+    for i in range(160):
+        objs = [o for o in sim.active_objects() if not sim.is_hidden(o)]
+        r = rng.random()
+        if r < 0.6:
+            sim.step(rng.choice(pose))
+        elif r < 0.7:
+            pick = [o for o in objs if o.flags.get("pickupable")]
+            if sim.held is None and pick:
+                sim.step("PickupObject", objectId=rng.choice(pick).object_id, forceAction=True)
+        elif r < 0.8 and sim.held is not None:
+            recs = [o for o in objs if o.flags.get("receptacle") and o.object_id != sim.held]
+            if recs:
+                sim.step("PutObject", objectId=rng.choice(recs).object_id, forceAction=True)
+        elif r < 0.9:
+            ops = [o for o in objs if o.flags.get("openable")]
+            if ops:
+                o = rng.choice(ops)
+                sim.step("CloseObject" if o.state.get("isOpen") else "OpenObject", objectId=o.object_id, forceAction=True)
+        else:
+            tog = [o for o in objs if o.flags.get("toggleable")]
+            if tog:
+                o = rng.choice(tog)
+                sim.step("ToggleObjectOff" if o.state.get("isToggled") else "ToggleObjectOn", objectId=o.object_id,
+                         forceAction=True)
+            food = [o for o in objs if o.flags.get("sliceable")]
+            if food and sim.held is not None and sim.objects[sim.held].object_type == "Knife":
+                sim.step("SliceObject", objectId=rng.choice(food).object_id, forceAction=True)
+        before = sim.__dict__.get("_ego_boxes")
+        cached = egocentric.render_frame(sim, (64, 48))
+        changed += before is not None and sim.__dict__.get("_ego_boxes") is not before
+        fresh = _drawn_anew(sim, (64, 48))
+        for a, b in ((cached.rgb, fresh.rgb), (cached.depth, fresh.depth), (cached.mask, fresh.mask)):
+            assert np.array_equal(a, b), f"step {i}: the cached boxes drew another frame"
+    assert changed > 10  # the cache was rebuilt after object actions, not only kept
+
+
+def test_a_state_written_outside_step_shows_after_scene_changed() -> None:
+    sim = load_kitchen("kitchen_03")
+    fridge = _first(sim, "Fridge")
+    _face(sim, fridge)
+    shut = egocentric.render_frame(sim, (80, 60))
+    fridge.state["isOpen"] = True  # written directly: the cached boxes still show it shut ...
+    assert np.array_equal(egocentric.render_frame(sim, (80, 60)).rgb, shut.rgb)
+    sim.scene_changed()  # ... until the writer says so
+    assert not np.array_equal(egocentric.render_frame(sim, (80, 60)).rgb, shut.rgb)
