@@ -298,6 +298,21 @@ class _Rows:
         self.reach: list[float] = []
         self.order: list[int] = []
 
+    def packed(self) -> np.ndarray:
+        """The boxes as one float64 array, a row per box: lo (3), hi (3), centre (3), colour (3), value, reach,
+        order (the values and colours are small integers and exact in float64)."""
+        n = len(self.lo)
+        out = np.empty((n, 15), np.float64)
+        if n:
+            out[:, 0:3] = self.lo
+            out[:, 3:6] = self.hi
+            out[:, 6:9] = self.cen
+            out[:, 9:12] = np.array(self.cols, np.float32).reshape(-1, 3)
+            out[:, 12] = self.vals
+            out[:, 13] = self.reach
+            out[:, 14] = self.order
+        return out
+
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The boxes as read-only arrays (they are cached: a caller writing into one would change later frames)."""
         out = (np.array(self.lo, np.float64).reshape(-1, 3), np.array(self.hi, np.float64).reshape(-1, 3),
@@ -310,30 +325,47 @@ class _Rows:
 
 
 def _still_boxes(sim: KitchenSim) -> tuple[np.ndarray, ...]:
-    """The boxes of every drawn object but the held one and what it holds (see :func:`_scene_boxes`)."""
+    """The boxes of every drawn object but the held one and what it holds (see :func:`_scene_boxes`).
+
+    Each object's own boxes are kept with what they were built from (its centre, after an open drawer's
+    slide, size, yaw, state and the type of what holds it), so after an action only the objects it changed
+    are built again."""
     held_tree: set[str] = set()
     if sim.held is not None:
         ho = sim.objects[sim.held]
         held_tree = {sim.held, *(d.object_id for d in sim.descendants(ho))}
     objects = sim.objects
-    rows = _Rows()
+    memo: dict[int, tuple[Any, tuple[np.ndarray, ...]]] = sim.__dict__.setdefault("_ego_objects", {})
+    parts = []
     for o in sim._order:
         if not o.active or o.object_id in held_tree:
             continue
-        if o.parent is not None and sim.is_hidden(o):
-            continue
-        c = [float(v) for v in o.center]
-        h = [float(v) for v in o.half]
-        if o.parent is not None:  # an open drawer slides out with what it holds
+        parent_type = None
+        c = list(o.center)  # floats (a numpy float64 would draw the same: the values are the same)
+        if o.parent is not None:
+            if sim.is_hidden(o):
+                continue
+            parent_type = objects[o.parent].object_type
             p = o.parent
-            while p is not None:
+            while p is not None:  # an open drawer slides out with what it holds
                 r = objects[p]
                 if r.object_type == "Drawer" and r.state.get("isOpen"):
                     ax, sgn = _front(r.yaw)
                     c[ax] += sgn * r.half[ax] * 1.6
                 p = r.parent
-        _object_boxes(sim, o, c, h, rows)
-    return rows.arrays()
+        key = (c, tuple(o.half), o.yaw, o.object_type, tuple(o.state.values()), parent_type)
+        hit = memo.get(o.index)
+        if hit is None or hit[0] != key:
+            rows = _Rows()
+            _object_boxes(sim, o, c, [float(v) for v in o.half], rows)
+            hit = memo[o.index] = (key, rows.packed())
+        parts.append(hit[1])
+    packed = np.concatenate(parts) if parts else _Rows().packed()
+    out = (packed[:, 0:3], packed[:, 3:6], packed[:, 12].astype(np.int32), packed[:, 9:12].astype(np.float32),
+           packed[:, 6:9], packed[:, 13], packed[:, 14].astype(np.int64))
+    for a in out:
+        a.flags.writeable = False
+    return out
 
 
 def _object_boxes(sim: KitchenSim, o: SimObject, c: Vec, h: Vec, rows: _Rows) -> None:
@@ -610,10 +642,13 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
             code_k = codes[k]
             if len(nz) == 1:
                 np.copyto(face2[r0:r1, c0:c1], code_k[nz[0]], where=hit)
-            else:
-                face = np.full(tn.shape, code_k[nz[0]], np.int8)
-                for ax in nz[1:]:
-                    np.copyto(face, code_k[ax], where=tn == near3[ax])
+            elif len(nz) == 2:  # the second axis where it is the entry (ties included)
+                face = np.where(tn == near3[nz[1]], np.int8(code_k[nz[1]]), np.int8(code_k[nz[0]]))
+                np.copyto(face2[r0:r1, c0:c1], face, where=hit)
+            else:  # the last axis with the largest entry (a tie goes to the later axis, as above)
+                face = np.full(tn.shape, code_k[0], np.int8)
+                np.copyto(face, code_k[1], where=tn == near3[1])
+                np.copyto(face, code_k[2], where=tn == near3[2])
                 np.copyto(face2[r0:r1, c0:c1], face, where=hit)
     image = None
     if face2 is not None:
@@ -628,14 +663,11 @@ def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int
     """RGB from the box index, the face code (with the floor tile) and outlines: one look-up in a table
     holding every (box, face, tile, outline) colour."""
     lut4 = _shade_lut(np.ascontiguousarray(cols, np.float32).tobytes())
+    low = face2 << 1  # (face * 2 + tile) * 2 + outline, in bytes before the one pass in 32 bits
+    low[1:, :] |= np.not_equal(bidx[1:, :], bidx[:-1, :]).view(np.int8)
+    low[:, 1:] |= np.not_equal(bidx[:, 1:], bidx[:, :-1]).view(np.int8)
     code = bidx * 24
-    code += face2
-    code += face2  # (face * 2 + tile) * 2
-    edge = np.zeros((h, w), np.bool_)
-    np.not_equal(bidx[1:, :], bidx[:-1, :], out=edge[1:, :])
-    side = np.not_equal(bidx[:, 1:], bidx[:, :-1])
-    edge[:, 1:] |= side
-    code += edge
+    code += low
     return lut4.take(code).view(np.uint8).reshape(h, w, 4)[:, :, :3]
 
 
