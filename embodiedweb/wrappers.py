@@ -747,6 +747,36 @@ DEFAULT_TOKEN_KEYS = ("active", "instruction", "web_url", "web_text", "embodied_
 #: token ids kept of each candidate action (``candidates=True``): 99th percentile 17, largest 40 over the
 #: 717,070 candidates of the same episodes
 DEFAULT_CANDIDATE_TOKENS = 24
+#: ``candidate_tokens`` with ``candidate_context=True``: the action and the line its argument names
+DEFAULT_CONTEXT_TOKENS = 48
+#: the token between a candidate's own tokens and its context's (``candidate_context=True``)
+CONTEXT_SEP = "|"
+#: a line's key: a page element's bid (``[13] link``), a street neighbour's node (``- n842: ...``), a kitchen
+#: object's id (``- Cabinet|+0.30|+0.36|-2.45 (Cabinet), ...``)
+_LINE_KEY = re.compile(r"^\s*(?:- )?(?:\[(\w+)\] |([^\s\[\]:]+)(?::| \())", re.M)
+_ARG = re.compile(r"\[([^\]]+)\]")
+
+
+@lru_cache(maxsize=512)
+def _line_keys(text: str) -> dict[str, str]:
+    """Key -> the rest of its line, for each line of ``text`` that names a bid, a node or an object first
+    (the first line wins)."""
+    out: dict[str, str] = {}
+    for m in _LINE_KEY.finditer(text):
+        key = m.group(1) or m.group(2)
+        if key not in out:
+            end = text.find("\n", m.end())
+            out[key] = text[m.end(): end if end >= 0 else len(text)].strip()
+    return out
+
+
+def candidate_context(action: str, keys: dict[str, str]) -> str:
+    """The observation line (less its key) that the first argument of ``action`` naming a line refers to, or ''."""
+    for arg in _ARG.findall(action):
+        line = keys.get(arg)
+        if line is not None:
+            return line
+    return ""
 
 
 def tokenize(text: str) -> list[str]:
@@ -784,6 +814,12 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
     * ``candidates=True`` (the wrapper must be above a :class:`DiscreteActions`) adds ``candidates``:
       ``Box(0, vocab_size - 1, (max_actions, candidate_tokens), int32)``, row ``i`` the token ids of
       candidate action ``i`` (zeros for the masked indices), for policies that score each candidate.
+    * ``candidate_context=True`` (with ``candidates``) appends to each candidate's tokens, after
+      :data:`CONTEXT_SEP`, those of the observation line its argument names: the page element of a bid
+      (``click [13]`` and ``[13] searchbox 'Search places'``), the street neighbour of a node
+      (``move [n842]`` and ``n842: right (heading 29 deg, +104 deg from you), 12 m along 8th Ave``), the
+      kitchen object of an objectId. An id means nothing by itself (it is hashed like any token); the line
+      says what acting on it does. ``candidate_tokens`` then defaults to 48.
 
     ``vocab_size`` defaults to 16,384 for ``ids`` (an embedding table of 16,384 rows is small) and 4,096 for
     ``bow`` (the width of each field's vector, the first layer of an MLP). The oracle episodes hold 18,620
@@ -808,7 +844,8 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
 
     def __init__(self, env: gym.Env[Any, Any], encoding: str = "ids", keys: tuple[str, ...] | None = None,
                  vocab_size: int | None = None, max_tokens: dict[str, int] | None = None, images: bool = False,
-                 candidates: bool = False, candidate_tokens: int = DEFAULT_CANDIDATE_TOKENS) -> None:
+                 candidates: bool = False, candidate_tokens: int | None = None,
+                 candidate_context: bool = False) -> None:
         if encoding not in ("ids", "bow"):
             raise ValueError(f"encoding must be 'ids' or 'bow', got {encoding!r}")
         if vocab_size is None:
@@ -838,12 +875,17 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         if candidates and discrete is None:
             raise ValueError("candidates=True needs a DiscreteActions under TokenObservations "
                              "(TokenObservations(DiscreteActions(env), candidates=True))")
+        if candidate_context and not candidates:
+            raise ValueError("candidate_context=True needs candidates=True")
+        if candidate_tokens is None:
+            candidate_tokens = DEFAULT_CONTEXT_TOKENS if candidate_context else DEFAULT_CANDIDATE_TOKENS
         if not isinstance(candidate_tokens, int | np.integer) or int(candidate_tokens) < 1:
             raise ValueError(f"candidate_tokens must be a positive integer, got {candidate_tokens!r}")
         gym.utils.RecordConstructorArgs.__init__(
             self, encoding=encoding, keys=keys, vocab_size=vocab_size, max_tokens=max_tokens, images=images,
-            candidates=candidates, candidate_tokens=candidate_tokens)
+            candidates=candidates, candidate_tokens=candidate_tokens, candidate_context=candidate_context)
         gym.ObservationWrapper.__init__(self, env)
+        self.candidate_context = bool(candidate_context)
         self.encoding = encoding
         self.keys = keys
         self.vocab_size = int(vocab_size)
@@ -938,8 +980,12 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self._last[key] = (text, arr)
         return arr.copy()
 
-    def _candidate_matrix(self, cands: list[str]) -> np.ndarray:
+    def _candidate_matrix(self, cands: list[str], observation: dict[str, Any] | None = None) -> np.ndarray:
         assert self._discrete is not None
+        if self.candidate_context and observation is not None:
+            keys = {**_line_keys(str(observation.get("embodied_text", ""))),
+                    **_line_keys(str(observation.get("web_text", "")))}
+            cands = [f"{c} {CONTEXT_SEP} {line}" if (line := candidate_context(c, keys)) else c for c in cands]
         last = self._last_matrix
         if last is not None and self._unchanged(last[0], cands):  # the list of the step before: no hashing
             return last[1].copy()
@@ -978,7 +1024,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             out["embodied_image"] = observation["embodied_image"]
             out["web_screenshot"] = observation["web_screenshot"]
         if self._discrete is not None:
-            out["candidates"] = self._candidate_matrix(self._discrete._candidates)
+            out["candidates"] = self._candidate_matrix(self._discrete._candidates, observation)
         return out
 
 

@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-tasks", type=int, default=50, help="test tasks evaluated (all of the level if fewer)")
     ap.add_argument("--policy", choices=["candidate", "mlp"], default="candidate",
                     help="candidate: score each candidate action by its text (token ids); mlp: bag-of-words MLP over indices")
+    ap.add_argument("--no-context", action="store_true",
+                    help="candidate policy: score the candidate's own tokens only, not the observation line its "
+                         "argument names (TokenObservations' candidate_context)")
     ap.add_argument("--max-minutes", type=float, default=None, help="stop training after this wall time")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/rl")
@@ -79,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         options["max_steps"] = args.max_steps
     wrap: dict[str, Any] = {"reward": args.reward, "max_actions": args.max_actions}
     if args.policy == "candidate":
-        wrap.update(encoding="ids", token_kwargs={"candidates": True})
+        wrap.update(encoding="ids", token_kwargs={"candidates": True, "candidate_context": not args.no_context})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 

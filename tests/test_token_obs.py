@@ -217,6 +217,42 @@ def test_bad_arguments_raise_clear_errors():
         TokenObservations(DiscreteActions(base), candidates=True, candidate_tokens=0)
     with pytest.raises(ValueError, match="outermost"):
         TokenObservations(TokenObservations(base))
+    with pytest.raises(ValueError, match="candidate_context"):
+        TokenObservations(DiscreteActions(base), candidate_context=True)
+
+
+@pytest.mark.parametrize("env_id, first", [("EWA-Navigation-v0", "move ["), ("EWA-Shopping-v0", "click [")])
+def test_candidate_context_appends_the_line_an_id_names(env_id, first):
+    """With ``candidate_context`` a candidate that names a node or a bid carries the words of that line (two
+    moves along different streets differ by more than their hashed ids); one naming nothing is unchanged."""
+    from embodiedweb.wrappers import CONTEXT_SEP, DEFAULT_CONTEXT_TOKENS, tokenize
+
+    plain = TokenObservations(DiscreteActions(gym.make(env_id)), candidates=True)
+    ctx = TokenObservations(DiscreteActions(gym.make(env_id)), candidates=True, candidate_context=True)
+    assert ctx.candidate_tokens == DEFAULT_CONTEXT_TOKENS
+    obs_p, info = plain.reset(seed=3)
+    obs_c, _ = ctx.reset(seed=3)
+    cands = info["candidate_actions"]
+    raw = ctx.unwrapped._observation()
+    text = raw["embodied_text"] if first == "move [" else raw["web_text"]
+    sep = ctx.text_ids(CONTEXT_SEP)[0]
+    checked = 0
+    for i, c in enumerate(cands):
+        row, row_plain = obs_c["candidates"][i], obs_p["candidates"][i]
+        own = len(tokenize(c))
+        if own >= plain.candidate_tokens - 1:  # cut in the plain matrix (a long type action)
+            continue
+        assert np.array_equal(row[:own], row_plain[:own])  # the candidate's own tokens first
+        if c.startswith(first):
+            arg = c[len(first):].split("]")[0]
+            line = next(ln for ln in text.split("\n") if f"[{arg}] " in ln or ln.lstrip("- ").startswith(f"{arg}:"))
+            words = tokenize(line)[-3:]  # the end of the line: the street, the element's name
+            assert row[own] == sep
+            assert set(ctx.text_ids(" ".join(words))) <= set(row[own + 1:].tolist()), (c, line)
+            checked += 1
+        elif "[" not in c:
+            assert row[own] == 0
+    assert checked >= 2
 
 
 def test_rl_bench_figures(monkeypatch):
