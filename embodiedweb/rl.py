@@ -41,8 +41,8 @@ def __getattr__(name: str) -> Any:
 
 def rl_wrappers(reward: str = "progress", gamma: float = 0.99, max_actions: int = DEFAULT_MAX_ACTIONS,
                 encoding: str = "bow", bonus: float = 0.5, **token_kwargs: Any) -> list[Callable[[gym.Env], gym.Env]]:
-    """The RL wrappers, innermost first: :class:`ShapedReward` (``reward``: ``sparse``, ``progress`` or
-    ``subgoal``), :class:`DiscreteActions` (``max_actions``), :class:`TokenObservations` (``encoding``:
+    """The RL wrappers, innermost first: :class:`ShapedReward` (``reward``: ``sparse``, ``progress``,
+    ``subgoal`` or ``distance``), :class:`DiscreteActions` (``max_actions``), :class:`TokenObservations` (``encoding``:
     ``bow`` for MLP policies, ``ids`` for sequence models; other keyword arguments go to it)."""
     return [
         lambda env: ShapedReward(env, mode=reward, gamma=gamma, bonus=bonus),

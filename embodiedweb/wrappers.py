@@ -15,6 +15,7 @@ They wrap an env made by ``gym.make("EWA-...-v0")`` (any wrappers in between) an
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
 from functools import lru_cache
@@ -66,7 +67,15 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
       ``progress`` on long tasks, but *not* policy-invariant (an agent may prefer collecting sub-goals to
       finishing): keep ``bonus`` below the success reward (the default 0.5).
 
-    Terminal states (``progress``): by default (``terminal_potential="zero"``) the potential of the state an episode
+    * ``mode="distance"`` (envs whose task sends the agent to one place: Navigation, Shopping, Traveling):
+      ``progress`` with the potential ``Phi(s) = completion(s) + distance_weight * (1 - d(s) / d(s_0))``,
+      ``d`` the walking distance left to the goal (``Domain.goal_distance``; ``d(s_0)`` at ``reset``,
+      ``d / d(s_0)`` capped at 1): every metre walked towards the goal pays as it is walked, as in
+      Habitat's PointNav reward (the change of the geodesic distance), and the same terminal rule makes
+      it given back at ``stop`` unless the success reward pays for it. Policy-invariant like ``progress``.
+      An env without such a goal raises ``gym.error.Error`` at ``reset``.
+
+    Terminal states (``progress``, ``distance``): by default (``terminal_potential="zero"``) the potential of the state an episode
     *terminates* in (``stop``) is 0, as Ng et al.'s absorbing state requires for invariance in episodic
     tasks: over an episode the shaping terms then sum to ``-Phi(s_0)`` for ``gamma=1`` (progress earned
     is given back at the end unless the success reward pays for it). With ``terminal_potential="completion"``
@@ -96,22 +105,27 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     cache = True
 
     def __init__(self, env: gym.Env[Any, Any], mode: str = "progress", gamma: float = 0.99,
-                 terminal_potential: str = "zero", bonus: float = 0.5) -> None:
+                 terminal_potential: str = "zero", bonus: float = 0.5, distance_weight: float = 0.5) -> None:
         if mode not in REWARD_MODES:
             raise ValueError(f"mode must be one of {', '.join(map(repr, REWARD_MODES))}, got {mode!r}")
         if not 0.0 <= float(bonus) <= 1e6:
             raise ValueError(f"bonus must be a non-negative number, got {bonus!r}")
+        if not 0.0 <= float(distance_weight) <= 1e6:
+            raise ValueError(f"distance_weight must be a non-negative number, got {distance_weight!r}")
         if not 0.0 <= gamma <= 1.0:
             raise ValueError(f"gamma must be in [0, 1], got {gamma!r}")
         if terminal_potential not in ("zero", "completion"):
             raise ValueError(f"terminal_potential must be 'zero' or 'completion', got {terminal_potential!r}")
         gym.utils.RecordConstructorArgs.__init__(self, mode=mode, gamma=gamma, terminal_potential=terminal_potential,
-                                                 bonus=bonus)
+                                                 bonus=bonus, distance_weight=distance_weight)
         gym.Wrapper.__init__(self, env)
         self.mode = mode
         self.gamma = float(gamma)
         self.terminal_potential = terminal_potential
         self.bonus = float(bonus)
+        self.distance_weight = float(distance_weight)
+        #: the walking distance to the goal at reset (``distance`` mode)
+        self.start_distance: float | None = None
         self.potential = 0.0
         #: the highest completion reached this episode (``subgoal`` mode)
         self.best = 0.0
@@ -120,6 +134,24 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     def _phi(self) -> float:
         if self.mode == "sparse":
             return 0.0
+        if self.mode == "distance":
+            return self._completion() + self.distance_weight * self._walked()
+        return self._completion()
+
+    def _distance(self) -> float | None:
+        base = self.env.unwrapped
+        if base.task is None:
+            return None
+        return base.domain.goal_distance(base.task, base.world)
+
+    def _walked(self) -> float:
+        """The share of the start's walking distance to the goal walked off (0 at the start, 1 at the goal)."""
+        d, d0 = self._distance(), self.start_distance
+        if d is None or not d0 or not math.isfinite(d0):
+            return 0.0
+        return 1.0 - min(d, d0) / d0
+
+    def _completion(self) -> float:
         base = self.env.unwrapped
         version = getattr(base, "state_version", None)
         if not self.cache or version is None or not getattr(getattr(base, "domain", None), "completion_from_state",
@@ -142,6 +174,13 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
         """Reset the env and the potential; ``info`` gets ``potential`` and ``shaping`` (0)."""
         obs, info = self.env.reset(seed=seed, options=options)
         self._cached = None
+        if self.mode == "distance":
+            self.start_distance = self._distance()
+            if self.start_distance is None:
+                raise gym.error.Error(
+                    f"reward mode 'distance' needs a task that sends the agent to one place (Navigation, Shopping, "
+                    f"Traveling); {self.env.unwrapped.spec.id if self.env.unwrapped.spec else 'this env'}'s "
+                    f"task {getattr(self.env.unwrapped.task, 'task_id', '?')} has none")
         self.potential = self._phi()
         self.best = self.potential
         info["potential"] = self.potential
@@ -151,11 +190,13 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Step the env and add the shaping term for the mode (``progress``/``subgoal``) to the reward; ``info`` gets ``potential``, ``shaping``, ``sparse_reward``."""
         obs, reward, terminated, truncated, info = self.env.step(action)
-        if self.mode == "progress":
+        if self.mode in ("progress", "distance"):
             if terminated and self.terminal_potential == "zero":
                 phi = 0.0
             elif "metrics" in info:  # the env checked the final state already
                 phi = float(info["metrics"].get("completion", 0.0))
+                if self.mode == "distance":
+                    phi += self.distance_weight * self._walked()
             else:
                 phi = self._phi()
             shaping = self.gamma * phi - self.potential
@@ -188,7 +229,7 @@ def canonical_action(action: str, drop_note: bool = False) -> str:
 
 
 #: the reward modes of :class:`ShapedReward`
-REWARD_MODES = ("sparse", "progress", "subgoal")
+REWARD_MODES = ("sparse", "progress", "subgoal", "distance")
 
 #: the default ``K`` of :class:`DiscreteActions` (the measured maximum candidate count over every oracle
 #: step of the whole suite, with margin; see the README's measured figures)

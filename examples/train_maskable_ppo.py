@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--env", default="EWA-Navigation-v0")
     ap.add_argument("--curriculum", type=int, default=None, help="curriculum level (0 = easiest); all tasks if unset")
     ap.add_argument("--skill", choices=["web", "embodied"], default=None, help="a single-domain skill variant")
-    ap.add_argument("--reward", choices=["sparse", "progress", "subgoal"], default="progress")
+    ap.add_argument("--reward", choices=["sparse", "progress", "subgoal", "distance"], default="progress")
     ap.add_argument("--timesteps", type=int, default=20_000)
     ap.add_argument("--n-envs", type=int, default=2)
     ap.add_argument("--vec", choices=["sync", "async"], default="async")

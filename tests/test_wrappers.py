@@ -127,6 +127,56 @@ def test_subgoal_bonus_is_not_paid_twice(monkeypatch):
     env.close()
 
 
+@pytest.mark.parametrize("env_id", ["EWA-Navigation-v0", "EWA-Shopping-v0", "EWA-Traveling-v0"])
+def test_distance_reward_pays_each_metre_walked_and_telescopes(env_id):
+    """``distance``: the potential is completion + weight x the share of the start's walking distance walked
+    off. Over the oracle's episode with gamma = 1 the shaping terms sum to -Phi(s_0) (terminal potential 0),
+    every move of the oracle's walk towards the goal pays, and the potential reaches completion + weight at
+    the goal."""
+    env = ShapedReward(gym.make(env_id), mode="distance", gamma=1.0, distance_weight=0.5)
+    task = env.unwrapped.tasks.tasks[0]
+    infos, rewards = oracle_episode(env, task.task_id)
+    d0 = env.start_distance
+    assert d0 and d0 > 100
+    shaping = [i["shaping"] for i in infos[1:]]
+    assert sum(shaping) == pytest.approx(-infos[0]["potential"])
+    assert sum(rewards) == pytest.approx(1.0 + sum(shaping))
+    moves = [k for k, i in enumerate(infos[1:]) if i.get("last_action", "").startswith("move")]
+    assert all(shaping[k] > 0 for k in moves[:5])  # walking the route pays as it goes
+    assert infos[-2]["potential"] >= 0.5 * (1 - 20.0 / d0)  # at the goal (within its radius) before stop
+    env.close()
+
+
+def test_distance_reward_takes_back_a_step_away_and_needs_a_goal_place():
+    env = ShapedReward(gym.make("EWA-Navigation-v0"), mode="distance", gamma=1.0)
+    env.reset(seed=0)
+    base = env.unwrapped
+    goal = base.task.goal["dest_node"]
+    from embodiedweb.domains.outdoor.common import city
+
+    dist = city().distances_to(goal)
+    start = base.world.node
+    toward = min((n for n, *_ in city().neighbors(start)), key=lambda n: dist[n])
+    _, r_toward, *_ = env.step(f"move [{toward}]")
+    _, r_back, *_ = env.step(f"move [{start}]")
+    assert r_toward > 0 and r_back == pytest.approx(-r_toward)  # a step back takes the pay back
+    env.close()
+    with pytest.raises(gym.error.Error, match="one place"):
+        ShapedReward(gym.make("EWA-Cooking-v0"), mode="distance").reset(seed=0)
+    with pytest.raises(ValueError, match="distance_weight"):
+        ShapedReward(gym.make("EWA-Navigation-v0"), mode="distance", distance_weight=-1)
+
+
+def test_city_distances_to_agree_with_its_routes():
+    from embodiedweb.domains.outdoor.common import city
+
+    c = city()
+    ids = c.node_ids()
+    dist = c.distances_to(ids[100])
+    for n in ids[::1500]:
+        assert dist[n] == pytest.approx(c.shortest_length(n, ids[100]), abs=1e-6)
+
+
 def test_shaped_reward_rejects_bad_options():
     with pytest.raises(ValueError):
         ShapedReward(gym.make("EWA-Cooking-v0"), mode="dense")

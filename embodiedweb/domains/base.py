@@ -114,6 +114,12 @@ class Domain(ABC):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Metrics ``overall``, ``web``, ``embodied`` (bools) and ``completion`` (0..1), plus extras."""
 
+    def goal_distance(self, task: Task, world: EmbodiedWorld) -> float | None:
+        """How far (m, along the world's ways) the agent is from the one place the task sends it to, for the
+        ``distance`` reward of :class:`~embodiedweb.wrappers.ShapedReward`; ``None`` (the default) when the
+        domain has no such place (a kitchen, several errands)."""
+        return None
+
     #: the measures of a task's difficulty score (:mod:`embodiedweb.curricula`): keys of its difficulty record,
     #: from :meth:`task_measures` or the oracle's run (``oracle_steps``, ``oracle_switches``,
     #: ``oracle_web_steps``, ``oracle_world_steps``); ``-name`` ranks the other way (more is easier)

@@ -3,6 +3,7 @@ oracle's street and map skills."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 from urllib.parse import urlencode
@@ -10,6 +11,7 @@ from urllib.parse import urlencode
 from embodiedweb.agents.script import Plan, ScriptAgent
 from embodiedweb.domains.base import Domain
 from embodiedweb.tasks import Task, TaskError
+from embodiedweb.worlds.base import EmbodiedWorld
 from embodiedweb.worlds.street.world import VIEWS, StreetWorld
 
 
@@ -56,6 +58,15 @@ class StreetDomain(Domain):
 
     world = StreetWorld
     report_family = "outdoor"
+
+    def goal_distance(self, task: Task, world: EmbodiedWorld) -> float | None:
+        """Walking distance from the agent's node to the goal node when the task has exactly one (``None`` for
+        errands to several places)."""
+        goals = [task.goal.get(f) for f in self.node_fields if task.goal.get(f)]
+        node = getattr(getattr(world, "live", world), "node", None)
+        if len(goals) != 1 or node is None:
+            return None
+        return city().distances_to(str(goals[0])).get(str(node), math.inf)
 
     def validate_task(self, task: Task) -> None:
         """Raise ``TaskError`` when ``embodied.start`` or a goal node field is not a city node, or

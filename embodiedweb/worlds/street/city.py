@@ -360,6 +360,29 @@ class City:
             total += e[2]
         return total
 
+    def distances_to(self, node: str) -> dict[str, float]:
+        """Walking distance (m) from every node to ``node`` (Dijkstra from it; cached for the last 256 nodes asked)."""
+        cache: dict[str, dict[str, float]] = self.__dict__.setdefault("_distances_to", {})
+        hit = cache.get(node)
+        if hit is not None:
+            return hit
+        dist: dict[str, float] = {node: 0.0} if node in self.nodes else {}
+        heap = [(0.0, node)] if dist else []
+        adj = self._adj
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d > dist[u]:
+                continue
+            for v, _heading, length, _street in adj[u]:
+                nd = d + length
+                if nd < dist.get(v, math.inf):
+                    dist[v] = nd
+                    heapq.heappush(heap, (nd, v))
+        if len(cache) >= 256:
+            cache.pop(next(iter(cache)))
+        cache[node] = dist
+        return dist
+
     def shortest_length(self, a: str, b: str) -> float:
         """Length of the shortest route between two nodes (``inf`` when unreachable)."""
         p = self.route(a, b)
