@@ -21,21 +21,26 @@ from embodiedweb.paths import data_dir
 __version__ = "0.2.0"
 
 
-@lru_cache(maxsize=4)
-def world_digest(folder: str | None = None) -> str:
+@lru_cache(maxsize=8)
+def world_digest(folder: str | None = None, level: str = "standard") -> str:
     """sha256 over the data folder's world and site files (paths and bytes), task files excluded, and so is
     ``curricula/`` (derived difficulty records: a curriculum level puts its own task ids into the suite
     version, see :attr:`embodiedweb.env.EmbodiedWebEnv.suite_version`) and ``tables/`` (the hand-written
     tables the generators read, :mod:`embodiedweb.tables`: what they say reaches an episode only through
     the generated files, which are covered, as it did when the tables were Python literals) and
     ``subsets/`` (lists of task ids that choose which episodes run, not what an episode is; each record
-    names its selection)."""
+    names its selection).
+
+    World files named ``hard.*`` (``geo/hard.standpoints.json``, ``wiki/hard.chains.json``: what only a hard
+    tier's sessions see) count for ``level="hard"`` only, so adding to a hard tier leaves the standard tier's
+    suite versions as they were."""
     root = Path(folder) if folder else data_dir()
     h = hashlib.sha256()  # (task files: ``tasks.*`` of the standard tier and ``hard.*`` of the hard one)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).parts
-        if (not p.is_file() or p.name.startswith(("tasks.", "hard.")) or "__pycache__" in p.parts
-                or rel[0] in ("curricula", "tables", "subsets")):
+        hard_world = p.name.startswith("hard.") and p.name != "hard.jsonl"
+        if (not p.is_file() or p.name.startswith("tasks.") or p.name == "hard.jsonl" or "__pycache__" in p.parts
+                or rel[0] in ("curricula", "tables", "subsets") or (hard_world and level == "standard")):
             continue
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
         h.update(p.read_bytes())
@@ -56,7 +61,8 @@ def suite_version(tasks: object, checker_version: int, settings: dict | None = N
     the settings that change what an episode is (``max_steps``, domain options such as a passive setting).
     A tier other than the standard one is named at the end: ``c3-0123456789ab-hard``."""
     h = hashlib.sha256()
-    for part in (tasks_digest(tasks), world_digest(), json.dumps(settings or {}, sort_keys=True, default=str)):
+    world = world_digest(level="standard" if level == "standard" else "hard")
+    for part in (tasks_digest(tasks), world, json.dumps(settings or {}, sort_keys=True, default=str)):
         h.update(part.encode() + b"\0")
     tail = "" if level == "standard" else f"-{level}"
     return f"c{int(checker_version)}-{h.hexdigest()[:12]}{tail}"

@@ -497,8 +497,8 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
        each name of the instruction and each place seen on the pages (store names), and the wiki article
        of every name seen whose title it is;
     4. in the web, ``type`` actions: each search or text box with each name, place and number of the
-       instruction (with and without pressing Enter), and each drop-down with its options written in lower
-       case (``type [70] [medium]``);
+       instruction and each text a sign in the last street view reads (with and without pressing Enter),
+       and each drop-down with its options written in lower case (``type [70] [medium]``);
     5. ``stop [answer]`` with the names, times, numbers and words of the page sentences seen this episode
        that share the most words with the instruction (the wiki fact the question asks about), and the
        names on the page read last (up to :data:`LATEST_NAMES`: the city a wiki article ties a sign to).
@@ -651,6 +651,8 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
     words = memory.type_words + [w for w in memory.seen_words if w not in memory.type_words]
+    # what a sign in sight reads (a shop's name, an emblem): a name the agent can look up
+    words += [w for w in dict.fromkeys(m.strip() for m in _QUOTED.findall(view)) if w and w not in words]
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]

@@ -11,6 +11,11 @@ back to articles with any of the words.
 
 Per-session state: articles viewed and searches made, in order. :meth:`WikiSite.snapshot` returns
 ``{"views": [slug, ...], "searches": [query, ...]}``.
+
+A session may see a **shelf** of articles more (``{"extra": "hard"}`` in the site's session config, from a
+task's ``web.sites.wiki``): the hard tier's articles (:data:`web_sites.wiki.catalog.SHELVES`). Its pages,
+searches, categories and counts then hold them, searched in an index of their own (built on first use), so
+that a session without the shelf sees exactly the standard wiki: the same pages, the same ranking.
 """
 
 from __future__ import annotations
@@ -60,9 +65,20 @@ class WikiSite(Site):
             "CREATE TABLE IF NOT EXISTS wiki_views (session TEXT, seq INTEGER, slug TEXT)", "wiki_views")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS wiki_searches (session TEXT, seq INTEGER, query TEXT)", "wiki_searches")
+        store.register_session_table("CREATE TABLE IF NOT EXISTS wiki_shelf (session TEXT, extra TEXT)", "wiki_shelf")
 
     def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
-        """No per-session rows to seed: a session starts with no article viewed and no search made."""
+        """A session starts with no article viewed and no search made; ``config["extra"]`` names a shelf of
+        articles it sees as well (unknown names add nothing)."""
+        extra = config.get("extra")
+        if extra in catalog.SHELVES:
+            store.execute("INSERT INTO wiki_shelf (session, extra) VALUES (?, ?)", (session, extra))
+            table = f"wiki_fts_{extra}"
+            store.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5("
+                          "slug UNINDEXED, title, body, tokenize = 'unicode61 remove_diacritics 2')")
+            if not (store.query_one(f"SELECT COUNT(*) AS n FROM {table}") or {}).get("n"):
+                store.executemany(f"INSERT INTO {table} (slug, title, body) VALUES (?, ?, ?)",
+                                  [(a["slug"], a["title"], catalog.article_text(a)) for a in catalog.articles(extra)])
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
         """Return the session's viewed article slugs and search queries in order."""
@@ -81,16 +97,25 @@ class WikiSite(Site):
         return ctx.render(template, status, catalog=catalog, text=catalog.render_text, **kw)
 
     @staticmethod
-    def search_db(store: StateStore, q: str, limit: int = 1000) -> tuple[list[dict[str, Any]], bool]:
-        """Ranked hits ``{slug, title, snippet}`` for free text ``q`` and whether the any-word fallback was used."""
+    def shelf(ctx: Ctx) -> str | None:
+        """The shelf of articles the session sees as well (None: the standard wiki)."""
+        row = ctx.store.query_one("SELECT extra FROM wiki_shelf WHERE session = ?", (ctx.session,))
+        return row["extra"] if row and row["extra"] in catalog.SHELVES else None
+
+    @staticmethod
+    def search_db(store: StateStore, q: str, limit: int = 1000, extra: str | None = None
+                  ) -> tuple[list[dict[str, Any]], bool]:
+        """Ranked hits ``{slug, title, snippet}`` for free text ``q`` and whether the any-word fallback was used
+        (``extra``: in the index of the standard articles and that shelf's)."""
+        table = f"wiki_fts_{extra}" if extra in catalog.SHELVES else "wiki_fts"
         for mode in ("AND", "OR"):
             expr = catalog.fts_query(q, mode)
             if not expr:
                 return [], False
             try:
                 rows = store.query(
-                    "SELECT slug, title, snippet(wiki_fts, 2, char(2), char(3), '…', 14) AS snip "
-                    "FROM wiki_fts WHERE wiki_fts MATCH ? ORDER BY bm25(wiki_fts, 0.0, 10.0, 1.0), slug LIMIT ?",
+                    f"SELECT slug, title, snippet({table}, 2, char(2), char(3), '…', 14) AS snip "
+                    f"FROM {table} WHERE {table} MATCH ? ORDER BY bm25({table}, 0.0, 10.0, 1.0), slug LIMIT ?",
                     (expr, limit))
             except sqlite3.Error:
                 return [], False
@@ -102,8 +127,9 @@ class WikiSite(Site):
     def index(self, ctx: Ctx) -> Response:
         """Render the main page with featured articles and main categories."""
         featured = [a for a in (catalog.get(s) for s in catalog.FEATURED) if a]
-        cats = catalog.categories()
-        return self._page(ctx, "index.html", featured=featured, q="", n_articles=len(catalog.articles()),
+        extra = self.shelf(ctx)
+        cats = catalog.categories(extra)
+        return self._page(ctx, "index.html", featured=featured, q="", n_articles=len(catalog.articles(extra)),
                           main_cats=[(k, cats[k][0], len(cats[k][1])) for k in cats
                                      if cats[k][0] in _MAIN_CATEGORIES])
 
@@ -116,12 +142,13 @@ class WikiSite(Site):
                               exact=None, page_url=None, message="Type a word or a name to search the wiki.")
         if page == 1:
             self._log(ctx, "wiki_searches", "query", q)
-        hits, fallback = self.search_db(ctx.store, q)
+        extra = self.shelf(ctx)
+        hits, fallback = self.search_db(ctx.store, q, extra=extra)
         pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
         page = min(page, pages)
         results = [{"slug": h["slug"], "title": h["title"], "snippet": _snippet_html(h["snip"])}
                    for h in hits[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]]
-        exact = next((a for a in catalog.articles() if a["title"].lower() == q.lower()), None)
+        exact = next((a for a in catalog.articles(extra) if a["title"].lower() == q.lower()), None)
 
         def page_url(n: int) -> str:
             return "/wiki/search?" + urlencode({"q": q, "page": n})
@@ -132,7 +159,7 @@ class WikiSite(Site):
 
     def article(self, ctx: Ctx, slug: str) -> Response:
         """Render an article and log the view, or a 404 page."""
-        a = catalog.get(slug)
+        a = catalog.get(slug, self.shelf(ctx))
         if a is None:
             return self._page(ctx, "notfound.html", 404, q="", slug=slug[:100])
         self._log(ctx, "wiki_views", "slug", a["slug"])
@@ -145,15 +172,16 @@ class WikiSite(Site):
 
     def all_categories(self, ctx: Ctx) -> Response:
         """Render the list of all categories with their sizes."""
-        cats = catalog.categories()
+        cats = catalog.categories(self.shelf(ctx))
         return self._page(ctx, "categories.html", q="", cats=[(k, v[0], len(v[1])) for k, v in cats.items()])
 
     def category(self, ctx: Ctx, cat: str) -> Response:
         """Render the members of a category, or a 404 page."""
-        members = catalog.category_members(cat)
+        extra = self.shelf(ctx)
+        members = catalog.category_members(cat, extra)
         if members is None:
             return self._page(ctx, "notfound.html", 404, q="", slug="", category=cat[:100])
-        return self._page(ctx, "category.html", q="", name=catalog.categories()[cat][0], members=members)
+        return self._page(ctx, "category.html", q="", name=catalog.categories(extra)[cat][0], members=members)
 
 
 _MAIN_CATEGORIES = {"Landmarks", "Skyscrapers", "Museums", "Theatres", "Stations", "Parks", "Squares", "Churches",

@@ -603,6 +603,14 @@ def distinguishing(standpoint: dict[str, Any]) -> list[dict[str, Any]]:
     return list(standpoint.get("distinguishing", []))
 
 
+@lru_cache(maxsize=1)
+def _chain_names() -> frozenset[str]:
+    """The names of the hard tier's regional chains."""
+    from embodiedweb.worlds.geo.world import load_standpoints
+
+    return frozenset(sp["chain"]["name"] for sp in load_standpoints().values() if sp.get("chain"))
+
+
 def _mentions(query: str, term: str) -> bool:
     q, t = f" {norm(query)} ", norm(term)
     return bool(t) and f" {t} " in q
@@ -621,6 +629,8 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     terms = [t for c in cues for t in c.get("lookup", [])]
     here = (standpoint.get("country_code"), standpoint.get("city"))
     others = [t for t, code, city in gz.cue_terms if (code, city) != here]
+    if standpoint.get("tier") == "hard":  # the other regional chains are other places' cues too
+        others += sorted(_chain_names() - set(terms))
     seen = sorted({n for n in world.get("visited", []) if n in nodes})
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
     searched = sorted({q for q in (wiki.get("searches") or []) if any(_mentions(q, t) for t in terms)

@@ -90,6 +90,23 @@ class GeolocationOracle(ScriptAgent):
         cue = next((c for c in cues if c["node"] == here), cues[0])
         return walk, cue["articles"][0]
 
+    def search_article(self, slug: str) -> Plan:
+        """The hard tier's way to an article: the name on the sign typed into the wiki's search box, then the
+        result's link (what an agent with the discrete actions can do; a shelf's article has no ``goto``)."""
+        from embodiedweb.agents.script import find_bid
+        from web_sites.wiki import catalog
+
+        title = catalog.get(slug, "hard")["title"]  # type: ignore[index]
+        yield "goto [/wiki/]"
+        box = find_bid(self.obs["web_text"], "searchbox", None)
+        if box is not None:
+            yield f"type [{box}] [{title}] [1]"
+            link = find_bid(self.obs["web_text"], "link", title)
+            if link is not None:
+                yield f"click [{link}]"
+                return
+        yield "goto [" + WIKI_ARTICLE.format(slug=slug) + "]"
+
     def plan(self) -> Plan:
         """Walk the research path (unless static), read the cue's wiki article (unless passive), then answer the target."""
         t = self.target()
@@ -100,6 +117,9 @@ class GeolocationOracle(ScriptAgent):
         if not self.passive:
             if self.obs.get("active") != "web":
                 yield "switch_environment [look up the cue]"
-            yield "goto [" + WIKI_ARTICLE.format(slug=slug) + "]"
+            if self.standpoint().get("tier") == "hard":
+                yield from self.search_article(slug)
+            else:
+                yield "goto [" + WIKI_ARTICLE.format(slug=slug) + "]"
         yield "stop [" + answer_string(t["lat"], t["lng"], t["continent"], t["country"], t["city"],
                                        t["street"]) + "]"

@@ -38,6 +38,7 @@ task's ``embodied`` config (``{"standpoint": "s0a1b2c3d4e", "passive": true}``).
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from typing import Any
 
@@ -54,11 +55,18 @@ WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 @lru_cache(maxsize=2)
 def load_standpoints(path: str | None = None) -> dict[str, dict[str, Any]]:
-    """Every standpoint by id (``data/geo/standpoints.json``)."""
-    p = path or str(data_dir() / "geo" / "standpoints.json")
-    with open(p, encoding="utf-8") as f:
-        raw = json.load(f)
-    return {sp["id"]: sp for sp in raw["standpoints"]}
+    """Every standpoint by id: ``data/geo/standpoints.json`` and the hard tier's ``hard.standpoints.json``
+    (ids of their own), or only the file at ``path``."""
+    paths = [path] if path else [str(data_dir() / "geo" / "standpoints.json"),
+                                 str(data_dir() / "geo" / "hard.standpoints.json")]
+    out: dict[str, dict[str, Any]] = {}
+    for p in paths:
+        if path is None and p.endswith("hard.standpoints.json") and not os.path.exists(p):
+            continue
+        with open(p, encoding="utf-8") as f:
+            raw = json.load(f)
+        out.update((sp["id"], sp) for sp in raw["standpoints"])
+    return out
 
 
 class GeoWorld(EmbodiedWorld):

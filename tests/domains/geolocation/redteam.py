@@ -439,7 +439,7 @@ class SearchBoxResearch(RedTeamAgent):
         from web_sites.wiki import catalog
 
         query = cue["lookup"][0]
-        title = catalog.get(cue["articles"][0])["title"]
+        title = catalog.get(cue["articles"][0], "hard")["title"]  # the hard shelf holds every article
         box = find_bid(self.obs["web_text"], "searchbox")
         if box is None:
             self.idea = False

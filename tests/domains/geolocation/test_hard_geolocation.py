@@ -1,0 +1,203 @@
+"""The geolocation hard tier (issue 22, item 5): no hint and no cue of the city alone; a regional chain's
+article lists three to five cities in as many countries, and the street's country cues rule out all but one.
+
+Checked here: the shipped files are what the generator writes; every task keeps the tier's rules (no
+hint, no standard city cue, not a capital, the chain two or more moves away, every other listed country
+ruled out by a cue seen, which the wiki's country article contradicts); the wiki shows the chain
+articles to hard sessions only; the oracle solves every task through the public interface, the perturbed
+oracle none; shortcuts at most 2 %, the blind pick from the chain's list exactly at chance, genuine
+alternatives at least 98 %; the standard tier's suite version is unchanged."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import gymnasium as gym
+import pytest
+
+import embodiedweb  # noqa: F401  (registers the ids)
+from embodiedweb.data_gen import geo, hard_geolocation
+from embodiedweb.paths import data_dir
+from tests.domains.geolocation import redteam as rt
+from tests.domains.geolocation import redteam_hard as rh
+
+ENV = "EWA-Geolocation-v0"
+
+
+@pytest.fixture(scope="module")
+def built():
+    return hard_geolocation.build()
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return rh.hard_tasks()
+
+
+def test_shipped_files_are_the_generators(built):
+    tasks, standpoints, articles = built
+    assert (data_dir() / "geo" / "hard.jsonl").read_text(encoding="utf-8") == \
+        "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
+    shipped = json.loads((data_dir() / "geo" / "hard.standpoints.json").read_text(encoding="utf-8"))
+    assert shipped["standpoints"] == json.loads(json.dumps(standpoints))
+    assert json.loads((data_dir() / "wiki" / "hard.chains.json").read_text(encoding="utf-8")) == \
+        json.loads(json.dumps(articles))
+    assert len(tasks) >= 100 and {t["split"] for t in tasks} == {"train", "test"}
+
+
+def test_every_task_keeps_the_tiers_rules(built):
+    tasks, standpoints, articles = built
+    by_slug = {a["slug"]: a for a in articles}
+    std = {sp["id"]: sp for sp in geo.standpoints()}
+    std_split = {t["embodied"]["standpoint"]: t["split"] for t in geo.tasks(list(std.values()))}
+    for t, sp in zip(sorted(tasks, key=lambda t: t["embodied"]["standpoint"]), standpoints, strict=True):
+        assert t["embodied"]["standpoint"] == sp["id"] and not sp["capital"] and not geo.is_capital(sp["country_code"], sp["city"])
+        items = hard_geolocation.seen_items(sp)
+        assert not any(it.get("hint") for it in items)  # no street sign, web address or phone number
+        assert not any(it.get("role") == "street" for it in items) and not t["goal"]["street_signed"]
+        own = geo.cues_of(sp["country_code"], sp["city"])
+        texts = " ".join(it.get("say", "") for it in items)
+        for term in (own["chain"]["name"], own["transit"]["name"], own["speciality"]["word"]):
+            assert not re.search(rf"(?<!\w){re.escape(term)}(?!\w)", texts, re.I), term  # nothing of the city alone
+        [cue] = sp["distinguishing"]
+        assert sp["start"] not in hard_geolocation._far_nodes(sp) and cue["node"] in hard_geolocation._far_nodes(sp)
+        assert f'"{sp["chain"]["name"]}"' in " ".join(it["say"] for it in sp["nodes"][cue["node"]]["views"][cue["view"]])
+        article = by_slug[cue["articles"][0]]
+        listed = article["sections"][0]["paragraphs"][0]
+        assert 3 <= len(sp["chain"]["cities"]) <= 5 and f"|{sp['city']}]] ({sp['country']})" in listed
+        members = [s for s in standpoints if s["chain"]["slug"] == sp["chain"]["slug"]]
+        assert len({m["country_code"] for m in members}) == len(members) == len(sp["chain"]["cities"])
+        for m in members:
+            if m is not sp:  # every other listed country is ruled out by a cue seen here
+                assert hard_geolocation.rules_out(sp, m["country_code"]), (sp["id"], m["country"])
+        # the place of a hard test task is never a standard train task
+        std_id = geo.geo_cues.opaque_id("s", sp["country_code"], sp["city"], sp["street"])
+        assert t["split"] == std_split[std_id]
+
+
+def _contradicted(sp, country):
+    """Whether the served wiki article of ``country`` contradicts a cue seen at ``sp``, read as an agent reads
+    it (independently of the generator's rule): a traffic, plate or centre-line sentence of the views that
+    the article does not state, the sun where its hemisphere never sees it, or shop signs in a script it
+    does not write."""
+    from web_sites.wiki import catalog
+
+    text = catalog.article_text(catalog.get(geo.slugify(country)))
+    for it in hard_geolocation.seen_items(sp):
+        if it["kind"] in ("traffic", "plate") and it["say"] not in text:
+            return True
+        if it["kind"] == "centre" and it["colour"] and f"{it['colour']} line runs down" not in text \
+                and "Centre line: varies" not in text and "line runs down the middle" in text:
+            return True
+        if it["kind"] == "sun" and f"in the {'Southern' if it['side'] == 'south' else 'Northern'} Hemisphere" in text:
+            return True
+    scripts = set(geo.BY_CODE[sp["country_code"]]["scripts"]) - {"latin"}
+    signs = [it for it in hard_geolocation.seen_items(sp) if it.get("role") == "shop" and it.get("translit")]
+    line = next((ln for ln in text.split(". ") if ln.startswith("Script:") or "Script: " in ln), "")
+    return bool(signs and scripts and not any(geo.SCRIPT_NAMES[k] in line for k in scripts))
+
+
+def test_each_other_listed_country_is_contradicted_by_its_own_article(built):
+    _tasks, standpoints, _articles = built
+    pairs = 0
+    for sp in standpoints:
+        for m in standpoints:
+            if m["chain"]["slug"] == sp["chain"]["slug"] and m is not sp:
+                assert _contradicted(sp, m["country"]), (sp["id"], sp["country"], m["country"])
+                pairs += 1
+    assert pairs >= 300
+
+
+def test_rules_out_reads_only_what_is_seen():
+    """A country is ruled out only by a cue the street shows: a pedestrian street without cars cannot rule
+    a country out by its driving side or plates."""
+    sp = {"country_code": "FR", "nodes": {"a": {"views": {"N": [{"kind": "traffic", "side": "right"}]}}}}
+    assert hard_geolocation.rules_out(sp, "GB") == ["traffic side"]
+    assert hard_geolocation.rules_out(sp, "DE") == []
+    sp["nodes"]["a"]["views"]["N"] = [{"kind": "road", "pedestrian": True}]
+    assert hard_geolocation.rules_out(sp, "GB") == []
+
+
+def _page(env, url):
+    if env.unwrapped.active != "web":
+        env.step("switch_environment")
+    obs, *_ = env.step(f"goto [{url}]")
+    assert obs["web_url"].endswith(url.split("?")[0].rstrip("/")) or "?" in url, obs["web_url"]
+    return obs["web_text"]
+
+
+def test_the_wiki_shows_the_chains_to_hard_sessions_only(built):
+    _tasks, _sps, articles = built
+    chain = articles[0]
+    std = gym.make(ENV)
+    hard = gym.make(ENV, level="hard")
+    try:
+        std.reset(seed=0)
+        hard.reset(seed=0)
+        assert "not found" in _page(std, f"/wiki/article/{chain['slug']}").lower()
+        assert "No article matches your search" in _page(std, f"/wiki/search?q={chain['title']}")
+        assert "Regional chains" not in _page(std, "/wiki/categories")
+        assert f"link '{chain['title']}'" in _page(hard, f"/wiki/search?q={chain['title']}")
+        assert "Regional chains" in _page(hard, "/wiki/categories")
+        page = _page(hard, f"/wiki/article/{chain['slug']}")
+        assert chain["title"] in page and "has shops in" in page
+        assert std.unwrapped.suite_version == "c2-48080a8c8cca"  # the standard tier as before this tier
+        assert hard.unwrapped.suite_version.endswith("-hard")
+    finally:
+        std.close()
+        hard.close()
+
+
+def test_oracle_solves_every_task_and_the_perturbed_oracle_none(tasks):
+    import random
+
+    from embodiedweb.domains.geolocation.oracle import GeolocationOracle
+    from tests.redteam import RedTeam
+
+    class Oracle(RedTeam, GeolocationOracle):
+        def __init__(self, task):
+            GeolocationOracle.__init__(self, task)
+
+    class Perturbed(RedTeam, GeolocationOracle):
+        def __init__(self, task):
+            GeolocationOracle.__init__(self, task, random.Random(task.task_id))
+
+    for cls, want in ((Oracle, True), (Perturbed, False)):
+        res = rt.run(cls, tasks)
+        assert len(res) == len(tasks) and not any(r["agent_error"] for r in res)
+        assert all(bool(r["metrics"]["overall"]) == want for r in res), \
+            [(r["task_id"], r["metrics"].get("city")) for r in res if bool(r["metrics"]["overall"]) != want][:3]
+
+
+@pytest.mark.parametrize("cls", rh.SHORTCUTS, ids=lambda c: c.__name__)
+def test_shortcut_at_most_2_percent(cls, tasks):
+    res = rt.run(cls, [t for t in tasks if cls.applies(t)])
+    carried = [r for r in res if r["carried_out"]]
+    assert len(carried) >= 0.95 * len(res) >= 40
+    assert sum(bool(r["metrics"]["overall"]) for r in carried) <= 0.02 * len(carried)
+
+
+@pytest.mark.parametrize("cls", rh.GENUINE, ids=lambda c: c.__name__)
+def test_genuine_alternative_at_least_98_percent(cls, tasks):
+    res = rt.run(cls, [t for t in tasks if cls.applies(t)])
+    carried = [r for r in res if r["carried_out"]]
+    assert len(carried) >= 0.95 * len(res) >= 40
+    assert sum(bool(r["metrics"]["overall"]) for r in carried) >= 0.98 * len(carried)
+
+
+def test_a_city_picked_from_the_chains_list_wins_only_by_chance(tasks):
+    """Picking the first listed city without a look at the country cues passes exactly on the tasks whose
+    city the list names first, and on no other: chance, not a way around the cues."""
+    res = {r["task_id"]: r for r in rt.run(rh.FirstListedCity, tasks)}
+    for t in tasks:
+        first = rh.listed(t)[0][0] == t.goal["city"]
+        assert bool(res[t.task_id]["metrics"]["overall"]) == first, t.task_id
+    chance = sum(1 / len(rh.chain_of(t)["cities"]) for t in tasks) / len(tasks)
+    rate = sum(bool(r["metrics"]["overall"]) for r in res.values()) / len(tasks)
+    assert rate <= chance + 0.05
+
+
+def test_capital_of_the_true_country_never_passes(tasks):
+    res = rt.run(rt.CapitalOfCountry, tasks)
+    assert not any(r["metrics"]["overall"] for r in res)
