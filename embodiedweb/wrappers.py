@@ -501,7 +501,10 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
        and each drop-down with its options written in lower case (``type [70] [medium]``);
     5. ``stop [answer]`` with the names, times, numbers and words of the page sentences seen this episode
        that share the most words with the instruction (the wiki fact the question asks about), and the
-       names on the page read last (up to :data:`LATEST_NAMES`: the city a wiki article ties a sign to).
+       names on the page read last (up to :data:`LATEST_NAMES`: the city a wiki article ties a sign to);
+       only where the task's ``stop`` carries an answer (``Domain.takes_answer``: not in Navigation,
+       Cooking and Shopping but its errands with a question), since elsewhere ``stop [anything]`` is
+       ``stop`` and a list full of copies of it would end random play within a few steps.
 
     Overflow: the list is cut at ``max_actions`` keeping the first ones, so the env's own admissible
     actions always come first and the order above is the priority (deterministic: every group is in page or
@@ -597,7 +600,8 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
             memory.read_page(page)
             memory._web[key] = _web_candidates(page, here, key[2], memory)
         out += memory._web[key]
-    out += memory.stops()
+    if base.task is None or base.domain.takes_answer(base.task):  # else stop [anything] is stop
+        out += memory.stops()
     if getattr(base, "multi_turn", False):  # instructions one at a time: ``done [answer]`` with the same answers
         memory.read_world(str(obs.get("embodied_text", "")))
         out += memory.dones()

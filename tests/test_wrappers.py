@@ -373,3 +373,36 @@ def test_names_may_start_with_any_capital_letter():
 
     names = names_in("The chain is based in İzmir, Turkey; others are in Łódź and Ürümqi.")
     assert {"İzmir", "Turkey", "Łódź", "Ürümqi"} <= set(names)
+
+
+@pytest.mark.parametrize("env_id, answers", [("EWA-Navigation-v0", False), ("EWA-Cooking-v0", False),
+                                             ("EWA-Shopping-v0", False), ("EWA-Traveling-v0", True),
+                                             ("EWA-Geolocation-v0", True)])
+def test_stop_answers_only_where_stop_takes_an_answer(env_id, answers):
+    """Where the checker reads no answer, ``stop [anything]`` is ``stop``: the candidates hold ``stop`` once,
+    not a copy per name seen (which ended random play within a few steps); where it does, the names are there."""
+    env = DiscreteActions(gym.make(env_id))
+    rng = np.random.default_rng(0)
+    lists = []
+    for ep in range(3):
+        _obs, info = env.reset(seed=ep)
+        for _ in range(40):  # random play that is not stop: pages are read, names are seen
+            lists.append(info["candidate_actions"])
+            valid = [i for i in np.flatnonzero(info["action_mask"]) if not env.action_text(i).startswith("stop")]
+            _obs, _r, term, trunc, info = env.step(int(rng.choice(valid)))
+            if term or trunc:
+                break
+    stops = [c for cands in lists for c in cands if c.startswith("stop [")]
+    assert bool(stops) == answers
+    assert all("stop" in cands for cands in lists)
+    assert env.unwrapped.domain.takes_answer(env.unwrapped.task) == answers
+    env.close()
+
+
+def test_an_errand_with_a_question_takes_an_answer():
+    env = gym.make("EWA-Shopping-v0", level="hard")
+    domain = env.unwrapped.domain
+    kinds = {any(e.get("kind") == "ask" for e in t.goal.get("errands") or []): domain.takes_answer(t)
+             for t in env.unwrapped.tasks.tasks}
+    assert kinds == {True: True, False: False}
+    env.close()

@@ -114,6 +114,12 @@ class Domain(ABC):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Metrics ``overall``, ``web``, ``embodied`` (bools) and ``completion`` (0..1), plus extras."""
 
+    def takes_answer(self, task: Task) -> bool:
+        """Whether the task's ``stop`` carries an answer the checker reads (``stop [answer]``); when not,
+        ``stop [anything]`` is the same action as ``stop`` and :class:`~embodiedweb.wrappers.DiscreteActions`
+        offers ``stop`` alone. True by default."""
+        return True
+
     def goal_distance(self, task: Task, world: EmbodiedWorld) -> float | None:
         """How far (m, along the world's ways) the agent is from the one place the task sends it to, for the
         ``distance`` reward of :class:`~embodiedweb.wrappers.ShapedReward`; ``None`` (the default) when the

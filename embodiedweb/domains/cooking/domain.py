@@ -108,6 +108,10 @@ class CookingDomain(Domain):
         """Cooking variety: the ``(kitchen_id, recipe_id)`` pair."""
         return (str(task.embodied.get("kitchen_id", "")), str(task.goal.get("recipe_id", "")))
 
+    def takes_answer(self, task: Task) -> bool:
+        """Cooking is judged on the kitchen and the sites: ``stop`` carries no answer."""
+        return False
+
     def check(self, episode: Episode) -> dict[str, Any]:
         """Score the kitchen and web end states against the recipe goal with ``check_cooking``."""
         return check_cooking(episode.task.goal, episode.world_state, episode.web_state)

@@ -48,6 +48,10 @@ class NavigationDomain(StreetDomain):
         """Navigation variety: the destination place."""
         return (str(task.goal.get("dest_place", "")),)
 
+    def takes_answer(self, task: Task) -> bool:
+        """Walking to a place: ``stop`` carries no answer."""
+        return False
+
     def check(self, episode: Episode) -> dict[str, Any]:
         """Passes when directions to the destination were looked up and the walk stopped there; checkpoints add to completion."""
         g = episode.task.goal

@@ -115,6 +115,10 @@ class ShoppingDomain(StreetDomain):
             return tuple(str(e.get("product_id") or e.get("place_id")) for e in task.goal["errands"])
         return (str(task.goal.get("store_id", "")), str(task.goal.get("product_id", "")))
 
+    def takes_answer(self, task: Task) -> bool:
+        """Only an errand with a landmark question takes an answer."""
+        return any(e.get("kind") == "ask" for e in task.goal.get("errands") or [])
+
     def check(self, episode: Episode) -> dict[str, Any]:
         """Passes with a pickup order of the item at the goal store only and a stop at that store (an
         errands task: :func:`~embodiedweb.domains.outdoor.errands.check_errands`)."""
