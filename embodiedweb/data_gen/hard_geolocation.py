@@ -94,8 +94,9 @@ def rules_out(sp: dict[str, Any], other: str) -> list[str]:
 
 def _strip(sp: dict[str, Any]) -> dict[str, Any]:
     """The standpoint without hints and without the cues of its city alone, under new opaque ids."""
-    sid = geo_cues.opaque_id("h", sp["country_code"], sp["city"], sp["street"])
-    ids = {old: geo_cues.opaque_id("hv", sid, old) for old in sp["nodes"]}
+    # ids of the standard form (keyed hashes of other messages: no clash with the standard tier's ids)
+    sid = geo_cues.opaque_id("s", "hard", sp["country_code"], sp["city"], sp["street"])
+    ids = {old: geo_cues.opaque_id("v", "hard", sid, old) for old in sp["nodes"]}
     nodes = {}
     for old, node in sp["nodes"].items():
         views = {h: [it for it in items if not it.get("hint") and not it.get("distinguishing")]

@@ -325,8 +325,13 @@ def test_wiki_cue_articles():
     for a in arts:
         served = catalog.get(a["slug"])
         assert served is not None and served["title"] == a["title"], a["slug"]
-    needed = {s for sp in load_standpoints().values() for c in sp["distinguishing"] for s in c["articles"]}
+    standard = load_standpoints(str(data_dir() / "geo" / "standpoints.json"))
+    needed = {s for sp in standard.values() for c in sp["distinguishing"] for s in c["articles"]}
     assert needed <= slugs
+    # the hard tier's chains are on the wiki's hard shelf, not in cues.json
+    hard = {s for sp in load_standpoints().values() if sp.get("tier") == "hard"
+            for c in sp["distinguishing"] for s in c["articles"]}
+    assert hard and not hard & slugs and all(catalog.get(s, "hard") and not catalog.get(s) for s in hard)
 
 
 def test_check_env():

@@ -25,7 +25,9 @@ from embodiedweb.worlds.geo.world import HEADINGS
 from embodiedweb.worlds.street.geo import angle_diff, neighbour_labels
 
 SPS = load_standpoints()
-BY_PLACE = {(s["country_code"], s["city"], s["street"]): s for s in SPS.values()}
+# the standard tier's standpoint of each place (the hard tier's, of the same places, are tested with it:
+# tests/domains/geolocation/test_hard_geolocation.py)
+BY_PLACE = {(s["country_code"], s["city"], s["street"]): s for s in SPS.values() if s.get("tier") != "hard"}
 ARTICLES = json.loads((data_dir() / "wiki" / "cues.json").read_text(encoding="utf-8"))
 
 # The real international prefixes (ITU-T E.164) and country-code top-level domains (IANA) of the
