@@ -59,6 +59,15 @@ def test_suite_version_tracks_tasks_rules_world_and_settings(tmp_path):
     assert world_digest.__wrapped__(str(tmp_path)) == d
     (tmp_path / "city" / "streets.json").write_text("{ }")
     assert world_digest.__wrapped__(str(tmp_path)) != d
+    # a hard tier's world file (what only its sessions see) counts for the hard tier only
+    d_std, d_hard = world_digest.__wrapped__(str(tmp_path)), world_digest.__wrapped__(str(tmp_path), "hard")
+    assert d_std == d_hard
+    (tmp_path / "city" / "hard.extra.json").write_text("[]")
+    (tmp_path / "nav" / "hard.jsonl").write_text("{}\n")  # a hard task file counts for neither
+    assert world_digest.__wrapped__(str(tmp_path)) == d_std
+    assert world_digest.__wrapped__(str(tmp_path), "hard") != d_hard
+    (tmp_path / "city" / "hard.extra.json").unlink()
+    assert world_digest.__wrapped__(str(tmp_path), "hard") == d_hard
 
 
 def test_records_carry_versions_and_stale_records_are_remeasured(tmp_path):
