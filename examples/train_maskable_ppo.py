@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-context", action="store_true",
                     help="candidate policy: score the candidate's own tokens only, not the observation line its "
                          "argument names (TokenObservations' candidate_context)")
+    ap.add_argument("--eval-sampled", action="store_true",
+                    help="also evaluate the policy sampling its actions (not only greedy)")
     ap.add_argument("--max-minutes", type=float, default=None, help="stop training after this wall time")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/rl")
@@ -108,9 +110,19 @@ def main(argv: list[str] | None = None) -> int:
         def greedy(obs: Any, mask: np.ndarray) -> int:
             return int(model.predict(obs, action_masks=mask, deterministic=True)[0])
 
+        def sampled(obs: Any, mask: np.ndarray) -> int:
+            return int(model.predict(obs, action_masks=mask, deterministic=False)[0])
+
         score = play(eval_env, test_ids, greedy, seed=args.seed)
         row = {"timesteps": model.num_timesteps, "seconds": round(time.time() - started, 1), **score,
                "random_success": random_score["success"], "random_completion": random_score["completion"]}
+        if args.eval_sampled:  # the policy's own distribution (a greedy policy can loop where sampling does not)
+            s = play(eval_env, test_ids, sampled, seed=args.seed)
+            row.update(sampled_success=s["success"], sampled_completion=s["completion"], sampled_steps=s["steps"])
+        infos = list(model.ep_info_buffer or [])
+        if infos:  # the training episodes lately finished (VecMonitor): return and length
+            row.update(train_return=round(float(np.mean([e["r"] for e in infos])), 3),
+                       train_length=round(float(np.mean([e["l"] for e in infos])), 1))
         curve.append(row)
         with open(out / "curve.jsonl", "a") as f:
             f.write(json.dumps(row) + "\n")
