@@ -127,11 +127,20 @@ TRIES = 300
 REGION = {"North America": "Americas", "South America": "Americas"}
 
 
+def _grouping_score(found: list[list[int]], base: list[dict[str, Any]]) -> tuple[int, int]:
+    """(standpoints placed, pairs of a group whose signs are in one language): placing more comes first; then
+    groups whose countries write their signs in one language, where the language does not tell them apart
+    and the road, the plates and the sun must."""
+    lang = [geo_cues.LANG[s["country_code"]] for s in base]
+    same = sum(lang[a] == lang[b] for g in found for i, a in enumerate(g) for b in g[i + 1:])
+    return sum(map(len, found)), same
+
+
 def groups(sps: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Regional groups: three to five stripped standpoints of one region (a continent; the Americas), in
     different countries, each of whose streets rules out every other member's country. Per region the
-    grouping that places the most standpoints over :data:`TRIES` keyed shuffles of a greedy pass is kept
-    (deterministic)."""
+    grouping that places the most standpoints (then has the most pairs in one language,
+    :func:`_grouping_score`) over :data:`TRIES` keyed shuffles of a greedy pass is kept (deterministic)."""
     by_region: dict[str, list[dict[str, Any]]] = {}
     for sp in sps:
         by_region.setdefault(REGION.get(sp["continent"], sp["continent"]), []).append(sp)
@@ -157,7 +166,7 @@ def groups(sps: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
                         pool.remove(cand)
                 if len(group) >= GROUP_MIN:
                     found.append(group)
-            if sum(map(len, found)) > sum(map(len, best)):
+            if _grouping_score(found, base) > _grouping_score(best, base):
                 best = found
         out += [[base[i] for i in group] for group in best]
     return out
