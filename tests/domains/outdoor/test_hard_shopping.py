@@ -220,8 +220,8 @@ def test_hard_task_validation_names_task_and_field(tmp_path, hard_tasks):
 def test_level_errors():
     with pytest.raises(gym.error.Error, match="unknown level 'expert': the levels are standard, hard"):
         gym.make(SHOP, level="expert")
-    with pytest.raises(gym.error.Error, match="EWA-Geolocation-v0 has no hard tasks"):
-        gym.make("EWA-Geolocation-v0", level="hard")
+    with pytest.raises(gym.error.Error, match="EWA-Assistant-v0 has no hard tasks"):
+        gym.make("EWA-Assistant-v0", level="hard")
     with pytest.raises(gym.error.Error, match="standard tier only"):
         gym.make(SHOP, level="hard", curriculum=0)
 
@@ -233,8 +233,8 @@ def test_cli_level_errors():
 
     r = ewa("--env", SHOP, "--level", "expert")
     assert r.returncode == 2 and "invalid choice: 'expert'" in r.stderr and "'hard'" in r.stderr
-    r = ewa("--env", "EWA-Geolocation-v0", "--level", "hard")
-    assert r.returncode == 2 and "EWA-Geolocation-v0 has no hard tasks" in r.stderr
+    r = ewa("--env", "EWA-Assistant-v0", "--level", "hard")
+    assert r.returncode == 2 and "EWA-Assistant-v0 has no hard tasks" in r.stderr
 
 
 def test_levels_in_versions_and_records(tmp_path):
