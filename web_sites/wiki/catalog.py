@@ -18,7 +18,7 @@ from embodiedweb.paths import data_dir
 from embodiedweb.wikitext import LINK_RX, article_text, plain_text, slugify
 
 __all__ = ["articles", "by_slug", "get", "categories", "category_members", "render_text", "article_text",
-           "plain_text", "fts_query", "FEATURED", "SHELVES", "shelf_slugs"]
+           "plain_text", "fts_query", "FEATURED", "SHELVES"]
 
 FEATURED = ("empire-state-building", "grand-central-terminal", "chrysler-building", "nypl-main-branch",
             "flatiron-building", "commissioners-plan-of-1811", "broadway", "art-deco")
@@ -76,11 +76,6 @@ def by_slug(extra: str | None = None) -> dict[str, dict[str, Any]]:
 def get(slug: str, extra: str | None = None) -> dict[str, Any] | None:
     """The article with this slug, or ``None`` (a shelf's article only with its ``extra``)."""
     return by_slug(extra).get(slug)
-
-
-def shelf_slugs(extra: str) -> frozenset[str]:
-    """The slugs only the shelf ``extra`` adds."""
-    return frozenset(by_slug(extra)) - frozenset(by_slug())
 
 
 @lru_cache(maxsize=4)

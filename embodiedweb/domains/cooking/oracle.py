@@ -228,10 +228,13 @@ class CookingOracle(ScriptAgent):
             yield f"OpenObject [{rid}]"
         yield f"PutObject [{rid}]"
 
+    #: take the highest id of the matching objects instead of the lowest (another fresh instance)
+    newest_first = False
+
     def first(self, otype: str, **state: Any) -> str | None:
-        """The lowest id of an object of ``otype`` matching ``state``, not on the serving dish and not a
-        leftover, or ``None``."""
-        objs = sorted(self.objects().values(), key=lambda o: o["objectId"])
+        """The lowest id (the highest with :attr:`newest_first`) of an object of ``otype`` matching ``state``,
+        not on the serving dish and not a leftover, or ``None``."""
+        objs = sorted(self.objects().values(), key=lambda o: o["objectId"], reverse=self.newest_first)
         for o in objs:
             if o["objectType"] == otype and all(o.get(k) == v for k, v in state.items()) and not leftover(o):
                 if self.dish_id and self.dish_id in o["parentReceptacles"]:

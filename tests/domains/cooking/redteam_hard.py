@@ -112,14 +112,8 @@ class OtherFreshInstance(_Genuine):
     """Uses the fresh instance with the highest id (e.g. the second bread, in a drawer) where the oracle takes
     the lowest."""
 
-    def first(self, otype: str, **state: Any) -> str | None:
-        objs = sorted(self.objects().values(), key=lambda o: o["objectId"], reverse=True)
-        for o in objs:
-            if o["objectType"] == otype and all(o.get(k) == v for k, v in state.items()) and not leftover(o):
-                if self.dish_id and self.dish_id in o["parentReceptacles"]:
-                    continue
-                return o["objectId"]
-        return None
+    newest_first = True
+
 
 class OrderWhenNeeded(_Genuine):
     """Follows the recipe and orders the missing ingredient only when a step needs it and it is nowhere in

@@ -116,9 +116,33 @@ class ReadCountryArticles(rt.RedTeamAgent):
         yield f"stop [{self.answer()}]"
 
 
-SHORTCUTS = (StandardTierMemory, EveryListedCity, SprayChains, rt.KnowsAnswerNoWalk, rt.WalkWithoutCueResearch,
+class CountryOnly(rt.RedTeamAgent):
+    """Researches honestly and names the continent and the country, leaving the city blank."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"; {g['continent']}; {g['country']}; ; "
+
+
+class CityCentreOnly(rt.RedTeamAgent):
+    """Reads the chain's article, the country's and the city's, then answers the city centre's coordinates
+    alone (names left blank)."""
+
+    def plan(self) -> Plan:
+        from embodiedweb.data_gen.geo import city_slug, slugify
+
+        yield from self.research()
+        yield from self.read(slugify(self.sp["country"]))
+        yield from self.read(city_slug(self.sp["country_code"], self.sp["city"]))
+        lat, lng = self.sp["city_centre"]
+        yield f"stop [{lat:.3f}, {lng:.3f}; ; ; ; ]"
+
+
+SHORTCUTS = (StandardTierMemory, CountryOnly, EveryListedCity, SprayChains, rt.KnowsAnswerNoWalk, rt.WalkWithoutCueResearch,
              rt.SprayCityField, rt.SprayFreeText, rt.SprayCoordinates)
-GENUINE = (rt.RedTeamAgent, ReadCountryArticles, rt.SearchBoxResearch, rt.ReadThenLook, rt.Detour, rt.FreeTextAnswer,
+GENUINE = (rt.RedTeamAgent, ReadCountryArticles, CityCentreOnly, rt.SearchBoxResearch, rt.ReadThenLook, rt.Detour, rt.FreeTextAnswer,
            rt.OtherCityName)
 
 
