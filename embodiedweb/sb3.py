@@ -144,34 +144,89 @@ class CandidateFeatures(BaseFeaturesExtractor):
     """Embeds token-id observations (:class:`~embodiedweb.wrappers.TokenObservations` with ``encoding="ids"``
     and ``candidates=True``): each text field and each candidate action is the mean of its tokens'
     embeddings (one table, so a word means the same in the page and in an action); other fields (one-hot
-    ``active``, counts) are flattened. The features are ``[state (dim per field + others) | candidates (K x dim)]``."""
+    ``active``, counts) are flattened. The features are ``[state | candidates (K x dim)]``.
 
-    def __init__(self, observation_space: gym.spaces.Dict, dim: int = 64, candidates_key: str = "candidates") -> None:
+    With ``match=True`` (the default) both sides also see *exact-match* features (DrQA's, Chen et al.
+    2017): which of their tokens occur in each text field of the observation. A hashed id or a number
+    means nothing by itself, but that it occurs both here and there does, and that generalises to ids and
+    numbers never seen in training (the node a map's directions say to turn at and the node the street view
+    says the agent is at, the quantity an instruction asks for and the one a page shows):
+
+    - each candidate adds, per field, a learnt vector times the share of its tokens found in that field,
+      a token-specific vector for each such token, and a projection of the found/not-found bits of its
+      first ``positions`` tokens (which token matched: the id of ``move [n842]``, the place in
+      ``stop | You are at n842 ...``);
+    - the state adds the found/not-found bits of the first ``positions`` tokens of each text field in each
+      other field (``You are at n842``: is ``842`` on the page?)."""
+
+    def __init__(self, observation_space: gym.spaces.Dict, dim: int = 64, candidates_key: str = "candidates",
+                 match: bool = True, positions: int = 24) -> None:
         self.candidates_key = candidates_key
         if candidates_key not in observation_space.spaces:
             raise ValueError(f"CandidateFeatures needs a {candidates_key!r} observation "
                              "(TokenObservations(..., encoding='ids', candidates=True))")
         cand = observation_space.spaces[candidates_key]
-        self.k = int(cand.shape[0])
+        self.k, row_tokens = int(cand.shape[0]), int(cand.shape[1])
         self.text_keys = [k for k, s in observation_space.spaces.items()
                           if k != candidates_key and isinstance(s, gym.spaces.Box) and len(s.shape) == 1
                           and np.issubdtype(s.dtype, np.integer)]
         self.other_keys = [k for k in observation_space.spaces if k != candidates_key and k not in self.text_keys]
         vocab = int(max(np.max(observation_space.spaces[k].high) for k in [*self.text_keys, candidates_key])) + 1
         other_dim = sum(int(gym.spaces.flatdim(observation_space.spaces[k])) for k in self.other_keys)
-        self.state_dim = dim * len(self.text_keys) + other_dim
+        self.match_keys = list(self.text_keys) if match else []
+        self.positions = min(int(positions), row_tokens) if match else 0
+        self.state_positions = {k: min(self.positions, int(observation_space.spaces[k].shape[0]))
+                                for k in self.text_keys} if match else {}
+        state_bits = sum(n * (len(self.match_keys) - 1) for n in self.state_positions.values())
+        self.state_dim = dim * len(self.text_keys) + other_dim + state_bits
         super().__init__(observation_space, features_dim=self.state_dim + self.k * dim)
         self.dim = dim
+        self.vocab = vocab
         self.embed = nn.EmbeddingBag(vocab, dim, mode="mean", padding_idx=0)
+        # per field: what a candidate token found in that field adds (token-specific and shared parts)
+        self.match_embed = nn.ModuleList(nn.EmbeddingBag(vocab, dim, mode="sum", padding_idx=0)
+                                         for _ in self.match_keys)
+        self.match_shared = nn.Parameter(th.zeros(len(self.match_keys), dim))
+        for table in self.match_embed:
+            nn.init.zeros_(table.weight)
+        self.match_positions = nn.Linear(self.positions * len(self.match_keys), dim, bias=False) \
+            if self.match_keys else None
 
     def forward(self, obs: dict[str, Any]) -> Any:
-        """Concatenate the embedded text fields, the flattened other fields and the K embedded candidates."""
+        """Concatenate the embedded text fields, the flattened other fields, the state's match bits and
+        the K embedded candidates."""
         parts = [self.embed(obs[k].long()) for k in self.text_keys]
         parts += [obs[k].float().reshape(obs[k].shape[0], -1) for k in self.other_keys]
         cand = obs[self.candidates_key].long()
         b = cand.shape[0]
-        emb = self.embed(cand.reshape(b * self.k, -1)).reshape(b, self.k * self.dim)
-        return th.cat([*parts, emb], dim=1)
+        rows = cand.reshape(b * self.k, -1)
+        emb = self.embed(rows)
+        if self.match_keys:
+            presence = {k: self._presence(obs[k].long()) for k in self.match_keys}
+            real = rows > 0
+            share = real.float() / real.sum(1, keepdim=True).clamp(min=1)
+            flat = cand.reshape(b, -1)
+            bits = []
+            for i, key in enumerate(self.match_keys):
+                found = presence[key].gather(1, flat).reshape(b * self.k, -1) & real
+                weights = found.float() * share
+                emb = emb + self.match_embed[i](rows, per_sample_weights=weights) \
+                    + weights.sum(1, keepdim=True) * self.match_shared[i]
+                bits.append(found[:, : self.positions].float())
+            emb = emb + self.match_positions(th.cat(bits, dim=1))
+            for key, n in self.state_positions.items():
+                head = obs[key].long()[:, :n]
+                for other in self.match_keys:
+                    if other != key:
+                        parts.append((presence[other].gather(1, head) & (head > 0)).float())
+        return th.cat([*parts, emb.reshape(b, self.k * self.dim)], dim=1)
+
+    def _presence(self, ids: Any) -> Any:
+        """(batch, vocab) booleans: which token ids occur in each row of ``ids`` (padding excluded)."""
+        out = th.zeros(ids.shape[0], self.vocab, dtype=th.bool, device=ids.device)
+        out.scatter_(1, ids, True)
+        out[:, 0] = False
+        return out
 
 
 class _ScoreCandidates(nn.Module):

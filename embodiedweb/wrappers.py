@@ -817,13 +817,15 @@ def _line_keys(text: str) -> dict[str, str]:
     return out
 
 
-def candidate_context(action: str, keys: dict[str, str]) -> str:
-    """The observation line (less its key) that the first argument of ``action`` naming a line refers to, or ''."""
+def candidate_context(action: str, keys: dict[str, str], here: str = "") -> str:
+    """The observation line (less its key) that the first argument of ``action`` naming a line refers to;
+    for a ``stop`` without one, ``here`` (the line saying where the agent is: a stop ends the episode
+    there); else ''."""
     for arg in _ARG.findall(action):
         line = keys.get(arg)
         if line is not None:
             return line
-    return ""
+    return here if action.split(" ", 1)[0] == "stop" else ""
 
 
 def tokenize(text: str) -> list[str]:
@@ -865,8 +867,10 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
       :data:`CONTEXT_SEP`, those of the observation line its argument names: the page element of a bid
       (``click [13]`` and ``[13] searchbox 'Search places'``), the street neighbour of a node
       (``move [n842]`` and ``n842: right (heading 29 deg, +104 deg from you), 12 m along 8th Ave``), the
-      kitchen object of an objectId. An id means nothing by itself (it is hashed like any token); the line
-      says what acting on it does. ``candidate_tokens`` then defaults to 48.
+      kitchen object of an objectId; a plain ``stop``, the first line of the embodied view (where the agent
+      is: ``You are at n9664: W 44th St between 7th Ave & 8th Ave ...``, where stopping ends the episode).
+      An id means nothing by itself (it is hashed like any token); the line says what acting on it does.
+      ``candidate_tokens`` then defaults to 48.
 
     ``vocab_size`` defaults to 16,384 for ``ids`` (an embedding table of 16,384 rows is small) and 4,096 for
     ``bow`` (the width of each field's vector, the first layer of an MLP). The oracle episodes hold 18,620
@@ -1030,9 +1034,11 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
     def _candidate_matrix(self, cands: list[str], observation: dict[str, Any] | None = None) -> np.ndarray:
         assert self._discrete is not None
         if self.candidate_context and observation is not None:
-            keys = {**_line_keys(str(observation.get("embodied_text", ""))),
-                    **_line_keys(str(observation.get("web_text", "")))}
-            cands = [f"{c} {CONTEXT_SEP} {line}" if (line := candidate_context(c, keys)) else c for c in cands]
+            embodied = str(observation.get("embodied_text", ""))
+            keys = {**_line_keys(embodied), **_line_keys(str(observation.get("web_text", "")))}
+            here = embodied.split("\n", 1)[0].strip()
+            cands = [f"{c} {CONTEXT_SEP} {line}" if (line := candidate_context(c, keys, here)) else c
+                     for c in cands]
         last = self._last_matrix
         if last is not None and self._unchanged(last[0], cands):  # the list of the step before: no hashing
             return last[1].copy()

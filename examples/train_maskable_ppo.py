@@ -8,6 +8,10 @@ of the same curriculum level, and a masked uniform-random policy plays the same 
 
     python examples/train_maskable_ppo.py --env EWA-Navigation-v0 --curriculum 0 --timesteps 50000
 
+``--bc level|all`` first behaviour-clones the oracle's demonstrations on the train tasks (of the level, or of
+every level) through the same discrete actions (:mod:`embodiedweb.imitation`), then PPO fine-tunes: the
+usual warm start when an episode is too long for random exploration ever to finish it.
+
 Writes ``<out>/curve.jsonl`` (one line per evaluation), ``<out>/summary.json`` and ``<out>/curve.png``
 (with matplotlib). Needs the ``rl`` extra (``make torch-cpu && pip install -e ".[rl]"``).
 """
@@ -64,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
                          "argument names (TokenObservations' candidate_context)")
     ap.add_argument("--eval-sampled", action="store_true",
                     help="also evaluate the policy sampling its actions (not only greedy)")
+    ap.add_argument("--bc", choices=["none", "level", "all"], default="none",
+                    help="warm start: behaviour-clone the oracle's demonstrations (through the discrete actions) on "
+                         "the train tasks of the curriculum level ('level') or of every level ('all') before PPO")
+    ap.add_argument("--bc-epochs", type=int, default=8)
+    ap.add_argument("--learning-rate", type=float, default=3e-4)
+    ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--max-minutes", type=float, default=None, help="stop training after this wall time")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/rl")
@@ -102,9 +112,22 @@ def main(argv: list[str] | None = None) -> int:
 
     policy: Any = (CandidatePolicy, candidate_policy_kwargs()) if args.policy == "candidate" else ("MultiInputPolicy", None)
     model = MaskablePPO(policy[0], venv, n_steps=args.n_steps, batch_size=min(256, args.n_steps * args.n_envs),
-                        gamma=0.99, ent_coef=0.01, seed=args.seed, verbose=0, policy_kwargs=policy[1])
+                        gamma=0.99, ent_coef=args.ent_coef, learning_rate=args.learning_rate, seed=args.seed,
+                        verbose=0, policy_kwargs=policy[1])
     curve: list[dict[str, Any]] = []
     started = time.time()
+    bc: dict[str, Any] = {}
+    if args.bc != "none":
+        from embodiedweb.imitation import behaviour_clone, demonstrations
+
+        level = {k: v for k, v in options.items() if k != "curriculum"} if args.bc == "all" else options
+        demo_env = make_rl_env(args.env, split="train", **wrap, **level)
+        demos = demonstrations(demo_env, [t.task_id for t in demo_env.unwrapped.tasks.tasks], seed=args.seed)
+        history = behaviour_clone(model, demos, epochs=args.bc_epochs, seed=args.seed)
+        bc = {"tasks": len(demos), "steps": sum(len(d.actions) for d in demos), "epochs": args.bc_epochs,
+              "train_accuracy": round(history[-1]["accuracy"], 4), "seconds": round(time.time() - started, 1)}
+        print(json.dumps({"behaviour_cloning": bc}), flush=True)
+        demo_env.close()
 
     def evaluate() -> None:
         def greedy(obs: Any, mask: np.ndarray) -> int:
@@ -147,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     venv.close()
     summary = {"env": args.env, "curriculum": args.curriculum, "skill": args.skill, "reward": args.reward,
                "policy": args.policy, "n_envs": args.n_envs, "vec": args.vec,
-               "timesteps": model.num_timesteps, "test_tasks": len(test_ids),
+               "timesteps": model.num_timesteps, "test_tasks": len(test_ids), "behaviour_cloning": bc,
                "final": curve[-1], "best": max(curve, key=lambda r: r["success"]), "random": random_score,
                "seconds": round(time.time() - started, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
@@ -159,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(6, 3.5))
-        ax.plot([r["timesteps"] for r in curve], [r["success"] for r in curve], marker="o", label="MaskablePPO (greedy)")
+        label = "MaskablePPO (greedy)" + (", oracle-cloned at 0" if bc else "")
+        ax.plot([r["timesteps"] for r in curve], [r["success"] for r in curve], marker="o", label=label)
         ax.plot([r["timesteps"] for r in curve], [r["completion"] for r in curve], ls="--", label="PPO completion")
         ax.axhline(random_score["success"], color="grey", ls=":", label="random (masked)")
         ax.set_xlabel("environment steps")

@@ -224,7 +224,8 @@ def test_bad_arguments_raise_clear_errors():
 @pytest.mark.parametrize("env_id, first", [("EWA-Navigation-v0", "move ["), ("EWA-Shopping-v0", "click [")])
 def test_candidate_context_appends_the_line_an_id_names(env_id, first):
     """With ``candidate_context`` a candidate that names a node or a bid carries the words of that line (two
-    moves along different streets differ by more than their hashed ids); one naming nothing is unchanged."""
+    moves along different streets differ by more than their hashed ids); a plain ``stop`` carries the line
+    saying where the agent is; another naming nothing is unchanged."""
     from embodiedweb.wrappers import CONTEXT_SEP, DEFAULT_CONTEXT_TOKENS, tokenize
 
     plain = TokenObservations(DiscreteActions(gym.make(env_id)), candidates=True)
@@ -250,6 +251,9 @@ def test_candidate_context_appends_the_line_an_id_names(env_id, first):
             assert row[own] == sep
             assert set(ctx.text_ids(" ".join(words))) <= set(row[own + 1:].tolist()), (c, line)
             checked += 1
+        elif c == "stop":  # ends the episode where the agent is: the embodied view's first line
+            here = raw["embodied_text"].split("\n", 1)[0]
+            assert row[own] == sep and set(ctx.text_ids(here)) <= set(row[own + 1:].tolist()), here
         elif "[" not in c:
             assert row[own] == 0
     assert checked >= 2
