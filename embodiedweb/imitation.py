@@ -1,6 +1,6 @@
 """Expert demonstrations through the discrete RL interface, and behaviour cloning of a MaskablePPO policy.
 
-* :func:`demonstrations` plays an agent (the oracle by default) on tasks of an env wrapped for RL
+* :func:`demonstrations` plays an agent (the oracle: ``baselines.registry.make_agent("oracle")``) on tasks of an env wrapped for RL
   (:func:`embodiedweb.rl.make_rl_env`): each of its text actions is looked up among the candidate actions
   of :class:`~embodiedweb.wrappers.DiscreteActions` and taken *by its index*, so a demonstration is what the
   policy itself could have done: its numeric observation, action mask, index and shaped reward per step.
@@ -66,18 +66,15 @@ def candidate_index(candidates: list[str], action: str) -> int | None:
     return None
 
 
-def demonstrations(env: Any, task_ids: Iterable[str], agent: Any = None, seed: int = 0) -> list[Demonstration]:
-    """Play ``agent`` (``act(obs, info)`` on the raw text observation; default: the oracle) on each task of
+def demonstrations(env: Any, task_ids: Iterable[str], agent: Any, seed: int = 0) -> list[Demonstration]:
+    """Play ``agent`` (``reset(env, obs, info)`` and ``act(obs, info)`` on the raw text observation, e.g.
+    ``baselines.registry.make_agent("oracle")``) on each task of
     ``env`` (a :func:`~embodiedweb.rl.make_rl_env` env: a ``DiscreteActions`` under numeric observations)
     and record what the policy sees and the index of each expert action.
 
     The agent reads the raw observation under the numeric wrapper; its action is taken by index through the
     wrapper chain, so rewards are the shaped ones the policy will get. An expert action that is not a
     candidate ends the demonstration there (recorded in ``misses``; the suite's oracle has none)."""
-    if agent is None:
-        from baselines.registry import make_agent
-
-        agent = make_agent("oracle")
     discrete = find_discrete(env)
     if discrete is None:
         raise ValueError("demonstrations need an env with DiscreteActions (embodiedweb.rl.make_rl_env)")

@@ -118,11 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     bc: dict[str, Any] = {}
     if args.bc != "none":
+        from baselines.registry import make_agent
         from embodiedweb.imitation import behaviour_clone, demonstrations
 
         level = {k: v for k, v in options.items() if k != "curriculum"} if args.bc == "all" else options
         demo_env = make_rl_env(args.env, split="train", **wrap, **level)
-        demos = demonstrations(demo_env, [t.task_id for t in demo_env.unwrapped.tasks.tasks], seed=args.seed)
+        demos = demonstrations(demo_env, [t.task_id for t in demo_env.unwrapped.tasks.tasks], make_agent("oracle"),
+                               seed=args.seed)
         history = behaviour_clone(model, demos, epochs=args.bc_epochs, seed=args.seed)
         bc = {"tasks": len(demos), "steps": sum(len(d.actions) for d in demos), "epochs": args.bc_epochs,
               "train_accuracy": round(history[-1]["accuracy"], 4), "seconds": round(time.time() - started, 1)}

@@ -9,10 +9,16 @@ import numpy as np
 import pytest
 
 import embodiedweb  # noqa: F401  (registers the ids)
-from embodiedweb.imitation import Demonstration, candidate_index, demonstrations
+from baselines.registry import make_agent
+from embodiedweb.imitation import Demonstration, candidate_index
+from embodiedweb.imitation import demonstrations as _demonstrations
 from embodiedweb.rl import make_rl_env
 
 WRAP = {"reward": "progress", "encoding": "ids", "token_kwargs": {"candidates": True, "candidate_context": True}}
+
+
+def demonstrations(env, task_ids, agent=None):
+    return _demonstrations(env, task_ids, agent if agent is not None else make_agent("oracle"))
 
 
 def nav_env(split: str = "train", **kwargs):
