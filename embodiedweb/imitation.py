@@ -139,7 +139,7 @@ def behaviour_clone(model: Any, demos: list[Demonstration], epochs: int = 20, ba
             loss.backward()
             th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
-            losses.append(float(loss))
+            losses.append(loss.item())
             with th.no_grad():
                 dist = policy.get_distribution(batch, action_masks=masks[idx])
                 correct += int((dist.distribution.probs.argmax(-1) == acts).sum())
