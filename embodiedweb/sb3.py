@@ -197,9 +197,13 @@ class CandidateFeatures(BaseFeaturesExtractor):
         the K embedded candidates."""
         parts = [self.embed(obs[k].long()) for k in self.text_keys]
         parts += [obs[k].float().reshape(obs[k].shape[0], -1) for k in self.other_keys]
-        cand = obs[self.candidates_key].long()
-        b = cand.shape[0]
-        rows = cand.reshape(b * self.k, -1)
+        full = obs[self.candidates_key].long()
+        b = full.shape[0]
+        # only the rows up to the batch's last candidate: an empty row embeds to zeros (padding, no bias),
+        # so the rest is zero-padded at the end (most states have far fewer candidates than K)
+        used = int((full > 0).any(2).any(0).nonzero().max()) + 1 if bool((full > 0).any()) else 1
+        cand = full[:, :used]
+        rows = cand.reshape(b * used, -1)
         emb = self.embed(rows)
         if self.match_keys:
             presence = {k: self._presence(obs[k].long()) for k in self.match_keys}
@@ -208,7 +212,7 @@ class CandidateFeatures(BaseFeaturesExtractor):
             flat = cand.reshape(b, -1)
             bits = []
             for i, key in enumerate(self.match_keys):
-                found = presence[key].gather(1, flat).reshape(b * self.k, -1) & real
+                found = presence[key].gather(1, flat).reshape(b * used, -1) & real
                 weights = found.float() * share
                 emb = emb + self.match_embed[i](rows, per_sample_weights=weights) \
                     + weights.sum(1, keepdim=True) * self.match_shared[i]
@@ -219,7 +223,8 @@ class CandidateFeatures(BaseFeaturesExtractor):
                 for other in self.match_keys:
                     if other != key:
                         parts.append((presence[other].gather(1, head) & (head > 0)).float())
-        return th.cat([*parts, emb.reshape(b, self.k * self.dim)], dim=1)
+        emb = th.nn.functional.pad(emb.reshape(b, used * self.dim), (0, (self.k - used) * self.dim))
+        return th.cat([*parts, emb], dim=1)
 
     def _presence(self, ids: Any) -> Any:
         """(batch, vocab) booleans: which token ids occur in each row of ``ids`` (padding excluded)."""

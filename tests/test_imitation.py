@@ -151,3 +151,30 @@ def test_match_features_see_which_tokens_occur_elsewhere_in_the_observation():
         assert (not np.allclose(a[cand], b[cand])) == match
         assert (not np.allclose(a[:state][rest], b[:state][rest])) == match
     env.close()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_candidate_features_of_a_batch_are_each_observations_own():
+    """The extractor embeds only the rows up to the batch's last candidate and zero-pads the rest: a batch's
+    features are row for row those of each observation alone (a web state with many candidates batched with
+    a street state with few)."""
+    import torch
+
+    env = nav_env()
+    demo = demonstrations(env, [env.unwrapped.tasks.tasks[0].task_id])[0]
+    many = max(demo.observations, key=lambda o: int((o["candidates"] > 0).any(1).sum()))
+    few = min(demo.observations, key=lambda o: int((o["candidates"] > 0).any(1).sum()))
+    model = _model(env)
+    policy = model.policy
+    with torch.no_grad():
+        for p in policy.features_extractor.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+
+        def feats(*obs):
+            batch = {k: np.stack([o[k] for o in obs]) for k in obs[0]}
+            return policy.features_extractor(policy.obs_to_tensor(batch)[0]).numpy()
+
+        both = feats(many, few)
+        assert np.allclose(both[0], feats(many)[0], atol=1e-6) and np.allclose(both[1], feats(few)[0], atol=1e-6)
+    assert (few["candidates"] > 0).any(1).sum() < (many["candidates"] > 0).any(1).sum()
+    env.close()
