@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="warm start: behaviour-clone the oracle's demonstrations (through the discrete actions) on "
                          "the train tasks of the curriculum level ('level') or of every level ('all') before PPO")
     ap.add_argument("--bc-epochs", type=int, default=8)
+    ap.add_argument("--bc-tasks", type=int, default=None, help="demonstrations of the first N train tasks only")
     ap.add_argument("--learning-rate", type=float, default=3e-4)
     ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--max-minutes", type=float, default=None, help="stop training after this wall time")
@@ -121,10 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         from baselines.registry import make_agent
         from embodiedweb.imitation import behaviour_clone, demonstrations
 
-        level = {k: v for k, v in options.items() if k != "curriculum"} if args.bc == "all" else options
-        demo_env = make_rl_env(args.env, split="train", **wrap, **level)
-        demos = demonstrations(demo_env, [t.task_id for t in demo_env.unwrapped.tasks.tasks], make_agent("oracle"),
-                               seed=args.seed)
+        # the oracle plays whole episodes (no --max-steps cut), on the level's train tasks or on all of them
+        drop = {"max_steps", "curriculum"} if args.bc == "all" else {"max_steps"}
+        demo_env = make_rl_env(args.env, split="train", **wrap, **{k: v for k, v in options.items() if k not in drop})
+        demo_ids = [t.task_id for t in demo_env.unwrapped.tasks.tasks][: args.bc_tasks]
+        demos = demonstrations(demo_env, demo_ids, make_agent("oracle"), seed=args.seed)
         history = behaviour_clone(model, demos, epochs=args.bc_epochs, seed=args.seed)
         bc = {"tasks": len(demos), "steps": sum(len(d.actions) for d in demos), "epochs": args.bc_epochs,
               "train_accuracy": round(history[-1]["accuracy"], 4), "seconds": round(time.time() - started, 1)}

@@ -177,3 +177,10 @@ def test_the_maskable_ppo_example_trains_evaluates_and_writes_its_curve(tmp_path
     assert all(r["episodes"] == 2 and r["steps"] <= 8 for r in curve)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["test_tasks"] == 2 and summary["curriculum"] == 0 and (out / "model.zip").exists()
+    # with a behaviour-cloning warm start from the oracle's demonstrations (whole episodes, not cut at 8 steps)
+    out = tmp_path / "bc"
+    assert example.main(["--env", "EWA-Navigation-v0", "--curriculum", "0", "--timesteps", "32", "--n-steps", "32",
+                         "--vec", "sync", "--eval-every", "64", "--eval-tasks", "1", "--max-steps", "8",
+                         "--bc", "level", "--bc-tasks", "2", "--bc-epochs", "2", "--out", str(out)]) == 0
+    bc = json.loads((out / "summary.json").read_text())["behaviour_cloning"]
+    assert bc["tasks"] == 2 and bc["steps"] > 16 and bc["epochs"] == 2 and 0 < bc["train_accuracy"] <= 1
