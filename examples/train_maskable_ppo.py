@@ -75,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bc-tasks", type=int, default=None, help="demonstrations of the first N train tasks only")
     ap.add_argument("--learning-rate", type=float, default=3e-4)
     ap.add_argument("--ent-coef", type=float, default=0.01)
+    ap.add_argument("--n-epochs", type=int, default=10, help="PPO epochs per rollout")
+    ap.add_argument("--clip-range", type=float, default=0.2)
     ap.add_argument("--max-minutes", type=float, default=None, help="stop training after this wall time")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/rl")
@@ -114,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     policy: Any = (CandidatePolicy, candidate_policy_kwargs()) if args.policy == "candidate" else ("MultiInputPolicy", None)
     model = MaskablePPO(policy[0], venv, n_steps=args.n_steps, batch_size=min(256, args.n_steps * args.n_envs),
                         gamma=0.99, ent_coef=args.ent_coef, learning_rate=args.learning_rate, seed=args.seed,
+                        n_epochs=args.n_epochs, clip_range=args.clip_range,
                         verbose=0, policy_kwargs=policy[1])
     curve: list[dict[str, Any]] = []
     started = time.time()
