@@ -183,7 +183,8 @@ class CandidateFeatures(BaseFeaturesExtractor):
         self.vocab = vocab
         self.embed = nn.EmbeddingBag(vocab, dim, mode="mean", padding_idx=0)
         # per field: what the share of a candidate's tokens found in that field adds (a token-specific table per
-        # field was tried: 4x slower to train and no better on held-back navigation tasks)
+        # field was tried: 4x slower to train; cloned, 56.5 % instead of 65.2 % of held-back navigation tasks,
+        # 20 % instead of 12 % of cooking ones)
         self.match_shared = nn.Parameter(th.zeros(len(self.match_keys), dim))
         self.match_positions = nn.Linear(self.positions * len(self.match_keys), dim, bias=False) \
             if self.match_keys else None
