@@ -86,9 +86,10 @@ def demonstrations(env: Any, task_ids: Iterable[str], agent: Any, seed: int = 0)
         obs = env.observation(raw) if env is not discrete else raw
         done = False
         while not done:
-            index = candidate_index(info["candidate_actions"], agent.act(raw, info))
+            action = agent.act(raw, info)
+            index = candidate_index(info["candidate_actions"], action)
             if index is None:
-                demo.misses.append(str(agent.act(raw, info)))
+                demo.misses.append(str(action))
                 break
             demo.observations.append(obs)
             demo.masks.append(np.asarray(info["action_mask"], dtype=bool).copy())
