@@ -328,23 +328,38 @@ def _still_boxes(sim: KitchenSim) -> tuple[np.ndarray, ...]:
     """The boxes of every drawn object but the held one and what it holds (see :func:`_scene_boxes`).
 
     Each object's own boxes are kept with what they were built from (its centre, after an open drawer's
-    slide, size, yaw, state and the type of what holds it), so after an action only the objects it changed
-    are built again."""
+    slide, size, yaw, state and the type of what holds it). After steps, only the objects the simulator says
+    they changed (``sim.changed_objects``: what an action touched, and what that holds and what holds it) are
+    looked at again; after
+    :meth:`KitchenSim.scene_changed` (or with a simulator that does not say) every object is."""
     held_tree: set[str] = set()
     if sim.held is not None:
         ho = sim.objects[sim.held]
         held_tree = {sim.held, *(d.object_id for d in sim.descendants(ho))}
     objects = sim.objects
-    memo: dict[int, tuple[Any, tuple[np.ndarray, ...]]] = sim.__dict__.setdefault("_ego_objects", {})
+    # index -> (key, its boxes packed, or None when it is not drawn: inactive or hidden)
+    memo: dict[int, tuple[Any, np.ndarray | None]] = sim.__dict__.setdefault("_ego_objects", {})
+    changed = getattr(sim, "changed_objects", None)
+    look = changed if changed is not None and memo else None  # the objects to look at again (None: all)
+    if hasattr(sim, "changed_objects"):
+        sim.changed_objects = set()
     parts = []
     for o in sim._order:
-        if not o.active or o.object_id in held_tree:
+        if o.object_id in held_tree:  # drawn apart; looked at again once put down
+            memo.pop(o.index, None)
+            continue
+        if look is not None and o.index not in look:
+            hit = memo.get(o.index)
+            if hit is not None:
+                if hit[1] is not None:
+                    parts.append(hit[1])
+                continue
+        if not o.active or (o.parent is not None and sim.is_hidden(o)):
+            memo[o.index] = (None, None)
             continue
         parent_type = None
         c = list(o.center)  # floats (a numpy float64 would draw the same: the values are the same)
         if o.parent is not None:
-            if sim.is_hidden(o):
-                continue
             parent_type = objects[o.parent].object_type
             p = o.parent
             while p is not None:  # an open drawer slides out with what it holds
@@ -355,7 +370,7 @@ def _still_boxes(sim: KitchenSim) -> tuple[np.ndarray, ...]:
                 p = r.parent
         key = (c, tuple(o.half), o.yaw, o.object_type, tuple(o.state.values()), parent_type)
         hit = memo.get(o.index)
-        if hit is None or hit[0] != key:
+        if hit is None or hit[1] is None or hit[0] != key:
             rows = _Rows()
             _object_boxes(sim, o, c, [float(v) for v in o.half], rows)
             hit = memo[o.index] = (key, rows.packed())
@@ -547,12 +562,21 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
         return _render_frame(sim, int(size[0]), int(size[1]), rgb, masks or not rgb)
 
 
-def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True) -> Frame:
-    cam, rot, hor = camera_pose(sim)
+def _room_layer(sim: KitchenSim, cam: np.ndarray, rot: float, hor: float, w: int, h: int,
+                rgb: bool) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The room alone as seen from the pose: (depth, bidx, face2); bidx and face2 (see :func:`_render_frame`)
+    only with ``rgb``. Fresh arrays the caller draws the scene into.
+
+    The room depends on the pose alone, so the layer of the simulator's last pose is kept on it: the frame
+    after an object action, which leaves the agent where it was, copies it instead of tracing the room again."""
+    rlo, rhi = room_box(sim)
+    key = (cam.tobytes(), rot, hor, w, h, rgb, rlo.tobytes(), rhi.tobytes())
+    cached = sim.__dict__.get("_ego_room")
+    if cached is not None and cached[0] == key:
+        return tuple(None if a is None else a.copy() for a in cached[1])  # type: ignore[return-value]
     dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
     cx, cy, cz = (np.float32(v) for v in cam)
-    rlo, rhi = room_box(sim)
-    # the room: the exit point of each ray from the room box
+    # the exit point of each ray from the room box
     tx = np.where(px, np.float32(rhi[0]) - cx, np.float32(rlo[0]) - cx)
     tx *= ix
     ty = np.where(py, np.float32(rhi[1]) - cy, np.float32(rlo[1]) - cy)
@@ -561,13 +585,7 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
     tz *= iz
     txz = np.minimum(tx, tz)
     depth = np.minimum(txz, ty)
-    fwd64 = geometry.camera_axes(rot, hor)[0]
-    lo, hi, vals, cols = _scene_boxes(sim, (cam.tolist(), fwd64.tolist()))
-    rects = _screen_rects(cam, rot, hor, lo, hi, w, h)
-    vals32 = vals.astype(np.int32)
-    # rgb: bidx, the box index buffer (0..5 room faces: floor, ceiling, -x, +x, -z, +z; 6+ scene boxes)
-    # and face2, twice the code of the face each ray ends on (2 * axis + ray runs towards + on that axis),
-    # plus 1 on the darker floor tiles. Without rgb only the mask is kept.
+    bidx = face2 = None
     if rgb:
         sel = bits.view(np.uint8).copy()
         sel |= np.less_equal(ty, txz).view(np.uint8) << 3
@@ -585,9 +603,24 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
             fx &= 1
             fsub = face2[a:b]
             fsub += np.where(bidx[a:b] == 0, fx, 0).astype(np.int8)
+    layer = (depth, bidx, face2)
+    sim.__dict__["_ego_room"] = (key, tuple(None if a is None else a.copy() for a in layer))
+    return layer
+
+
+def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True) -> Frame:
+    cam, rot, hor = camera_pose(sim)
+    # rgb: bidx, the box index buffer (0..5 room faces: floor, ceiling, -x, +x, -z, +z; 6+ scene boxes)
+    # and face2, twice the code of the face each ray ends on (2 * axis + ray runs towards + on that axis),
+    # plus 1 on the darker floor tiles. Without rgb only the mask is kept.
+    depth, bidx, face2 = _room_layer(sim, cam, rot, hor, w, h, rgb)
+    fwd64 = geometry.camera_axes(rot, hor)[0]
+    lo, hi, vals, cols = _scene_boxes(sim, (cam.tolist(), fwd64.tolist()))
+    rects = _screen_rects(cam, rot, hor, lo, hi, w, h)
+    vals32 = vals.astype(np.int32)
+    if bidx is not None:
         buf, put_vals = bidx, np.arange(6, 6 + len(vals), dtype=np.int32)
     else:
-        face2 = None
         buf, put_vals = np.zeros((h, w), np.int32), vals32
     lo32, hi32 = (lo - cam).astype(np.float32), (hi - cam).astype(np.float32)
     # per axis: +1 when the box lies wholly on the + side of the camera, -1 on the - side, 0 when the

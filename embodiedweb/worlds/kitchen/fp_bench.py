@@ -147,31 +147,51 @@ def agreement(kitchens: list[str] | None = None, poses: int = 40, seed: int = 0,
 
 def frames_per_second(seconds: float = 2.0, size: tuple[int, int] = (300, 300), rgb: bool = True,
                       kitchens: list[str] | None = None, seed: int = 0, masks: bool = True,
-                      scene_changed: bool = False) -> float:
+                      object_action: bool = False) -> float:
     """First-person frames per CPU second of this process (``time.process_time``: on a loaded machine the
     wall clock also counts other processes' turns) over random poses of the given kitchens.
 
-    By default each frame follows a move of the agent (the scene's boxes, built once per scene state, are
-    reused: every pose was drawn once before the clock starts); ``scene_changed=True`` times frames that
-    follow an action that may have changed an object (the boxes are built anew for every frame)."""
+    By default each frame follows a move of the agent (a turn left or right, in turn: the scene's boxes,
+    built once per scene state, are reused); ``object_action=True`` times frames that follow an object action:
+    before each, the receptacle nearest the agent is opened or closed, so the boxes of what it changed, and
+    of what it holds, are built again (the agent stays where it was: the room is not traced again). The
+    actions themselves are not timed; every pose was drawn once before the clock starts."""
     rng = random.Random(seed)
     sims = [load_kitchen(k) for k in (kitchens or list_kitchens()[:6])]
     frames: list[KitchenSim] = []
     for sim in sims:
         for _ in range(20):
             random_pose(sim, rng)
-            frames.append(copy.deepcopy(sim))  # only drawn, never stepped
-    for sim in frames:  # warm the ray cache and each scene's boxes
-        egocentric.render_frame(sim, size, rgb=rgb, masks=masks)
-    n, t0 = 0, time.process_time()
+            frames.append(copy.deepcopy(sim))  # only turned or opened and closed, and drawn
+    targets = [_nearest_openable(sim) for sim in frames]
+    for turn in ("RotateLeft", "RotateRight"):  # warm the ray cache and each scene's boxes
+        for sim in frames:
+            sim.step(turn)
+            egocentric.render_frame(sim, size, rgb=rgb, masks=masks)
+    n, paused, t0 = 0, 0.0, time.process_time()
     while True:
-        sim = frames[n % len(frames)]
-        if scene_changed:
-            sim.scene_changed()
+        k = n % len(frames)
+        sim, target = frames[k], targets[k]
+        t_step = time.process_time()
+        if object_action and target is not None:
+            sim.step("CloseObject" if target.state.get("isOpen") else "OpenObject", objectId=target.object_id,
+                     forceAction=True)
+        elif not object_action:
+            sim.step("RotateLeft" if (n // len(frames)) % 2 == 0 else "RotateRight")
+        paused += time.process_time() - t_step
         egocentric.render_frame(sim, size, rgb=rgb, masks=masks)
         n += 1
-        if time.process_time() - t0 >= seconds:
-            return n / (time.process_time() - t0)
+        spent = time.process_time() - t0 - paused
+        if spent >= seconds:
+            return n / spent
+
+
+def _nearest_openable(sim: KitchenSim) -> Any:
+    """The openable object nearest the agent that the held object is not inside (None if there is none)."""
+    inside = set(sim.ancestors_of_held())
+    cands = [o for o in sim.active_objects() if o.flags.get("openable") and o.object_id not in inside
+             and o.object_id != sim.held]
+    return min(cands, key=lambda o: (math.dist(o.center, sim.camera), o.object_id), default=None)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -96,6 +97,10 @@ class KitchenSim:
         self.rot = float(a.get("rotation", 0.0)) % 360.0
         self.hor = float(a.get("horizon", 0.0))
         self.held: str | None = None
+        # the indexes of the objects steps changed since the renderer last drew the scene (None: any object may
+        # have changed, see scene_changed): it builds again only these objects' boxes. An object touched marks
+        # what it holds too (an opened fridge shows its contents, an opened drawer slides them out)
+        self.changed_objects: set[int] | None = None
         # visibility caches: set before any object is placed (placing a held object marks it moved)
         self._geo_key: tuple[Any, ...] | None = None
         self._geo: np.ndarray = np.zeros(0, dtype=bool)
@@ -126,19 +131,30 @@ class KitchenSim:
         # the time stamped on history events (objects' ``stamps``); the env sets it to its step number
         self.clock: int | None = None
         self._link_fixtures()
+        # bound methods and partials of them, never closures: a copy of the simulator (copy.deepcopy) then acts
+        # on itself, not on the original
         self._handlers: dict[str, Callable[[dict[str, Any]], Any]] = {
-            "MoveAhead": lambda k: self._move(0.0, k), "MoveRight": lambda k: self._move(90.0, k),
-            "MoveBack": lambda k: self._move(180.0, k), "MoveLeft": lambda k: self._move(270.0, k),
-            "RotateRight": lambda k: self._rotate(+1, k), "RotateLeft": lambda k: self._rotate(-1, k),
-            "LookUp": lambda k: self._look(-1, k), "LookDown": lambda k: self._look(+1, k),
+            "MoveAhead": partial(self._move, 0.0), "MoveRight": partial(self._move, 90.0),
+            "MoveBack": partial(self._move, 180.0), "MoveLeft": partial(self._move, 270.0),
+            "RotateRight": partial(self._rotate, +1), "RotateLeft": partial(self._rotate, -1),
+            "LookUp": partial(self._look, -1), "LookDown": partial(self._look, +1),
             "TeleportFull": self._teleport_full, "Teleport": self._teleport,
             "PickupObject": self._pickup, "PutObject": self._put, "DropHandObject": self._drop,
-            "OpenObject": lambda k: self._open(k, True), "CloseObject": lambda k: self._open(k, False),
-            "ToggleObjectOn": lambda k: self._toggle(k, True), "ToggleObjectOff": lambda k: self._toggle(k, False),
+            "OpenObject": partial(self._open, opening=True), "CloseObject": partial(self._open, opening=False),
+            "ToggleObjectOn": partial(self._toggle, on=True), "ToggleObjectOff": partial(self._toggle, on=False),
             "SliceObject": self._slice, "CookObject": self._cook_refused, "BreakObject": self._break,
-            "DirtyObject": lambda k: self._dirty(k, True), "CleanObject": lambda k: self._dirty(k, False),
-            "GetReachablePositions": self._get_reachable, "Pass": lambda k: None, "Done": lambda k: None,
+            "DirtyObject": partial(self._dirty, dirty=True), "CleanObject": partial(self._dirty, dirty=False),
+            "GetReachablePositions": self._get_reachable, "Pass": self._nothing, "Done": self._nothing,
         }
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy (``copy.deepcopy``, ``pickle``) has no last event: the original's belongs to the original."""
+        state = self.__dict__.copy()
+        state["_last_event"] = None
+        return state
+
+    def _nothing(self, k: dict[str, Any]) -> None:
+        return None
 
     # ------------------------------------------------------------------ construction helpers
     def _key(self, x: float, z: float) -> tuple[int, int]:
@@ -149,6 +165,7 @@ class KitchenSim:
             raise ValueError(f"duplicate objectId {obj.object_id}")
         obj.index = len(self._order)
         obj._meta = None
+        self._changed(obj)
         self.objects[obj.object_id] = obj
         self._order.append(obj)
         self._arrays_dirty = True
@@ -205,6 +222,12 @@ class KitchenSim:
         """Say that objects changed outside :meth:`step` (a state written directly, a food prepared before the
         episode): the first-person renderer redraws the scene's boxes instead of reusing the cached ones."""
         self.scene_version += 1
+        self.changed_objects = None
+
+    def _changed(self, o: SimObject) -> None:
+        """Note that a step changed ``o`` (its place, state, holder or presence: what is drawn of it)."""
+        if self.changed_objects is not None:
+            self.changed_objects.add(o.index)
 
     @property
     def last_event(self) -> Event | None:
@@ -425,10 +448,13 @@ class KitchenSim:
         """Invalidate cached metadata of objects, their ancestors and descendants."""
         for o in objs:
             o._meta = None
+            self._changed(o)
             for a in self.ancestors(o):
                 self.objects[a]._meta = None
+                self._changed(self.objects[a])
             for d in self.descendants(o):
                 d._meta = None
+                self._changed(d)
 
     # ------------------------------------------------------------------ containment helpers
     def _free(self, rec: SimObject) -> float:
@@ -460,6 +486,7 @@ class KitchenSim:
         for o in [obj, *self.descendants(obj)]:
             o.shift(dx, dy, dz)
             o._meta = None
+            self._changed(o)
             self._moved.add(o.index)
 
     def _surface_y(self, rec: SimObject, half: tuple[float, float, float]) -> float:
@@ -572,6 +599,7 @@ class KitchenSim:
             self._mark(obj, history)
         if changed:
             obj._meta = None
+            self._changed(obj)
 
     # ------------------------------------------------------------------ navigation
     def _set_pose(self, x: float, z: float, rot: float | None = None, hor: float | None = None,
@@ -780,6 +808,7 @@ class KitchenSim:
         parent = self.objects[obj.parent] if obj.parent else None
         self._detach(obj)
         obj.active = False
+        self._changed(obj)
         self._set(obj, isSliced=True)
         half = vocab.half_size(new_type)
         ids = []

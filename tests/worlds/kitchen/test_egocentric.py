@@ -243,16 +243,20 @@ def test_frames_are_bit_identical_to_the_first_renderer() -> None:
 
 
 def _drawn_anew(sim, size):
-    """The frame with the scene's cached boxes thrown away first (everything built from the objects)."""
-    sim.__dict__.pop("_ego_boxes", None)
+    """The frame with everything the renderer keeps on the simulator thrown away first: the scene's boxes, each
+    object's, and the room traced from the last pose (everything built from the objects and the pose)."""
+    for kept in ("_ego_boxes", "_ego_objects", "_ego_room"):
+        sim.__dict__.pop(kept, None)
     return egocentric.render_frame(sim, size)
 
 
 @pytest.mark.parametrize("kid", ["kitchen_02", "kitchen_18"])
 def test_cached_scene_boxes_draw_the_same_frames_as_building_them_anew(kid) -> None:
     """The renderer keeps the boxes of everything not held between frames until an action may have changed an
-    object. Over a random play (moves, turns and looks, picking up, putting, opening, switching, slicing,
-    walking with something in hand), every frame drawn with the cache equals the frame drawn from scratch."""
+    object, and then builds again only the objects the simulator says the action changed (and what they hold).
+    Over a random play (moves, turns and looks, picking up, putting, dropping, opening, switching, dirtying and
+    cleaning, slicing, walking with something in hand), every frame drawn with the cache equals the frame drawn
+    from scratch."""
     import random
 
     rng = random.Random(5)
@@ -272,11 +276,19 @@ def test_cached_scene_boxes_draw_the_same_frames_as_building_them_anew(kid) -> N
             recs = [o for o in objs if o.flags.get("receptacle") and o.object_id != sim.held]
             if recs:
                 sim.step("PutObject", objectId=rng.choice(recs).object_id, forceAction=True)
-        elif r < 0.9:
+        elif r < 0.92:
             ops = [o for o in objs if o.flags.get("openable")]
             if ops:
                 o = rng.choice(ops)
                 sim.step("CloseObject" if o.state.get("isOpen") else "OpenObject", objectId=o.object_id, forceAction=True)
+        elif r < 0.85:
+            dirt = [o for o in objs if o.flags.get("dirtyable")]
+            if dirt:
+                o = rng.choice(dirt)
+                sim.step("CleanObject" if o.state.get("isDirty") else "DirtyObject", objectId=o.object_id,
+                         forceAction=True)
+            if sim.held is not None and rng.random() < 0.3:
+                sim.step("DropHandObject", forceAction=True)
         else:
             tog = [o for o in objs if o.flags.get("toggleable")]
             if tog:
@@ -289,10 +301,40 @@ def test_cached_scene_boxes_draw_the_same_frames_as_building_them_anew(kid) -> N
         before = sim.__dict__.get("_ego_boxes")
         cached = egocentric.render_frame(sim, (64, 48))
         changed += before is not None and sim.__dict__.get("_ego_boxes") is not before
+        kept = sim.__dict__["_ego_boxes"][1]
         fresh = _drawn_anew(sim, (64, 48))
         for a, b in ((cached.rgb, fresh.rgb), (cached.depth, fresh.depth), (cached.mask, fresh.mask)):
             assert np.array_equal(a, b), f"step {i}: the cached boxes drew another frame"
+        # the boxes themselves, not only what a small frame shows of them
+        for a, b in zip(kept, sim.__dict__["_ego_boxes"][1], strict=True):
+            assert np.array_equal(a, b), f"step {i}: the cached boxes differ from those built anew"
     assert changed > 10  # the cache was rebuilt after object actions, not only kept
+
+
+@pytest.mark.parametrize("kid", ["kitchen_03", "kitchen_11"])
+def test_opening_a_receptacle_builds_again_what_it_holds(kid) -> None:
+    """Opening or closing a receptacle changes only it in the simulator's eyes, but what it holds is shown,
+    hidden or slid out with it (a drawer): the renderer looks again at the contents of what changed."""
+    sim = load_kitchen(kid)
+    recs = [o for o in sim.active_objects() if o.flags.get("openable") and o.contents]
+    if not any(o.object_type == "Drawer" for o in recs):  # a drawer with something in it slides it out
+        drawer = next(o for o in sim.active_objects() if o.object_type == "Drawer")
+        item = next(o for o in sim.active_objects() if o.flags.get("pickupable") and not sim.is_hidden(o))
+        sim.step("OpenObject", objectId=drawer.object_id, forceAction=True)
+        sim.step("PickupObject", objectId=item.object_id, forceAction=True)
+        assert sim.step("PutObject", objectId=drawer.object_id, forceAction=True).metadata["lastActionSuccess"]
+        recs.append(drawer)
+    assert recs
+    for rec in recs:
+        for action in ("CloseObject", "OpenObject", "CloseObject") if rec.state.get("isOpen") else \
+                ("OpenObject", "CloseObject"):
+            egocentric.render_frame(sim, (32, 24))
+            assert sim.step(action, objectId=rec.object_id, forceAction=True).metadata["lastActionSuccess"]
+            egocentric.render_frame(sim, (32, 24))
+            kept = sim.__dict__["_ego_boxes"][1]
+            _drawn_anew(sim, (32, 24))
+            for a, b in zip(kept, sim.__dict__["_ego_boxes"][1], strict=True):
+                assert np.array_equal(a, b), f"{action} {rec.object_id}: what it holds was not built again"
 
 
 def test_a_state_written_outside_step_shows_after_scene_changed() -> None:

@@ -299,3 +299,17 @@ def test_rebuild_from_scene_while_holding_an_object():
     assert np.allclose(again.objects[item.object_id].center, sim.objects[item.object_id].center)
     meta = {m["objectId"]: m for m in again.step("Pass").metadata["objects"]}
     assert meta[item.object_id]["isPickedUp"] and meta[item.object_id]["visible"]
+
+
+def test_a_copy_of_the_simulator_acts_on_itself_not_on_the_original() -> None:
+    import copy
+
+    sim = load_kitchen("kitchen_00")
+    fridge = next(o for o in sim.active_objects() if o.object_type == "Fridge")
+    rot, opened = sim.rot, bool(fridge.state["isOpen"])
+    twin = copy.deepcopy(sim)
+    for action, kw in (("RotateLeft", {}), ("LookDown", {}), ("CloseObject" if opened else "OpenObject",
+                                                               {"objectId": fridge.object_id, "forceAction": True})):
+        assert twin.step(action, **kw).metadata["lastActionSuccess"], action
+    assert (sim.rot, bool(fridge.state["isOpen"])) == (rot, opened)  # the original did not move
+    assert twin.rot != rot and bool(twin.objects[fridge.object_id].state["isOpen"]) != opened
