@@ -7,6 +7,7 @@ A spec names the env id, the domain class, the task file and default limits::
     tasks = "cooking/tasks.jsonl"        # relative to data/
     hard_tasks = "cooking/hard.jsonl"    # optional: the hard tier (gym.make(id, level="hard"))
     max_steps = 150
+    hard_max_steps = 300                 # optional: the hard tier's step limit (its tasks are longer)
     description = "..."
 
 Specs come from ``envs/`` and, for plug-in domains, from the folders in the ``EWA_ENVS_PATH`` environment
@@ -44,6 +45,8 @@ class EnvSpec:
     defaults: dict[str, Any] = field(default_factory=dict)
     #: the hard tier's task file (``None``: the env has the standard tier only), see :data:`LEVELS`
     hard_tasks: str | None = None
+    #: the hard tier's step limit (``None``: ``max_steps``); ``gym.make(id, level="hard", max_steps=n)`` sets another
+    hard_max_steps: int | None = None
 
     #: the folder the spec was read from (``None``: built by hand)
     folder: Path | None = None
@@ -164,6 +167,8 @@ def make_env(spec_id: str, **kwargs: Any) -> Any:
         raise gym.error.Error(f"no env spec {spec_id!r} in {', '.join(map(str, spec_folders()))}")
     opts = {"max_steps": spec.max_steps, **spec.defaults, **kwargs}
     level = check_task_level(opts.get("level", "standard"))
+    if level == "hard" and spec.hard_max_steps and "max_steps" not in kwargs:
+        opts["max_steps"] = spec.hard_max_steps  # the TimeLimit over the env follows it (StepLimit)
     tasks_path = spec.level_tasks_path(level)
     if level != "standard" and opts.get("curriculum") is not None:
         raise gym.error.Error(f"{spec.id}: curriculum levels are measured on the standard tier only, not on level {level!r}")

@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--n-epochs", type=int, default=10, help="PPO epochs per rollout")
     ap.add_argument("--clip-range", type=float, default=0.2)
+    ap.add_argument("--target-kl", type=float, default=None,
+                    help="stop a rollout's PPO epochs once the policy moved this far (KL) from the one that acted")
     ap.add_argument("--max-minutes", type=float, default=None, help="stop training after this wall time")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/rl")
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     policy: Any = (CandidatePolicy, candidate_policy_kwargs()) if args.policy == "candidate" else ("MultiInputPolicy", None)
     model = MaskablePPO(policy[0], venv, n_steps=args.n_steps, batch_size=min(256, args.n_steps * args.n_envs),
                         gamma=0.99, ent_coef=args.ent_coef, learning_rate=args.learning_rate, seed=args.seed,
-                        n_epochs=args.n_epochs, clip_range=args.clip_range,
+                        n_epochs=args.n_epochs, clip_range=args.clip_range, target_kl=args.target_kl,
                         verbose=0, policy_kwargs=policy[1])
     curve: list[dict[str, Any]] = []
     started = time.time()
@@ -179,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                "policy": args.policy, "n_envs": args.n_envs, "vec": args.vec,
                "timesteps": model.num_timesteps, "test_tasks": len(test_ids), "behaviour_cloning": bc,
                "final": curve[-1], "best": max(curve, key=lambda r: r["success"]), "random": random_score,
-               "seconds": round(time.time() - started, 1)}
+               "seconds": round(time.time() - started, 1), "args": vars(args)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     model.save(out / "model.zip")
     try:

@@ -5,7 +5,10 @@ instruction leaves to the agent (the issue's hard-tier item 3):
 
 - **Long recipes, components cooked differently**: every recipe of the catalogue with at least
   :data:`MIN_STEPS` steps whose components are heated by at least two appliances (stove, microwave,
-  toaster), in two kitchens.
+  toaster), in two kitchens; then every recipe of the recipe site's hard shelf (10-15 steps, 4-5 components
+  heated by three appliances: :func:`embodiedweb.data_gen.recipes.generate_shelf`), which only these tasks'
+  sessions see (``web.sites.recipes.extra``), in two kitchens each. The shelf's tasks come after the
+  catalogue's, so the ids of the earlier tasks stay as they were.
 - **Food put away**: every instance of the recipe's ingredients is taken off the counters; one fresh
   instance of each is stored in a closed fridge (bread: a closed cabinet), and one ingredient has a second
   fresh instance in a closed drawer or cabinet (either may be used).
@@ -77,7 +80,12 @@ def instruction(recipe: dict[str, Any], cons: dict[str, Any] | None) -> str:
         "kitchen already has.")
 
 
-def task_for(recipe: dict[str, Any], kitchen: str, missing: str | None, rng: random.Random) -> dict[str, Any]:
+#: the recipe site's shelf of long recipes the hard tier's sessions see
+RECIPE_SHELF = "hard"
+
+
+def task_for(recipe: dict[str, Any], kitchen: str, missing: str | None, rng: random.Random,
+             shelf: str | None = None) -> dict[str, Any]:
     """One hard task: the kitchen's changes (``embodied.remove``/``add``) and the goal."""
     ings = sorted(recipe["ingredients"])
     add: list[dict[str, Any]] = []
@@ -98,8 +106,11 @@ def task_for(recipe: dict[str, Any], kitchen: str, missing: str | None, rng: ran
     cons = constraint_for(recipe)
     inventory = (set(kitchen_inventory(kitchen)) - set(ings)) | set(kept) | {OTHER_DISH[recipe["dish"]]}
     check_feasible(recipe, kitchen, inventory, missing)
+    web: dict[str, Any] = {"start_url": "/"}
+    if shelf:
+        web["sites"] = {"recipes": {"extra": shelf}}
     return {"env_id": "EWA-Cooking-v0", "instruction": instruction(recipe, cons),
-            "embodied": {"kitchen_id": kitchen, "remove": ings, "add": add}, "web": {"start_url": "/"},
+            "embodied": {"kitchen_id": kitchen, "remove": ings, "add": add}, "web": web,
             "goal": {"recipe_id": recipe["recipe_id"], "missing": missing, "missing_told": False},
             "split": split_of(recipe["name"]), "start": "web",
             "meta": {"recipe_name": recipe["name"], "pair_id": recipe["pair_id"], "constraint": cons,
@@ -112,7 +123,9 @@ def generate() -> list[dict[str, Any]]:
 
     inv = {k: set(kitchen_inventory(k)) for k in list_kitchens()}
     out: list[dict[str, Any]] = []
-    for recipe in catalog.recipes():
+    standard = {r["recipe_id"] for r in catalog.recipes()}
+    shelf = [r for r in catalog.recipes(RECIPE_SHELF) if r["recipe_id"] not in standard]
+    for recipe in [*catalog.recipes(), *shelf]:
         if not eligible(recipe):
             continue
         rng = random.Random(f"{SEED}:{recipe['recipe_id']}")
@@ -123,7 +136,8 @@ def generate() -> list[dict[str, Any]]:
         short = rng.randrange(len(chosen))
         for j, kitchen in enumerate(chosen):
             missing = rng.choice(sorted(recipe["ingredients"])) if j == short else None
-            out.append(task_for(recipe, kitchen, missing, rng))
+            out.append(task_for(recipe, kitchen, missing, rng,
+                                RECIPE_SHELF if recipe["recipe_id"] not in standard else None))
     for n, t in enumerate(out):
         t["task_id"] = f"cook-hard-{n:03d}"
     return [{k: t[k] for k in sorted(t)} for t in out]

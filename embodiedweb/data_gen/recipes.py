@@ -1,4 +1,5 @@
-"""Generate the recipe collection (``data/recipes/recipes.json``): ``python -m embodiedweb.data_gen.recipes``.
+"""Generate the recipe collection (``data/recipes/recipes.json``) and the hard tier's shelf of long recipes
+(``data/recipes/hard.long.json``): ``python -m embodiedweb.data_gen.recipes`` (``--check`` compares).
 
 A recipe is 1-3 *components* (one per ingredient: sliced tomato, fried egg, toast, ...) served
 together in one dish (plate or bowl). Each component has human-readable steps, each step the
@@ -8,6 +9,10 @@ ingredients and equipment.
 
 Confounder pairs share a name and differ in one attribute the site's filters separate: diet
 (vegan or not), an ingredient, equipment, or difficulty.
+
+The shelf (:func:`generate_shelf`) holds recipes of 4-5 components (10-15 steps) cooked by at least three
+appliances, only the hard tier's sessions see (``web.sites.recipes.extra``), so the standard collection, its
+search results and its tasks stay as they are.
 """
 
 from __future__ import annotations
@@ -286,15 +291,75 @@ def generate(seed: int = SEED) -> list[dict[str, Any]]:
     return [dict(sorted(r.items())) for r in recipes]
 
 
-def main() -> None:
+#: the shelf of long recipes: how many, their steps and how many appliances heat their components
+SHELF_SEED = 20261125
+N_LONG = 24
+LONG_STEPS = (10, 15)
+LONG_HEAT_SOURCES = 3
+
+
+def generate_shelf(standard: list[dict[str, Any]], seed: int = SHELF_SEED) -> list[dict[str, Any]]:
+    """The hard tier's long recipes (ids ``h001``...): 4-5 components, each of another ingredient, with
+    :data:`LONG_STEPS` steps, heated by at least :data:`LONG_HEAT_SOURCES` appliances; named apart from every
+    recipe of ``standard`` (the names of the standard collection are never reused)."""
+    rng = random.Random(seed)
+    by_ing: dict[str, list[str]] = {}
+    for c in COMPONENTS.values():
+        by_ing.setdefault(c.ingredient, []).append(c.key)
+    combos: list[tuple[tuple[str, ...], str]] = []
+    for size in (4, 5):
+        for ings in itertools.combinations(sorted(by_ing), size):
+            for choice in itertools.product(*(sorted(by_ing[i]) for i in ings)):
+                comps = [COMPONENTS[k] for k in choice]
+                steps = sum(len(c.steps) for c in comps)
+                heat = {HEAT_SOURCE[c.method] for c in comps if c.method != "raw"}
+                if LONG_STEPS[0] <= steps <= LONG_STEPS[1] and len(heat) >= LONG_HEAT_SOURCES:
+                    combos += [(tuple(choice), "Plate"), (tuple(choice), "Bowl")]
+    rng.shuffle(combos)
+    taken = {r["name"] for r in standard}
+    names = [f"{a} {t} Feast" for a in ADJECTIVES for t in THEMES if a != t]
+    rng.shuffle(names)
+    out: list[dict[str, Any]] = []
+    for comps, dish in combos[:N_LONG]:
+        name = next(n for n in names if f"{n} {dish}" not in taken)
+        names.remove(name)
+        out.append({**build_recipe(comps, dish), "name": f"{name} {dish}", "pair_id": None, "pair_attr": None})
+    out.sort(key=lambda r: (r["name"], r["components"]))
+    for i, r in enumerate(out, 1):
+        r["recipe_id"] = f"h{i:03d}"
+    return [dict(sorted(r.items())) for r in out]
+
+
+def _files() -> dict[str, str]:
+    """Each file's path under ``data/recipes`` and its text."""
+    standard = generate()
+    return {name: json.dumps(recipes, indent=1, ensure_ascii=False) + "\n"
+            for name, recipes in (("recipes.json", standard), ("hard.long.json", generate_shelf(standard)))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     from embodiedweb.paths import data_dir
 
-    out = data_dir() / "recipes" / "recipes.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    recipes = generate()
-    out.write_text(json.dumps(recipes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {len(recipes)} recipes to {out}")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare with the shipped files instead of writing them")
+    args = ap.parse_args(argv)
+    folder = data_dir() / "recipes"
+    folder.mkdir(parents=True, exist_ok=True)
+    stale = []
+    for name, text in _files().items():
+        path = folder / name
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {text.count(chr(10) + ' {')} recipes to {path}")
+    if args.check:
+        print("up to date" if not stale else f"differ from the generator: {', '.join(stale)}")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

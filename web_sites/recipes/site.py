@@ -1,7 +1,10 @@
 """``/recipes``: search with filters, recipe overviews, and a step-by-step view ("Step i of n").
 
 Per-session state: which recipe steps were viewed, in order, each with the episode clock (the env's
-step number) at which it was viewed (``recipe_views``). The checker reads it through
+step number) at which it was viewed (``recipe_views``), and the shelf of recipes the session sees as well
+(``{"extra": "hard"}`` in the site's session config, from a task's ``web.sites.recipes``: the long recipes of
+the hard tier, :data:`web_sites.recipes.catalog.SHELVES`; a session without it sees exactly the standard
+collection). The checker reads it through
 :meth:`RecipeSite.snapshot`: ``{"views": [[recipe_id, step, t], ...], "progress": {recipe_id: highest
 step viewed}, "current": [recipe_id, step] | None}``.
 """
@@ -40,6 +43,8 @@ class RecipeSite(Site):
             "CREATE TABLE IF NOT EXISTS recipe_views (session TEXT, seq INTEGER, recipe_id TEXT, step INTEGER,"
             " t INTEGER)",
             "recipe_views")
+        store.register_session_table("CREATE TABLE IF NOT EXISTS recipe_shelf (session TEXT, extra TEXT)",
+                                     "recipe_shelf")
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
         """Return the session's step views, furthest step per recipe and current step, or {} if none."""
@@ -51,6 +56,12 @@ class RecipeSite(Site):
             progress[r["recipe_id"]] = max(progress.get(r["recipe_id"], 0), r["step"])
         return {"views": [[r["recipe_id"], r["step"], r["t"]] for r in rows], "progress": dict(sorted(progress.items())),
                 "current": [rows[-1]["recipe_id"], rows[-1]["step"]]}
+
+    @staticmethod
+    def shelf(ctx: Ctx) -> str | None:
+        """The shelf of recipes the session sees as well (None: the standard collection)."""
+        row = ctx.store.query_one("SELECT extra FROM recipe_shelf WHERE session = ?", (ctx.session,))
+        return row["extra"] if row and row["extra"] in catalog.SHELVES else None
 
     # pages ----------------------------------------------------------------------------------
     def _filters(self, ctx: Ctx) -> dict[str, Any]:
@@ -74,7 +85,7 @@ class RecipeSite(Site):
     def search(self, ctx: Ctx) -> Response:
         """Render a page of recipes matching the query and filters."""
         f = self._filters(ctx)
-        hits = catalog.search(f["q"], f["diets"], f["difficulty"], f["ingredients"], f["equipment"])
+        hits = catalog.search(f["q"], f["diets"], f["difficulty"], f["ingredients"], f["equipment"], self.shelf(ctx))
         page = ctx.req.page_arg()
         pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
         page = min(page, pages)
@@ -90,14 +101,14 @@ class RecipeSite(Site):
 
     def overview(self, ctx: Ctx, rid: str) -> Response:
         """Render a recipe's overview, or 404."""
-        r = catalog.get(rid)
+        r = catalog.shown(rid, self.shelf(ctx))
         if r is None:
             return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")
         return self._page(ctx, "recipe.html", r=r)
 
     def step(self, ctx: Ctx, rid: str, num: str) -> Response:
         """Render one step of a recipe and log the view; 400 on a non-number, 404 out of range."""
-        r = catalog.get(rid)
+        r = catalog.shown(rid, self.shelf(ctx))
         if r is None:
             return ctx.app.error_page(404, "Recipe not found", f"There is no recipe {rid!r}.")
         n = len(r["steps"])
@@ -112,7 +123,10 @@ class RecipeSite(Site):
         return self._page(ctx, "step.html", r=r, i=i, n=n, step=r["steps"][i - 1])
 
     def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
-        """No per-session rows to seed: a session starts with no recipe viewed."""
+        """A session starts with no recipe viewed; ``config["extra"]`` names a shelf of recipes it sees as well
+        (unknown names add nothing)."""
+        if config.get("extra") in catalog.SHELVES:
+            store.execute("INSERT INTO recipe_shelf (session, extra) VALUES (?, ?)", (session, config["extra"]))
 
 
 SITE = RecipeSite()

@@ -21,6 +21,9 @@ import pytest
 
 import embodiedweb  # noqa: F401  (registers the envs)
 from embodiedweb.data_gen import hard_cooking as gen
+from embodiedweb.data_gen import recipes as recipe_gen
+from embodiedweb.data_gen.cooking_tasks import split_of
+from embodiedweb.domains.cooking.checker import HEAT_SOURCE
 from embodiedweb.domains.cooking.domain import CookingDomain
 from embodiedweb.domains.cooking.oracle import CookingOracle, leftover
 from embodiedweb.paths import data_dir
@@ -72,15 +75,51 @@ def test_tier_shape(hard_tasks):
     for t in hard_tasks:
         r = catalog.get(t.goal["recipe_id"])
         assert gen.eligible(r) and len(r["steps"]) >= gen.MIN_STEPS
-        assert t.split == standard[r["recipe_id"]]
+        if r["recipe_id"] in standard:  # a recipe of the standard collection: the standard tier's split
+            assert t.split == standard[r["recipe_id"]] and "sites" not in t.web
+        else:  # a long recipe of the site's hard shelf, which the task's sessions are shown
+            assert t.split == split_of(r["name"]) and t.web["sites"] == {"recipes": {"extra": gen.RECIPE_SHELF}}
+            assert 10 <= len(r["steps"]) <= 15
+            assert len({HEAT_SOURCE[op["how"]] for s in r["steps"] for op in s["ops"] if op["op"] == "cook"}) >= 3
         assert t.goal["missing_told"] is False
         if t.goal["missing"]:
             missing += 1
             assert t.goal["missing"].lower() not in t.instruction.lower().split("“")[0]
             assert "has no" not in t.instruction
     assert missing == len(hard_tasks) // 2
+    shelf = [t for t in hard_tasks if t.goal["recipe_id"] not in standard]
+    assert len(shelf) >= 40 and {t.split for t in shelf} == {"train", "test"}
+    assert [t.task_id for t in hard_tasks[: len(hard_tasks) - len(shelf)]] == \
+        [f"cook-hard-{n:03d}" for n in range(134)]  # the shelf's tasks come last: the earlier ids are kept
     with pytest.raises(gym.error.Error, match="standard, hard"):
         gym.make(COOK, level="expert")
+
+
+def test_recipe_files_are_the_generators():
+    assert recipe_gen.main(["--check"]) == 0
+
+
+def test_only_a_hard_session_sees_the_shelf_of_long_recipes():
+    """The long recipes are on the site for the hard tier's sessions only: a standard session's search, pages
+    and counts are the standard collection's (its tasks' traces do not change)."""
+    long = catalog.recipes(gen.RECIPE_SHELF)
+    shelf = [r for r in long if not r["recipe_id"].startswith("r")]
+    assert shelf and all(catalog.shown(r["recipe_id"], "hard") for r in shelf)
+    assert not any(catalog.shown(r["recipe_id"]) for r in shelf)
+    assert catalog.recipes() == tuple(r for r in long if r["recipe_id"].startswith("r"))
+    name = shelf[0]["name"]
+    assert not catalog.search(name) and [r["name"] for r in catalog.search(name, extra="hard")] == [name]
+    for level, seen in (("standard", False), ("hard", True)):
+        env = gym.make(COOK, level=level)
+        task = next(t for t in env.unwrapped.tasks.tasks if (t.web.get("sites") is not None) == seen)
+        env.reset(seed=0, options={"task_id": task.task_id})
+        if env.unwrapped.active != "web":
+            env.step("switch_environment")
+        obs = env.step(f"goto [/recipes/recipe/{shelf[0]['recipe_id']}]")[0]
+        assert (name in obs["web_text"]) is seen, level
+        obs = env.step(f"goto [/recipes/search?q={name.split()[0]}+{name.split()[1]}+Feast]")[0]
+        assert (name in obs["web_text"]) is seen, level
+        env.close()
 
 
 @pytest.mark.parametrize("seed", [0, 7])
