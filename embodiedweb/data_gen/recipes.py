@@ -317,7 +317,7 @@ def generate_shelf(standard: list[dict[str, Any]], seed: int = SHELF_SEED) -> li
                     combos += [(tuple(choice), "Plate"), (tuple(choice), "Bowl")]
     rng.shuffle(combos)
     taken = {r["name"] for r in standard}
-    names = [f"{a} {t} Feast" for a in ADJECTIVES for t in THEMES if a != t]
+    names = [f"{a} {t} Feast" for a in ADJECTIVES for t in THEMES if a != t and t != "Feast"]
     rng.shuffle(names)
     out: list[dict[str, Any]] = []
     for comps, dish in combos[:N_LONG]:

@@ -80,6 +80,8 @@ def test_tier_shape(hard_tasks):
         else:  # a long recipe of the site's hard shelf, which the task's sessions are shown
             assert t.split == split_of(r["name"]) and t.web["sites"] == {"recipes": {"extra": gen.RECIPE_SHELF}}
             assert 10 <= len(r["steps"]) <= 15
+            words = r["name"].split()
+            assert all(a != b for a, b in zip(words, words[1:], strict=False)), r["name"]  # "Feast Feast"
             assert len({HEAT_SOURCE[op["how"]] for s in r["steps"] for op in s["ops"] if op["op"] == "cook"}) >= 3
         assert t.goal["missing_told"] is False
         if t.goal["missing"]:
