@@ -2,9 +2,10 @@
 :mod:`tests.domains.cooking.redteam` (which also run on hard tasks).
 
 Shortcuts (must fail): take the leftovers that match the recipe's components; hedge on the missing
-ingredient by ordering every ingredient. Genuine alternatives (must pass): the other fresh instance of an
-ingredient; order the missing ingredient only when a step needs it; look through every closed cupboard,
-drawer and fridge before starting. :class:`GuessMissing` is neither: it orders an ingredient it never
+ingredient by ordering every ingredient; slice every food on the first step's page, ahead of the recipe.
+Genuine alternatives (must pass): the other fresh instance of an ingredient; order the missing ingredient
+only when a step needs it; look through every closed cupboard, drawer and fridge before starting; take the
+serving dish to another counter before the first component goes on it. :class:`GuessMissing` is neither: it orders an ingredient it never
 looked for (the recipe's first), and the test shows it passes exactly when that guess is the missing one.
 
 ``python -m tests.domains.cooking.redteam_hard`` prints the table of rates over the hard tier.
@@ -18,7 +19,7 @@ from baselines.script import Plan
 from embodiedweb.domains.cooking.oracle import leftover
 from embodiedweb.tasks import Task
 from embodiedweb.worlds.kitchen import vocab
-from tests.domains.cooking.redteam import RedTeamAgent
+from tests.domains.cooking.redteam import RedTeamAgent, _Genuine
 from tests.redteam import markdown, run
 
 ENV_ID = "EWA-Cooking-v0"
@@ -88,6 +89,29 @@ class OrderEveryIngredient(RedTeamAgent):
         return super().carried_out() and set(self.recipe["ingredients"]) <= got
 
 
+class SliceAhead(RedTeamAgent):
+    """On the first step's page, slices every food the recipe slices (a long recipe's later slicing steps
+    done before their pages were read), then follows the steps."""
+
+    def follow_steps(self) -> Plan:
+        self.sliced_ahead: set[str] = set()
+        yield from self.switch("embodied", "slicing everything")
+        for step in self.recipe["steps"]:
+            for op in step["ops"]:
+                if op["op"] == "slice" and op["obj"] not in self.sliced_ahead:
+                    yield from self.slice(op["obj"])
+                    self.sliced_ahead.add(op["obj"])
+        yield from super().follow_steps()
+
+    def do_op(self, op: dict[str, Any]) -> Plan:
+        if op["op"] == "slice" and op["obj"] in getattr(self, "sliced_ahead", ()):
+            return
+        yield from super().do_op(op)
+
+    def carried_out(self) -> bool:  # a slicing step after the first one was done ahead
+        return super().carried_out() and any(op["op"] == "slice" for s in self.recipe["steps"][1:] for op in s["ops"])
+
+
 class GuessMissing(RedTeamAgent):
     """Orders the recipe's first ingredient without looking (a blind guess at what is missing), then cooks."""
 
@@ -104,10 +128,6 @@ class GuessMissing(RedTeamAgent):
 
 
 # ------------------------------------------------------------------------------ genuine alternatives
-class _Genuine(RedTeamAgent):
-    kind = "genuine"
-
-
 class OtherFreshInstance(_Genuine):
     """Uses the fresh instance with the highest id (e.g. the second bread, in a drawer) where the oracle takes
     the lowest."""
@@ -163,8 +183,25 @@ class LookEverywhereFirst(_Genuine):
         return not [e for e in self.errors if not e.startswith(("Teleport", "OpenObject"))]
 
 
-SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient)
-GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst)
+class DishElsewhere(_Genuine):
+    """Takes the serving dish to another counter (or the table) before the first component goes on it."""
+
+    def place(self, otype: str, state: dict[str, Any]) -> Plan:
+        if self.dish_id is None:
+            yield from self.serving_dish()
+            if self.dish_id is not None:
+                objs = self.objects()
+                here = set(objs[self.dish_id]["parentReceptacles"])
+                other = next((o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"], reverse=True)
+                              if o["objectType"] in ("CounterTop", "DiningTable") and o["objectId"] not in here), None)
+                if other:
+                    yield from self.fetch(self.dish_id)
+                    yield from self.put(other)
+        yield from super().place(otype, state)
+
+
+SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead)
+GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst, DishElsewhere)
 
 
 def table_rows(classes: tuple[type[RedTeamAgent], ...]) -> list[dict[str, Any]]:
