@@ -330,11 +330,10 @@ def generate_shelf(standard: list[dict[str, Any]], seed: int = SHELF_SEED) -> li
     return [dict(sorted(r.items())) for r in out]
 
 
-def _files() -> dict[str, str]:
-    """Each file's path under ``data/recipes`` and its text."""
+def _files() -> dict[str, list[dict[str, Any]]]:
+    """Each file's name under ``data/recipes`` and its recipes."""
     standard = generate()
-    return {name: json.dumps(recipes, indent=1, ensure_ascii=False) + "\n"
-            for name, recipes in (("recipes.json", standard), ("hard.long.json", generate_shelf(standard)))}
+    return {"recipes.json": standard, "hard.long.json": generate_shelf(standard)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -348,14 +347,15 @@ def main(argv: list[str] | None = None) -> int:
     folder = data_dir() / "recipes"
     folder.mkdir(parents=True, exist_ok=True)
     stale = []
-    for name, text in _files().items():
+    for name, recipes in _files().items():
         path = folder / name
+        text = json.dumps(recipes, indent=1, ensure_ascii=False) + "\n"
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(name)
         else:
             path.write_text(text, encoding="utf-8")
-            print(f"wrote {text.count(chr(10) + ' {')} recipes to {path}")
+            print(f"wrote {len(recipes)} recipes to {path}")
     if args.check:
         print("up to date" if not stale else f"differ from the generator: {', '.join(stale)}")
     return 1 if stale else 0

@@ -27,11 +27,11 @@ def recipes(extra: str | None = None) -> tuple[dict[str, Any], ...]:
     :data:`SHELVES`), those of the files ``<extra>.*.json`` (only the sessions of a task that names the shelf
     see them: a session without it sees exactly the standard collection)."""
     folder = data_dir() / "recipes"
-    paths = [folder / "recipes.json"]
-    if extra in SHELVES:
-        paths += sorted(folder.glob(f"{extra}.*.json"))
-    out: list[dict[str, Any]] = []
-    for path in paths:
+    if extra not in SHELVES:
+        with open(folder / "recipes.json", encoding="utf-8") as f:
+            return tuple(sorted(json.load(f), key=lambda r: r["recipe_id"]))
+    out = list(recipes())  # the standard collection's records themselves, not a second reading of them
+    for path in sorted(folder.glob(f"{extra}.*.json")):
         with open(path, encoding="utf-8") as f:
             out += json.load(f)
     return tuple(sorted(out, key=lambda r: r["recipe_id"]))

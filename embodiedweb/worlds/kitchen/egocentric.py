@@ -330,8 +330,7 @@ def _still_boxes(sim: KitchenSim) -> tuple[np.ndarray, ...]:
     Each object's own boxes are kept with what they were built from (its centre, after an open drawer's
     slide, size, yaw, state and the type of what holds it). After steps, only the objects the simulator says
     they changed (``sim.changed_objects``: what an action touched, and what that holds and what holds it) are
-    looked at again; after
-    :meth:`KitchenSim.scene_changed` (or with a simulator that does not say) every object is."""
+    looked at again; after :meth:`KitchenSim.scene_changed` every object is."""
     held_tree: set[str] = set()
     if sim.held is not None:
         ho = sim.objects[sim.held]
@@ -339,10 +338,8 @@ def _still_boxes(sim: KitchenSim) -> tuple[np.ndarray, ...]:
     objects = sim.objects
     # index -> (key, its boxes packed, or None when it is not drawn: inactive or hidden)
     memo: dict[int, tuple[Any, np.ndarray | None]] = sim.__dict__.setdefault("_ego_objects", {})
-    changed = getattr(sim, "changed_objects", None)
-    look = changed if changed is not None and memo else None  # the objects to look at again (None: all)
-    if hasattr(sim, "changed_objects"):
-        sim.changed_objects = set()
+    look = sim.changed_objects if memo else None  # the objects to look at again (None: all)
+    sim.changed_objects = set()
     parts = []
     for o in sim._order:
         if o.object_id in held_tree:  # drawn apart; looked at again once put down
