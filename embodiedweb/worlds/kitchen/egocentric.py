@@ -117,6 +117,18 @@ def _rays(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
 
 
 @lru_cache(maxsize=32)
+def _exit_factors(rot: float, hor: float, w: int, h: int) -> tuple[np.ndarray, ...]:
+    """Per axis, the inverse ray direction where the ray runs towards + on it, else 0, then where it does not,
+    else 0 (six H x W float32 arrays: the room's exit ``t`` on an axis is ``(hi - c) * plus + (lo - c) *
+    minus``, two products and a sum, several times faster than choosing the plane per pixel first), then
+    twice the x and z ray directions (the floor tiles)."""
+    dx, _dy, dz, ix, iy, iz, px, py, pz, _bits = _rays(rot, hor, w, h)
+    zero = np.float32(0)
+    return (*(a for inv, pos in ((ix, px), (iy, py), (iz, pz))
+              for a in (np.where(pos, inv, zero), np.where(pos, zero, inv))), dx * 2, dz * 2)
+
+
+@lru_cache(maxsize=32)
 def _inv3(rot: float, hor: float, w: int, h: int) -> np.ndarray:
     """The inverse ray directions of :func:`_rays` stacked: 3 x H x W float32."""
     return np.ascontiguousarray(np.stack(_rays(rot, hor, w, h)[3:6]))
@@ -484,9 +496,16 @@ _CORNERS = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], bool) 
 # its 12 edges: corner pairs differing in one bit
 _EDGES = (np.array([k for k in range(8) for a in range(3) if not (k >> a) & 1]),
           np.array([k | (1 << a) for k in range(8) for a in range(3) if not (k >> a) & 1]))
+@lru_cache(maxsize=8)
+def _bounds(w: int, h: int) -> np.ndarray:
+    return np.array([h, h, w, w], np.float64)
+
+
 def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: np.ndarray, w: int,
                   h: int) -> np.ndarray:
-    """Per box, the pixel rectangle [r0, r1, c0, c1) that can show it (empty when out of view)."""
+    """Per box, the pixel rectangle [r0, r1, c0, c1) that can show it (empty when out of view). Call it under
+    ``np.errstate(divide="ignore", invalid="ignore")`` (:func:`render_frame` does): an edge in the near plane
+    divides 0 by 0, and that edge is not used."""
     n = len(lo)
     rects = np.zeros((n, 4), np.int64)
     fwd, right, up = geometry.camera_axes(rot, hor)
@@ -503,8 +522,7 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
     e0, e1 = _EDGES
     za, zb = zc[:, e0], zc[:, e1]
     cross = (za - NEAR) * (zb - NEAR) < 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.where(cross, (NEAR - za) / (zb - za), 0.0)
+    s = np.where(cross, (NEAR - za) / (zb - za), 0.0)
     xe = xc[:, e0] + s * (xc[:, e1] - xc[:, e0])
     ye = yc[:, e0] + s * (yc[:, e1] - yc[:, e0])
     f = (h / 2.0) / math.tan(math.radians(FOV_DEG / 2.0))
@@ -512,9 +530,8 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
     valid = np.concatenate([front, cross], 1)
     ok = valid.any(axis=1)
     if ok.any():
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.concatenate([xc / np.maximum(zc, NEAR), xe / NEAR], 1)[ok]
-            v = np.concatenate([yc / np.maximum(zc, NEAR), ye / NEAR], 1)[ok]
+        u = np.concatenate([xc / np.maximum(zc, NEAR), xe / NEAR], 1)[ok]
+        v = np.concatenate([yc / np.maximum(zc, NEAR), ye / NEAR], 1)[ok]
         valid = valid[ok]
         inf = np.float64(np.inf)
         umin, umax = np.where(valid, u, inf).min(1), np.where(valid, u, -inf).max(1)
@@ -523,14 +540,17 @@ def _screen_rects(cam: np.ndarray, rot: float, hor: float, lo: np.ndarray, hi: n
         c1 = np.ceil(w / 2.0 + f * umax) + 1
         r0 = np.floor(h / 2.0 - f * vmax) - 1
         r1 = np.ceil(h / 2.0 - f * vmin) + 1
-        rects[keep[ok]] = np.clip(np.stack([r0, r1, c0, c1], 1), 0, np.array([h, h, w, w], np.float64))
+        out = np.empty((len(r0), 4))
+        out[:, 0], out[:, 1], out[:, 2], out[:, 3] = r0, r1, c0, c1
+        np.maximum(out, 0.0, out=out)
+        rects[keep[ok]] = np.minimum(out, _bounds(w, h), out=out)
     return rects
 
 
 def _room_lut() -> np.ndarray:
     """For ``code = ray sign bits (x, y, z) | leaves by floor or ceiling << 3 | by an x wall before a z wall << 4``:
-    the room face (0..5: floor, ceiling, -x, +x, -z, +z walls) and twice its face code (2 * axis + ray
-    runs towards + on that axis)."""
+    the room face (0..5: floor, ceiling, -x, +x, -z, +z walls) and 4 x its face code (2 * axis + ray
+    runs towards + on that axis): the shade code without its floor tile and outline bits (see :func:`_shade`)."""
     lut = np.zeros((32, 2), np.int8)
     for code in range(32):
         px, py, pz, y_first, x_first = ((code >> k) & 1 for k in range(5))
@@ -541,7 +561,7 @@ def _room_lut() -> np.ndarray:
         else:
             face = 5 if pz else 4
         axis = (1, 1, 0, 0, 2, 2)[face]
-        lut[code] = (face, 2 * (2 * axis + (px, py, pz)[axis]))
+        lut[code] = (face, 4 * (2 * axis + (px, py, pz)[axis]))
     return lut
 
 
@@ -554,8 +574,9 @@ def render_frame(sim: KitchenSim, size: tuple[int, int] = (300, 300), rgb: bool 
     """Draw the agent's first-person view: RGB (when ``rgb``), depth and instance mask (when ``masks``, or
     when not ``rgb``) at ``size`` (w, h)."""
     # a ray exactly parallel to a face (the middle column or row of an odd size) meets it at 0 * inf: such
-    # a slab test is NaN and never hits, as intended; numpy's warning about it is noise
-    with np.errstate(invalid="ignore"):
+    # a slab test is NaN and never hits, as intended; numpy's warning about it is noise (as are those of
+    # _screen_rects)
+    with np.errstate(divide="ignore", invalid="ignore"):
         return _render_frame(sim, int(size[0]), int(size[1]), rgb, masks or not rgb)
 
 
@@ -571,15 +592,16 @@ def _room_layer(sim: KitchenSim, cam: np.ndarray, rot: float, hor: float, w: int
     cached = sim.__dict__.get("_ego_room")
     if cached is not None and cached[0] == key:
         return tuple(None if a is None else a.copy() for a in cached[1])  # type: ignore[return-value]
-    dx, dy, dz, ix, iy, iz, px, py, pz, bits = _rays(rot, hor, w, h)
+    bits = _rays(rot, hor, w, h)[-1]
     cx, cy, cz = (np.float32(v) for v in cam)
     # the exit point of each ray from the room box
-    tx = np.where(px, np.float32(rhi[0]) - cx, np.float32(rlo[0]) - cx)
-    tx *= ix
-    ty = np.where(py, np.float32(rhi[1]) - cy, np.float32(rlo[1]) - cy)
-    ty *= iy
-    tz = np.where(pz, np.float32(rhi[2]) - cz, np.float32(rlo[2]) - cz)
-    tz *= iz
+    xp, xm, yp, ym, zp, zm, dx2, dz2 = _exit_factors(rot, hor, w, h)
+    tx = xp * (np.float32(rhi[0]) - cx)
+    tx += xm * (np.float32(rlo[0]) - cx)
+    ty = yp * (np.float32(rhi[1]) - cy)
+    ty += ym * (np.float32(rlo[1]) - cy)
+    tz = zp * (np.float32(rhi[2]) - cz)
+    tz += zm * (np.float32(rlo[2]) - cz)
     txz = np.minimum(tx, tz)
     depth = np.minimum(txz, ty)
     bidx = face2 = None
@@ -587,6 +609,7 @@ def _room_layer(sim: KitchenSim, cam: np.ndarray, rot: float, hor: float, w: int
         sel = bits.view(np.uint8).copy()
         sel |= np.less_equal(ty, txz).view(np.uint8) << 3
         sel |= np.less_equal(tx, tz).view(np.uint8) << 4
+        sel = sel.astype(np.intp)  # once: take() would convert the index for each table
         bidx = _ROOM_FACE.take(sel)
         face2 = _ROOM_FACE2.take(sel)
         # floor tiles: 0.5 m squares, from where each ray meets the room (only rows where the floor shows)
@@ -594,10 +617,15 @@ def _room_layer(sim: KitchenSim, cam: np.ndarray, rot: float, hor: float, w: int
         if len(rows):
             a, b = int(rows[0]), int(rows[-1]) + 1
             dsub = depth[a:b]
-            fx = np.floor((cx + dsub * dx[a:b]) * 2).astype(np.int32)
-            fz = np.floor((cz + dsub * dz[a:b]) * 2).astype(np.int32)
-            fx += fz
-            fx &= 1
+            # (c + t * d) * 2 == 2 * c + t * (2 * d) exactly (doubling is exact in floating point)
+            fx = dsub * dx2[a:b]
+            fx += 2 * cx
+            fz = dsub * dz2[a:b]
+            fz += 2 * cz
+            fx = np.floor(fx, out=fx).astype(np.int32)
+            fx += np.floor(fz, out=fz).astype(np.int32)
+            fx <<= 1
+            fx &= 2  # the darker tile: the shade code's tile bit
             fsub = face2[a:b]
             fsub += np.where(bidx[a:b] == 0, fx, 0).astype(np.int8)
     layer = (depth, bidx, face2)
@@ -608,8 +636,9 @@ def _room_layer(sim: KitchenSim, cam: np.ndarray, rot: float, hor: float, w: int
 def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True) -> Frame:
     cam, rot, hor = camera_pose(sim)
     # rgb: bidx, the box index buffer (0..5 room faces: floor, ceiling, -x, +x, -z, +z; 6+ scene boxes)
-    # and face2, twice the code of the face each ray ends on (2 * axis + ray runs towards + on that axis),
-    # plus 1 on the darker floor tiles. Without rgb only the mask is kept.
+    # and face2, the shade code of each pixel without its outline bit: 4 x the code of the face the ray
+    # ends on (2 * axis + ray runs towards + on that axis), plus 2 on the darker floor tiles (see _shade).
+    # Without rgb only the mask is kept.
     depth, bidx, face2 = _room_layer(sim, cam, rot, hor, w, h, rgb)
     fwd64 = geometry.camera_axes(rot, hor)[0]
     lo, hi, vals, cols = _scene_boxes(sim, (cam.tolist(), fwd64.tolist()))
@@ -637,9 +666,9 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
     # per box and axis the slab's entry (near) and exit (far) plane, relative to the camera: rays that meet
     # a box on the + side run towards +, so enter at lo and leave at hi (the - side: the other way round);
     # an axis the camera lies within has no entry plane, its exit is the larger of the two
-    c_near = np.where(side > 0, lo32, hi32)[order, :, None, None]
-    c_far = np.where(side > 0, hi32, lo32)[order, :, None, None]
-    codes = np.where(side > 0, 4 * np.arange(3) + 2, 4 * np.arange(3))[order].tolist()
+    # (both in one array: one product per box gives the 3 entry and the 3 exit planes' t)
+    c_planes = np.stack([np.where(side > 0, lo32, hi32), np.where(side > 0, hi32, lo32)], 1)[order, :, :, None, None]
+    codes = np.where(side > 0, 8 * np.arange(3) + 4, 8 * np.arange(3))[order].tolist()
     for k, (zk, rect, sk, put_k, near_k) in enumerate(zip(
             zmin[order].tolist(), rects[order].tolist(), side[order].tolist(), put_vals[order].tolist(),
             need_near[order].tolist(), strict=True)):
@@ -648,8 +677,7 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
         if zk >= zsub.max():
             continue
         sub3 = inv3[:, r0:r1, c0:c1]
-        near3 = c_near[k] * sub3
-        far3 = c_far[k] * sub3
+        near3, far3 = c_planes[k] * sub3
         nz = [ax for ax in range(3) if sk[ax]]
         if len(nz) < 3:
             for ax in range(3):
@@ -676,8 +704,7 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
                 face = np.where(tn == near3[nz[1]], np.int8(code_k[nz[1]]), np.int8(code_k[nz[0]]))
                 np.copyto(face2[r0:r1, c0:c1], face, where=hit)
             else:  # the last axis with the largest entry (a tie goes to the later axis, as above)
-                face = np.full(tn.shape, code_k[0], np.int8)
-                np.copyto(face, code_k[1], where=tn == near3[1])
+                face = np.where(tn == near3[1], np.int8(code_k[1]), np.int8(code_k[0]))
                 np.copyto(face, code_k[2], where=tn == near3[2])
                 np.copyto(face2[r0:r1, c0:c1], face, where=hit)
     image = None
@@ -691,12 +718,15 @@ def _render_frame(sim: KitchenSim, w: int, h: int, rgb: bool, masks: bool = True
 
 def _shade(bidx: np.ndarray, face2: np.ndarray, cols: np.ndarray, w: int, h: int) -> np.ndarray:
     """RGB from the box index, the face code (with the floor tile) and outlines: one look-up in a table
-    holding every (box, face, tile, outline) colour."""
+    holding every (box, face, tile, outline) colour. Overwrites ``bidx`` and ``face2``."""
     lut4 = _shade_lut(np.ascontiguousarray(cols, np.float32).tobytes())
-    low = face2 << 1  # (face * 2 + tile) * 2 + outline, in bytes before the one pass in 32 bits
+    # the code of a pixel's colour: bidx * 24 + (face * 2 + tile) * 2 + outline. face2 holds all but the outline
+    # (bytes, before the one pass in 32 bits); both are the frame's own arrays, used up here
+    low = face2
     low[1:, :] |= np.not_equal(bidx[1:, :], bidx[:-1, :]).view(np.int8)
     low[:, 1:] |= np.not_equal(bidx[:, 1:], bidx[:, :-1]).view(np.int8)
-    code = bidx * 24
+    code = bidx
+    code *= 24
     code += low
     return lut4.take(code).view(np.uint8).reshape(h, w, 4)[:, :, :3]
 

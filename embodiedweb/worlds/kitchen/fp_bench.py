@@ -93,7 +93,8 @@ def _shown_alone(sim: KitchenSim, oid: str, size: tuple[int, int]) -> bool:
     lo, hi, vals, _ = egocentric.scene_boxes(sim)
     keep = vals == sim.objects[oid].index + 1
     cam, rot, hor = egocentric.camera_pose(sim)
-    rects = egocentric._screen_rects(cam, rot, hor, lo[keep], hi[keep], *size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rects = egocentric._screen_rects(cam, rot, hor, lo[keep], hi[keep], *size)
     return bool(((rects[:, 1] > rects[:, 0]) & (rects[:, 3] > rects[:, 2])).any()) and \
         _ray_hits(sim, lo[keep], hi[keep], size)
 
