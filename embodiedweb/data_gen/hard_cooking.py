@@ -4,7 +4,7 @@ Same env, recipes, action grammar and checker as the standard tier; what changes
 instruction leaves to the agent (the issue's hard-tier item 3):
 
 - **Long recipes, components cooked differently**: every recipe of the catalogue with at least
-  :data:`MIN_STEPS` steps whose components are heated by at least two appliances (stove, microwave,
+  :data:`MIN_STEPS` (8) steps whose components are heated by at least two appliances (stove, microwave,
   toaster), in two kitchens; then every recipe of the recipe site's hard shelf (10-15 steps, 4-5 components
   heated by three appliances: :func:`embodiedweb.data_gen.recipes.generate_shelf`), which only these tasks'
   sessions see (``web.sites.recipes.extra``), in two kitchens each. The shelf's tasks come after the
@@ -23,7 +23,9 @@ instruction leaves to the agent (the issue's hard-tier item 3):
   be ordered; the checker's order rules (the missing one ordered with kitchen delivery, nothing else
   ordered) are the standard tier's.
 
-Task ids are ``cook-hard-NNN`` in recipe order; the split is the standard tier's (by recipe name), so a
+Task ids are ``cook-hard-NNN`` in recipe order, numbered over the recipes of at least
+:data:`NUMBERED_FROM_STEPS` (7) steps, as the tier's first version had them: the 40 ids of its 7-step recipes
+are retired (never reused), so every other id names the same task as before. The split is the standard tier's (by recipe name), so a
 recipe is in the same split in both tiers. The file is byte-identical on rerun (``--check`` compares).
 """
 
@@ -42,7 +44,11 @@ from embodiedweb.paths import data_dir
 from web_sites.recipes import catalog
 
 SEED = "hard-cooking-1"
-MIN_STEPS = 7
+#: the shortest recipe of the tier (the issue's 8-15 steps)
+MIN_STEPS = 8
+#: the tasks are numbered over the recipes this long (the tier's first version shipped 7-step recipes too;
+#: their ids are retired so that the others keep theirs)
+NUMBERED_FROM_STEPS = 7
 PER_RECIPE = 2
 #: where a fresh ingredient is put away, and where its second instance goes
 STORE_IN = {"Bread": "Cabinet"}
@@ -50,10 +56,10 @@ SECOND_IN = ("Drawer", "Cabinet")
 OTHER_DISH = {"Plate": "Bowl", "Bowl": "Plate"}
 
 
-def eligible(recipe: dict[str, Any]) -> bool:
-    """A long recipe whose components are cooked in at least two ways."""
+def eligible(recipe: dict[str, Any], min_steps: int = MIN_STEPS) -> bool:
+    """A long recipe (at least ``min_steps`` steps) whose components are cooked in at least two ways."""
     hows = {op["how"] for s in recipe["steps"] for op in s["ops"] if op["op"] == "cook"}
-    return len(recipe["steps"]) >= MIN_STEPS and len({HEAT_SOURCE[h] for h in hows}) >= 2
+    return len(recipe["steps"]) >= min_steps and len({HEAT_SOURCE[h] for h in hows}) >= 2
 
 
 def leftover_prep(cond: dict[str, Any]) -> tuple[str, list[str]] | None:
@@ -126,7 +132,7 @@ def generate() -> list[dict[str, Any]]:
     standard = {r["recipe_id"] for r in catalog.recipes()}
     shelf = [r for r in catalog.recipes(RECIPE_SHELF) if r["recipe_id"] not in standard]
     for recipe in [*catalog.recipes(), *shelf]:
-        if not eligible(recipe):
+        if not eligible(recipe, NUMBERED_FROM_STEPS):
             continue
         rng = random.Random(f"{SEED}:{recipe['recipe_id']}")
         needs = set(recipe["equipment"]) | {"Fridge", "Cabinet", "Drawer"}
@@ -140,7 +146,7 @@ def generate() -> list[dict[str, Any]]:
                                 RECIPE_SHELF if recipe["recipe_id"] not in standard else None))
     for n, t in enumerate(out):
         t["task_id"] = f"cook-hard-{n:03d}"
-    return [{k: t[k] for k in sorted(t)} for t in out]
+    return [{k: t[k] for k in sorted(t)} for t in out if t["meta"]["n_steps"] >= MIN_STEPS]
 
 
 def render(tasks: list[dict[str, Any]]) -> str:

@@ -66,15 +66,17 @@ def test_generator_reproduces_the_shipped_file():
 
 
 def test_tier_shape(hard_tasks):
-    """Ids, splits (the standard tier's, by recipe name), recipes long and cooked several ways, half the tasks
-    with an unnamed missing ingredient, and instructions that never name it."""
-    assert [t.task_id for t in hard_tasks] == [f"cook-hard-{n:03d}" for n in range(len(hard_tasks))]
+    """Ids, splits (the standard tier's, by recipe name), recipes of 8-15 steps cooked several ways, half the
+    tasks with an unnamed missing ingredient, and instructions that never name it."""
+    numbers = [int(t.task_id.removeprefix("cook-hard-")) for t in hard_tasks]
+    assert [t.task_id for t in hard_tasks] == [f"cook-hard-{n:03d}" for n in numbers]
+    assert numbers == sorted(set(numbers))
     assert len(hard_tasks) >= 120
     standard = {t.goal["recipe_id"]: t.split for t in rt.all_tasks()}
     missing = 0
     for t in hard_tasks:
         r = catalog.get(t.goal["recipe_id"])
-        assert gen.eligible(r) and len(r["steps"]) >= gen.MIN_STEPS
+        assert gen.eligible(r) and 8 <= gen.MIN_STEPS <= len(r["steps"]) <= 15
         if r["recipe_id"] in standard:  # a recipe of the standard collection: the standard tier's split
             assert t.split == standard[r["recipe_id"]] and "sites" not in t.web
         else:  # a long recipe of the site's hard shelf, which the task's sessions are shown
@@ -91,8 +93,11 @@ def test_tier_shape(hard_tasks):
     assert missing == len(hard_tasks) // 2
     shelf = [t for t in hard_tasks if t.goal["recipe_id"] not in standard]
     assert len(shelf) >= 40 and {t.split for t in shelf} == {"train", "test"}
-    assert [t.task_id for t in hard_tasks[: len(hard_tasks) - len(shelf)]] == \
-        [f"cook-hard-{n:03d}" for n in range(134)]  # the shelf's tasks come last: the earlier ids are kept
+    # the shelf's tasks come last, and ids are never reused: the 40 tasks of 7-step recipes the tier's first
+    # version had are retired, every other task keeps its id (the file's lines of the kept tasks are unchanged)
+    assert numbers[len(hard_tasks) - len(shelf):] == list(range(134, 182))
+    retired = set(range(134)) - set(numbers)
+    assert len(retired) == 40 and all(n < 134 for n in numbers[: len(hard_tasks) - len(shelf)])
     with pytest.raises(gym.error.Error, match="standard, hard"):
         gym.make(COOK, level="expert")
 
