@@ -16,8 +16,10 @@ Extended-A, punctuation, currency, arrows) and every character of the shipped da
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import re
 import string
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.spaces.utils import flatten
-from gymnasium.vector.utils.shared_memory import read_from_shared_memory, write_to_shared_memory
+from gymnasium.vector.utils.shared_memory import (
+    create_shared_memory,
+    read_from_shared_memory,
+    write_to_shared_memory,
+)
 
 _SAMPLE_CHARSET = string.ascii_letters + string.digits + string.punctuation + " \n\téèüßçñ—’°€£αβ中文字"
 
@@ -110,10 +116,15 @@ class ObsText(spaces.Text):
     ``AsyncVectorEnv`` reads the shared text fields once, at construction: every later observation of a
     ``Text`` field is that first, empty read (strings do not follow the buffer as arrays do). This class
     registers its own ``flatten`` (one numpy lookup for the whole text; the same array, the same
-    ``KeyError`` for a character outside the charset), ``write_to_shared_memory`` (that array copied in) and
-    ``read_from_shared_memory`` (a live view, :class:`SharedTexts`, that decodes the buffer when read or
-    copied: ``AsyncVectorEnv`` copies observations by default, giving a tuple of ``str`` as
-    ``SyncVectorEnv`` does).
+    ``KeyError`` for a character outside the charset) and its own shared memory: ``create_shared_memory``
+    gives each env a row of ``max_length + 1`` int32, the text's length then its code points
+    (``write_to_shared_memory`` writes only the text, and reading decodes only its length: a field's
+    ``max_length`` is several times its usual text, and the main process of an async vector env reads every
+    field of every env at every step), and ``read_from_shared_memory`` returns a live view,
+    :class:`SharedTexts`, that decodes the buffer when read or copied (``AsyncVectorEnv`` copies observations
+    by default, giving a tuple of ``str`` as ``SyncVectorEnv`` does). Writing refuses what ``flatten``
+    refuses: a character outside the charset (``KeyError``) and a text longer than ``max_length``
+    (``IndexError``).
     """
 
     def __init__(self, max_length: int, min_length: int = 0, charset: str = OBS_CHARSET,
@@ -143,11 +154,34 @@ class ObsText(spaces.Text):
             out[: len(idx)] = idx
         return out
 
+    def check_codes(self, text: str) -> np.ndarray:
+        """The code points of ``text`` (uint32), after the checks of :meth:`to_indices` (``KeyError`` for a
+        character outside the charset, ``IndexError`` past ``max_length``)."""
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+        if len(codes):
+            table = self._index_of
+            if int(codes.max()) >= len(table) or (table[codes] < 0).any():
+                inside = codes < len(table)
+                bad = int(codes[int(np.argmax(~inside | (table[np.where(inside, codes, 0)] < 0)))])
+                raise KeyError(chr(bad))
+            if len(codes) > self.max_length:
+                raise IndexError(f"a text of {len(codes)} characters in a Text space of at most {self.max_length}")
+        return codes
+
     def from_indices(self, indices: np.ndarray) -> str:
         """The text of a flattened row (indices at or past ``len(charset)`` are padding, skipped)."""
         row = np.asarray(indices)
         row = row[row < len(self.character_set)]
         return self._code_of[row].tobytes().decode("utf-32-le", "surrogatepass")
+
+
+#: the codec of the code points in shared memory (int32 in the machine's byte order)
+_SHARED_CODEC = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+
+
+def _decode_row(row: np.ndarray) -> str:
+    """The text of one env's row of an :class:`ObsText` field's shared memory: its length, then its code points."""
+    return row[1: 1 + int(row[0])].tobytes().decode(_SHARED_CODEC, "surrogatepass")
 
 
 class SharedTexts(Sequence[str]):
@@ -165,10 +199,10 @@ class SharedTexts(Sequence[str]):
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return tuple(self)[i]
-        return self._space.from_indices(self._data[i])
+        return _decode_row(self._data[i])
 
     def __iter__(self) -> Any:
-        return iter([self._space.from_indices(row) for row in self._data])
+        return iter([_decode_row(row) for row in self._data])
 
     def __eq__(self, other: object) -> bool:
         return tuple(self) == (tuple(other) if isinstance(other, SharedTexts) else other)
@@ -190,16 +224,23 @@ def _flatten_obs_text(space: ObsText, x: str) -> np.ndarray:
     return space.to_indices(x)
 
 
+@create_shared_memory.register(ObsText)
+def _create_obs_text(space: ObsText, n: int = 1, ctx: Any = mp) -> Any:
+    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))  # zeros: n empty texts
+
+
 @write_to_shared_memory.register(ObsText)
 def _write_obs_text(space: ObsText, index: int, values: str, shared_memory: Any) -> None:
-    size = space.max_length
+    codes = space.check_codes(values)
+    start = index * (space.max_length + 1)
     destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
-    destination[index * size:(index + 1) * size] = space.to_indices(values)
+    destination[start + 1: start + 1 + len(codes)] = codes  # the text only: its length says where it ends
+    destination[start] = len(codes)
 
 
 @read_from_shared_memory.register(ObsText)
 def _read_obs_text(space: ObsText, shared_memory: Any, n: int = 1) -> SharedTexts:
-    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length))
+    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length + 1))
     return SharedTexts(space, data)
 
 

@@ -15,6 +15,7 @@ They wrap an env made by ``gym.make("EWA-...-v0")`` (any wrappers in between) an
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import zlib
@@ -309,6 +310,24 @@ def _unique(items: list[str]) -> list[str]:
 _SPACED: dict[str, str] = {}
 
 
+class _UniqueList(list):  # type: ignore[type-arg]
+    """A list kept as :func:`_unique` keeps it (whitespace normalised, no empty item, no repeat, first
+    occurrences in order), grown by :meth:`add` in time proportional to what is added, not to its length
+    (an episode's lists of places and page names grow at every new page)."""
+
+    def __init__(self, items: list[str] | tuple[str, ...] = ()) -> None:
+        super().__init__(_unique(list(items)))
+        self._seen = set(self)
+
+    def add(self, items: list[str] | tuple[str, ...]) -> None:
+        """Append the normalised ``items`` not in the list yet (``_unique(self + items)``)."""
+        seen = self._seen
+        for y in _unique(list(items)):
+            if y not in seen:
+                seen.add(y)
+                self.append(y)
+
+
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
 
@@ -387,7 +406,7 @@ class _Memory:
 
     def __init__(self, instruction: str) -> None:
         self.set_instruction(instruction)
-        self.places: list[str] = []  # store names etc. seen in select options and pages
+        self.places = _UniqueList()  # store names etc. seen in select options and pages
         self._directions_to: tuple[int, list[str]] = (-1, [])  # (len(places), the places directions go to)
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
         self._read: set[str] = set()  # page texts read already
@@ -399,9 +418,9 @@ class _Memory:
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
         #: multi-turn envs: headings, link and cell names and years of every page read, places in sight,
         #: and the object types of the kitchen seen (lower case: words to search for)
-        self.page_names: list[str] = []
-        self.seen_names: list[str] = []
-        self.seen_words: list[str] = []
+        self.page_names = _UniqueList()
+        self.seen_names = _UniqueList()
+        self.seen_words = _UniqueList()
 
     def set_instruction(self, instruction: str) -> None:
         """Read the (current) instruction: its names, its question's words and its other words."""
@@ -426,23 +445,24 @@ class _Memory:
         self._read.add(tree_text)
         self._answers = None
         latest: list[str] = []
-        self.places += _TITLE.findall(tree_text)  # a page's title (an article's place) is somewhere to walk to
+        places: list[str] = _TITLE.findall(tree_text)  # a page's title (an article's place) is somewhere to walk to
+        page_names: list[str] = []
         for _bid, role, name in _page_lines(tree_text):
             if role in ("heading", "cell") and 0 < len(name) <= 80:
-                self.page_names.append(name)
-                self.page_names += _YEAR.findall(name)
+                page_names.append(name)
+                page_names += _YEAR.findall(name)
             if role == "listitem" and (m := _COUNTED.fullmatch(name)):
-                self.seen_words = _unique([*self.seen_words, m.group(1)])  # "1 tomato": a thing to search for
+                self.seen_words.add((m.group(1),))  # "1 tomato": a thing to search for
             if role == "option" and not name.lower().startswith("choose"):
-                self.places.append(name)
+                places.append(name)
             elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
                 latest += _names(name)
                 for sent, words in _sentences(name):
                     score = len(words & self.question)
                     if score >= 1:
                         self.sentences[sent] = max(score, self.sentences.get(sent, 0))
-        self.places = _unique(self.places)  # already unique but for the new ones: cheap (cached spacing)
-        self.page_names = _unique(self.page_names)
+        self.places.add(places)
+        self.page_names.add(page_names)
         self.latest_names = _unique(latest)[:LATEST_NAMES]
 
     def directions_to(self) -> list[str]:
@@ -454,7 +474,8 @@ class _Memory:
 
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
-            best = sorted(self.sentences, key=lambda s: -self.sentences[s])[:limit]
+            # the ``limit`` best-scored sentences, the first seen among equals (as a stable sort by score)
+            best = heapq.nlargest(limit, self.sentences, key=self.sentences.__getitem__)
             self._answers = _unique([a for s in best for a in _answer_spans(s)] + self.latest_names)
         return self._answers
 
@@ -469,10 +490,8 @@ class _Memory:
         if text in self._read:
             return
         self._read.add(text)
-        for m in _SEEN_PLACE.finditer(text):
-            self.seen_names.append(m.group(1))
-        self.seen_names = _unique(self.seen_names)
-        self.seen_words = _unique(self.seen_words + [t.lower() for t in _SEEN_TYPE.findall(text)])
+        self.seen_names.add([m.group(1) for m in _SEEN_PLACE.finditer(text)])
+        self.seen_words.add([t.lower() for t in _SEEN_TYPE.findall(text)])
 
     def dones(self) -> list[str]:
         """Multi-turn envs: ``done``, then ``done [answer]`` for :meth:`answers`, every heading, link and table

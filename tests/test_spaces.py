@@ -75,7 +75,7 @@ def test_spaces_are_plain_text_of_realistic_size(env_id: str) -> None:
     shared = create_shared_memory(space, n=1)
     nbytes = sum(len(a) * 4 for a in shared.values())
     lengths = sum(OBS_TEXT_MAX.values()) + (DIALOGUE_MAX if multi else 0)
-    assert nbytes == 4 * lengths <= MAX_SHARED_BYTES
+    assert nbytes == 4 * (lengths + len(space.spaces)) <= MAX_SHARED_BYTES  # each field: its length, its text
     flat = gym.wrappers.FlattenObservation(env)
     assert flatdim(space) == lengths
     obs, info = flat.reset(seed=0)
@@ -187,6 +187,13 @@ def test_obs_text_flattens_and_shares_like_gymnasium_text() -> None:
     write_to_shared_memory(space, 0, "", shared)
     write_to_shared_memory(space, 1, "naïve “q” 中", shared)
     assert tuple(view) == ("", "naïve “q” 中") and view[1] == "naïve “q” 中"  # the view follows the buffer
+    write_to_shared_memory(space, 1, "ab", shared)  # a shorter text over a longer one
+    assert tuple(view) == ("", "ab")
+    write_to_shared_memory(space, 1, "naïve “q” 中", shared)
+    for bad, error in (("a\U0001f355", KeyError), ("b\ud800", KeyError), ("x" * 65, IndexError)):
+        with pytest.raises(error):  # refused as flatten refuses it, and the buffer is left as it was
+            write_to_shared_memory(space, 0, bad, shared)
+    assert tuple(view) == ("", "naïve “q” 中")
     assert copy.deepcopy(view) == ("", "naïve “q” 中") and type(copy.deepcopy(view)) is tuple
     assert pickle.loads(pickle.dumps(view)) == ("", "naïve “q” 中")
 
