@@ -1010,6 +1010,10 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             self._text_ids[text] = ids
         return ids
 
+    def _token_array(self, text: str) -> np.ndarray:
+        """The token ids of a one-line ``text`` (a candidate action), uncached: its row is."""
+        return np.array(self._token_list(tokenize(text)), dtype=np.int32)
+
     def _token_list(self, tokens: list[str]) -> list[int]:
         table = self._token_ids
         ids = list(map(table.get, tokens))
@@ -1065,14 +1069,13 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         mat = self._matrices.get(key)
         if mat is None:
             rows = self._rows
-            parts = []
-            for c in cands:
-                row = rows.get(c)
-                if row is None:
-                    if len(rows) >= 65536:
-                        rows.clear()
-                    row = rows[c] = self._padded(self.text_ids(c), self.candidate_tokens).tobytes()
-                parts.append(row)
+            parts = list(map(rows.get, cands))
+            if None in parts:  # rows of candidates never encoded before
+                if len(rows) + len(cands) > 65536:
+                    rows.clear()
+                for i, c in enumerate(cands):
+                    if parts[i] is None:
+                        parts[i] = rows[c] = self._padded(self._token_array(c), self.candidate_tokens).tobytes()
             flat = np.zeros(self._discrete.max_actions * self.candidate_tokens, dtype=np.int32)
             filled = np.frombuffer(b"".join(parts), dtype=np.int32)  # the rows one after the other
             flat[: len(filled)] = filled

@@ -353,6 +353,26 @@ def _stop_playwright() -> None:
     _forget_stack()
 
 
+#: the Playwright and Chromium handles a forked child inherited from its parent, kept referenced so that no
+#: finalizer of theirs runs in the child (their pipes lead to the parent's driver)
+_INHERITED: list[Any] = []
+
+
+def _after_fork_in_child() -> None:
+    """A forked process (an async vector env's worker) starts its own browser stack: the handles it inherited
+    are the parent's (one Playwright connection cannot serve two processes; a call from here would corrupt the
+    parent's), and so are the locks, which a parent thread may have held at the fork."""
+    global _pw, _browser, _pw_pid, _lock
+    if _pw is not None or _browser is not None:
+        _INHERITED.append((_pw, _browser))
+    _pw, _browser, _pw_pid = None, None, None
+    _lock = threading.RLock()
+    WATCHDOG.__init__()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 @atexit.register
 def shutdown_browser() -> None:
     """Stop the shared Chromium and Playwright's driver (at exit; the next driver use starts them again)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
+import os
 import socket
 import threading
 import time
@@ -113,3 +114,13 @@ def _stop_at_exit() -> None:
 
 
 atexit.register(_stop_at_exit)
+
+
+def _after_fork_in_child() -> None:
+    """A forked process serves its own pages (the parent's server thread is not in it) and must not wait on
+    a lock that a parent thread held at the fork."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
