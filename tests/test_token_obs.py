@@ -272,9 +272,42 @@ def test_rl_bench_figures(monkeypatch):
     monkeypatch.setattr(rl_bench, "wrapped_cost", lambda *a, **k: (1.0, 0.1))
     figures = rl_bench.bench_rl(quick=True)
     for key in ("vec_sync_1_sps", "vec_sync_4_sps", "vec_async_2_sps", "async2_speedup", "async4_speedup",
-                "vec_async_2_tokenobs_sps", "async2_tokenobs_speedup"):
+                "async2_speedup_vs_sync1", "vec_sync_2_tokenobs_sps", "vec_async_2_tokenobs_sps",
+                "async2_tokenobs_speedup", "vec_sync_2_images_sps", "async2_images_speedup"):
         assert key in figures
+    assert figures["async2_speedup"] == 1.0  # a ratio of the measured throughputs
     assert set(figures["wrapped_overhead_pct"]) == set(IDS)
     assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"] == {
         "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}
     assert figures["wrapped_step_ms"]["EWA-Cooking-v0"] == 1.0
+
+
+def test_vec_speedup_compares_the_same_episodes(monkeypatch):
+    """Sync and async vector envs of the same size play the same episodes with the same actions (the
+    speedup compares equal work), and the images variant passes its options to the envs."""
+    from embodiedweb.benches import rl as rl_bench
+
+    def record(env_id, n, mode, steps, **kwargs):
+        envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, **kwargs)
+        rng = np.random.default_rng(0)
+        obs, infos = envs.reset(seed=0)
+        trace = []
+        for _ in range(steps):
+            actions = tuple(str(rng.choice([a for a in infos["admissible_actions"][i] if not a.startswith("stop")]))
+                            for i in range(n))
+            obs, *_, infos = envs.step(actions)
+            trace.append((actions, tuple(obs["embodied_text"])))
+        envs.close()
+        return trace
+
+    assert record("EWA-Navigation-v0", 2, "sync", 12) == record("EWA-Navigation-v0", 2, "async", 12)
+    calls: list[tuple] = []
+
+    def fake(env_id, n, mode, steps, **kw):
+        calls.append((env_id, n, mode, kw))
+        return 200.0 if mode == "async" else 100.0
+
+    monkeypatch.setattr(rl_bench, "vec_throughput", fake)
+    assert rl_bench.vec_speedup("EWA-Cooking-v0", 2, 5, 3, **rl_bench.IMAGES_KWARGS) == (100.0, 200.0, 2.0)
+    assert [c[2] for c in calls] == ["sync", "async"] * 3
+    assert all(c[3] == rl_bench.IMAGES_KWARGS for c in calls)

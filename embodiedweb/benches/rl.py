@@ -3,10 +3,17 @@
 * ``vec_{sync,async}_{1,2,4}_sps``: env steps per second (summed over the envs) of
   ``gym.make_vec(VEC_ENV_ID, n, vectorization_mode=...)`` in text mode, random admissible actions,
   after the reset and :data:`VEC_WARMUP` untimed steps (making the envs, and the sites' and city's
-  first-use loading in each process, are not timed); ``async{2,4}_speedup``: async n envs over 1 sync env.
-  ``vec_sync_1_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same with
-  each env in ``TokenObservations``. ``load_avg``: the machine's 1-minute load average when the vector
-  figures were taken (the async ones need idle cores: on a machine shared with other work they fall).
+  first-use loading in each process, are not timed). ``async{2,4}_speedup``: async n envs over sync n
+  envs, the median of :data:`VEC_REPEATS` back-to-back pairs: the same tasks and the same actions (the
+  random actions are drawn in env order from one seeded generator and the envs are deterministic), so
+  both do the same work and only where it runs differs (a sync vector env steps its envs one after
+  another in one process: one env's speed on that mix). ``async2_speedup_vs_sync1``: async 2 over
+  sync 1, whose single env plays other episodes (the figure issue 16 names; the mix differs).
+  ``vec_sync_2_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same
+  with each env in ``TokenObservations``; ``async2_images_speedup``: the same with
+  ``render_images=True`` (Cooking's first-person frame and the page's screenshot: a step of about
+  10 ms). ``load_avg``: the machine's 1-minute load average when the vector figures were taken (the
+  async ones need idle cores: on a machine shared with other work they fall).
 * ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
   ``wrapped_overhead_pct[env][stack]``: the time the wrappers add to that step, in % of it, for
   ``DiscreteActions``, ``ShapedReward(progress)``, ``TokenObservations`` (ids) and the three stacked. Each
@@ -29,6 +36,11 @@ import numpy as np
 VEC_ENV_ID = "EWA-Navigation-v0"
 #: untimed steps of each vector env before its throughput is timed
 VEC_WARMUP = 30
+#: back-to-back (sync, async) pairs whose median ratio is an ``async*_speedup``
+VEC_REPEATS = 3
+#: the env and options of ``async2_images_speedup``
+IMAGES_ENV_ID = "EWA-Cooking-v0"
+IMAGES_KWARGS = {"render_images": True, "embodied_view": "first_person"}
 
 
 def _stacks() -> dict[str, Any]:
@@ -84,12 +96,15 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[flo
 
 
 def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, tokens: bool = False,
-                   warmup: int = VEC_WARMUP) -> float:
-    """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode)``, random admissible actions
-    (``tokens``: each env wrapped in ``TokenObservations``), timed after ``warmup`` untimed steps."""
+                   warmup: int = VEC_WARMUP, **kwargs: Any) -> float:
+    """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode, **kwargs)``, random
+    admissible actions (``tokens``: each env wrapped in ``TokenObservations``), timed after ``warmup`` untimed
+    steps. The actions are drawn in env order from one generator seeded with ``seed``, and the envs are reset
+    with ``seed``: sync and async vector envs of the same ``n`` play the same episodes."""
     from embodiedweb.wrappers import TokenObservations
 
-    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=[TokenObservations] if tokens else None)
+    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=[TokenObservations] if tokens else None,
+                        **kwargs)
     try:
         rng = np.random.default_rng(seed)
         obs, infos = envs.reset(seed=seed)
@@ -109,21 +124,38 @@ def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, to
         envs.close()
 
 
+def vec_speedup(env_id: str, n: int, steps: int, repeats: int = VEC_REPEATS, **kwargs: Any
+                ) -> tuple[float, float, float]:
+    """(sync sps, async sps, async / sync) of ``n`` envs on the same episodes and actions: medians over
+    ``repeats`` back-to-back pairs (the ratio is the median of the pairs' ratios)."""
+    pairs = [(vec_throughput(env_id, n, "sync", steps, **kwargs), vec_throughput(env_id, n, "async", steps, **kwargs))
+             for _ in range(repeats)]
+    return (float(np.median([p[0] for p in pairs])), float(np.median([p[1] for p in pairs])),
+            float(np.median([p[1] / p[0] for p in pairs])))
+
+
 def bench_rl(quick: bool = False) -> dict[str, Any]:
     from embodiedweb.registration import registered_ids
 
     figures: dict[str, Any] = {}
     vec_steps = 60 if quick else 300
-    for mode in ("sync", "async"):
-        for n in (1, 2, 4):
-            figures[f"vec_{mode}_{n}_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps), 1)
+    repeats = 1 if quick else VEC_REPEATS
+    vec_throughput(VEC_ENV_ID, 1, "sync", vec_steps, seed=99)  # first use in this process: sites, city, caches
+    figures["vec_sync_1_sps"] = round(vec_throughput(VEC_ENV_ID, 1, "sync", vec_steps), 1)
+    figures["vec_async_1_sps"] = round(vec_throughput(VEC_ENV_ID, 1, "async", vec_steps), 1)
     for n in (2, 4):
-        figures[f"async{n}_speedup"] = round(figures[f"vec_async_{n}_sps"] / figures["vec_sync_1_sps"], 2)
-    # numeric observations: the async workers copy arrays into shared memory instead of text character by
-    # character
-    for mode, n in (("sync", 1), ("async", 2)):
-        figures[f"vec_{mode}_{n}_tokenobs_sps"] = round(vec_throughput(VEC_ENV_ID, n, mode, vec_steps, tokens=True), 1)
-    figures["async2_tokenobs_speedup"] = round(figures["vec_async_2_tokenobs_sps"] / figures["vec_sync_1_tokenobs_sps"], 2)
+        sync_sps, async_sps, ratio = vec_speedup(VEC_ENV_ID, n, vec_steps, repeats)
+        figures[f"vec_sync_{n}_sps"], figures[f"vec_async_{n}_sps"] = round(sync_sps, 1), round(async_sps, 1)
+        figures[f"async{n}_speedup"] = round(ratio, 2)
+    figures["async2_speedup_vs_sync1"] = round(figures["vec_async_2_sps"] / figures["vec_sync_1_sps"], 2)
+    # numeric observations: the async workers copy arrays into shared memory instead of texts
+    sync_sps, async_sps, ratio = vec_speedup(VEC_ENV_ID, 2, vec_steps, repeats, tokens=True)
+    figures["vec_sync_2_tokenobs_sps"], figures["vec_async_2_tokenobs_sps"] = round(sync_sps, 1), round(async_sps, 1)
+    figures["async2_tokenobs_speedup"] = round(ratio, 2)
+    # a step of about 10 ms (first-person frame and screenshot), where the workers' parallelism shows
+    sync_sps, async_sps, ratio = vec_speedup(IMAGES_ENV_ID, 2, vec_steps // 3, repeats, **IMAGES_KWARGS)
+    figures["vec_sync_2_images_sps"], figures["vec_async_2_images_sps"] = round(sync_sps, 1), round(async_sps, 1)
+    figures["async2_images_speedup"] = round(ratio, 2)
     figures["load_avg"] = round(os.getloadavg()[0], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400
