@@ -19,6 +19,7 @@ import heapq
 import math
 import re
 import zlib
+from array import array
 from functools import lru_cache
 from itertools import chain
 from typing import Any, SupportsFloat
@@ -28,6 +29,8 @@ import numpy as np
 from gymnasium import spaces
 
 from embodiedweb.spaces import OBS_TEXT_MAX, REPLACEMENT
+
+assert array("i").itemsize == np.dtype(np.int32).itemsize  # a line's token ids are stored as C ints
 
 __all__ = ["ShapedReward", "DiscreteActions", "TokenObservations", "all_candidates", "completion_now", "canonical_action",
            "tokenize", "token_id"]
@@ -1002,8 +1005,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             if None in parts:
                 for i, line_ids in enumerate(parts):
                     if line_ids is None:
-                        parts[i] = lines[split[i]] = np.array(self._token_list(tokenize(split[i])),
-                                                              dtype=np.int32).tobytes()
+                        parts[i] = lines[split[i]] = array("i", self._token_list(tokenize(split[i]))).tobytes()
             ids = np.frombuffer(b"".join(parts), dtype=np.int32).copy()
             if len(self._text_ids) >= 8192:
                 self._text_ids.clear()
