@@ -276,6 +276,12 @@ def test_rl_bench_figures(monkeypatch):
                 "async2_tokenobs_speedup", "vec_sync_2_images_sps", "async2_images_speedup"):
         assert key in figures
     assert figures["async2_speedup"] == 1.0  # a ratio of the measured throughputs
+    timeline = figures["async2_timeline_ms"]  # measured for real
+    assert set(timeline) == {"vector_step", "to_worker", "workers", "from_worker", "env_step"}
+    assert all(v > 0 for v in timeline.values())
+    # each holds at every step, so it holds for the medians: a worker's step lies inside the workers' span,
+    # which lies inside the vector step
+    assert timeline["env_step"] <= timeline["workers"] <= timeline["vector_step"]
     assert set(figures["wrapped_overhead_pct"]) == set(IDS)
     assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"] == {
         "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}

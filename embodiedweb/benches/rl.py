@@ -9,6 +9,7 @@
   both do the same work and only where it runs differs (a sync vector env steps its envs one after
   another in one process: one env's speed on that mix). ``async2_speedup_vs_sync1``: async 2 over
   sync 1, whose single env plays other episodes (the figure issue 16 names; the mix differs).
+  ``async2_timeline_ms``: where an async vector step of two envs goes (:func:`async_timeline`).
   ``vec_sync_2_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same
   with each env in ``TokenObservations``; ``async2_images_speedup``: the same with
   ``render_images=True`` (Cooking's first-person frame and the page's screenshot: a step of about
@@ -134,6 +135,67 @@ def vec_speedup(env_id: str, n: int, steps: int, repeats: int = VEC_REPEATS, **k
             float(np.median([p[1] / p[0] for p in pairs])))
 
 
+class _StepClock(gym.Wrapper[Any, Any, Any, Any]):
+    """Records when each ``step`` and ``reset`` of the env it wraps starts and ends (``time.perf_counter``:
+    one clock for every process of the machine)."""
+
+    def __init__(self, env: gym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self.stamps: list[tuple[float, float]] = []
+
+    def step(self, action: Any) -> Any:
+        t0 = time.perf_counter()
+        out = self.env.step(action)
+        self.stamps.append((t0, time.perf_counter()))
+        return out
+
+    def reset(self, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        out = self.env.reset(**kwargs)
+        self.stamps.append((t0, time.perf_counter()))
+        return out
+
+    def clock_stamps(self) -> list[tuple[float, float]]:
+        return self.stamps
+
+
+def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: int = VEC_WARMUP) -> dict[str, float]:
+    """Where the time of one step of an async vector env of ``n`` envs goes, in ms, as medians over ``steps``
+    steps (robust to the odd slow step; medians need not add up): ``vector_step`` (``step`` called to
+    returned) is ``to_worker`` (the call to the first worker's ``env.step`` starting: the actions sent) +
+    ``workers`` (that start to the slowest worker's end) + ``from_worker`` (that end to the call's return: the
+    worker's shared-memory write and pipe, and the main process's reading of them) at every step;
+    ``env_step``: the slowest worker's ``env.step`` alone. Random admissible actions; timestamps from the
+    workers and the main process on one clock."""
+    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode="async", wrappers=[_StepClock])
+    try:
+        rng = np.random.default_rng(seed)
+        _, infos = envs.reset(seed=seed)
+        calls = []
+        for _ in range(warmup + steps):
+            actions = []
+            for i in range(n):
+                adm, ok = infos["admissible_actions"], infos["_admissible_actions"]
+                cands = [a for a in adm[i] if not a.startswith("stop")] if ok[i] else []
+                actions.append(cands[int(rng.integers(len(cands)))] if cands else "noop")
+            t0 = time.perf_counter()
+            _, _, _, _, infos = envs.step(tuple(actions))
+            calls.append((t0, time.perf_counter()))
+        stamps = [np.array(s[1:]) for s in envs.call("clock_stamps")]  # s[0]: the first reset
+    finally:
+        envs.close()
+    call = np.array(calls)[warmup:]
+    work = np.stack([s[warmup:] for s in stamps])  # (env, step, start/end): one stamp per vector step
+    first_start, slowest_end = work[:, :, 0].min(axis=0), work[:, :, 1].max(axis=0)
+
+    def ms(x: np.ndarray) -> float:
+        return round(1e3 * float(np.median(x)), 3)
+
+    return {"vector_step": ms(call[:, 1] - call[:, 0]), "to_worker": ms(first_start - call[:, 0]),
+            "workers": ms(slowest_end - first_start), "from_worker": ms(call[:, 1] - slowest_end),
+            "env_step": ms((work[:, :, 1] - work[:, :, 0]).max(axis=0))}
+
+
 def bench_rl(quick: bool = False) -> dict[str, Any]:
     from embodiedweb.registration import registered_ids
 
@@ -156,6 +218,7 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
     sync_sps, async_sps, ratio = vec_speedup(IMAGES_ENV_ID, 2, vec_steps // 3, repeats, **IMAGES_KWARGS)
     figures["vec_sync_2_images_sps"], figures["vec_async_2_images_sps"] = round(sync_sps, 1), round(async_sps, 1)
     figures["async2_images_speedup"] = round(ratio, 2)
+    figures["async2_timeline_ms"] = async_timeline(VEC_ENV_ID, vec_steps)
     figures["load_avg"] = round(os.getloadavg()[0], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400
