@@ -276,9 +276,10 @@ def test_rl_bench_figures(monkeypatch):
                 "async2_tokenobs_speedup", "vec_sync_2_images_sps", "async2_images_speedup"):
         assert key in figures
     assert figures["async2_speedup"] == 1.0  # a ratio of the measured throughputs
-    timeline = figures["async2_timeline_ms"]  # measured for real
-    assert set(timeline) == {"vector_step", "to_worker", "workers", "from_worker", "env_step"}
+    timeline = figures["async2_timeline"]  # measured for real
+    assert set(timeline) == {"vector_step", "to_worker", "workers", "from_worker", "env_step", "lockstep_ceiling"}
     assert all(v > 0 for v in timeline.values())
+    assert 1.0 <= timeline["lockstep_ceiling"] <= 2.0  # two envs: between their slowest and their sum
     # each holds at every step, so it holds for the medians: a worker's step lies inside the workers' span,
     # which lies inside the vector step
     assert timeline["env_step"] <= timeline["workers"] <= timeline["vector_step"]

@@ -9,7 +9,8 @@
   both do the same work and only where it runs differs (a sync vector env steps its envs one after
   another in one process: one env's speed on that mix). ``async2_speedup_vs_sync1``: async 2 over
   sync 1, whose single env plays other episodes (the figure issue 16 names; the mix differs).
-  ``async2_timeline_ms``: where an async vector step of two envs goes (:func:`async_timeline`).
+  ``async2_timeline``: where an async vector step of two envs goes, and the lock-step ceiling of
+  its speedup (:func:`async_timeline`).
   ``vec_sync_2_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same
   with each env in ``TokenObservations``; ``async2_images_speedup``: the same with
   ``render_images=True`` (Cooking's first-person frame and the page's screenshot: a step of about
@@ -165,8 +166,11 @@ def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: i
     returned) is ``to_worker`` (the call to the first worker's ``env.step`` starting: the actions sent) +
     ``workers`` (that start to the slowest worker's end) + ``from_worker`` (that end to the call's return: the
     worker's shared-memory write and pipe, and the main process's reading of them) at every step;
-    ``env_step``: the slowest worker's ``env.step`` alone. Random admissible actions; timestamps from the
-    workers and the main process on one clock."""
+    ``env_step``: the slowest worker's ``env.step`` alone. ``lockstep_ceiling``: the speedup over stepping
+    the same envs one after another that a lock-step vector env could reach with no cost of its own, the
+    sum of all the workers' step times over the sum of each vector step's slowest (steps cost from a tenth
+    of a millisecond, a street move, to a few, a reset: a vector step waits for its slowest env). Random
+    admissible actions; timestamps from the workers and the main process on one clock."""
     envs = gym.make_vec(env_id, num_envs=n, vectorization_mode="async", wrappers=[_StepClock])
     try:
         rng = np.random.default_rng(seed)
@@ -191,9 +195,11 @@ def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: i
     def ms(x: np.ndarray) -> float:
         return round(1e3 * float(np.median(x)), 3)
 
+    durations = work[:, :, 1] - work[:, :, 0]
     return {"vector_step": ms(call[:, 1] - call[:, 0]), "to_worker": ms(first_start - call[:, 0]),
             "workers": ms(slowest_end - first_start), "from_worker": ms(call[:, 1] - slowest_end),
-            "env_step": ms((work[:, :, 1] - work[:, :, 0]).max(axis=0))}
+            "env_step": ms(durations.max(axis=0)),
+            "lockstep_ceiling": round(float(durations.sum() / durations.max(axis=0).sum()), 2)}
 
 
 def bench_rl(quick: bool = False) -> dict[str, Any]:
@@ -218,7 +224,7 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
     sync_sps, async_sps, ratio = vec_speedup(IMAGES_ENV_ID, 2, vec_steps // 3, repeats, **IMAGES_KWARGS)
     figures["vec_sync_2_images_sps"], figures["vec_async_2_images_sps"] = round(sync_sps, 1), round(async_sps, 1)
     figures["async2_images_speedup"] = round(ratio, 2)
-    figures["async2_timeline_ms"] = async_timeline(VEC_ENV_ID, vec_steps)
+    figures["async2_timeline"] = async_timeline(VEC_ENV_ID, vec_steps)
     figures["load_avg"] = round(os.getloadavg()[0], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400
