@@ -160,7 +160,8 @@ class _StepClock(gym.Wrapper[Any, Any, Any, Any]):
         return self.stamps
 
 
-def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: int = VEC_WARMUP) -> dict[str, float]:
+def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: int = VEC_WARMUP,
+                   **kwargs: Any) -> dict[str, float]:
     """Where the time of one step of an async vector env of ``n`` envs goes, in ms, as medians over ``steps``
     steps (robust to the odd slow step; medians need not add up): ``vector_step`` (``step`` called to
     returned) is ``to_worker`` (the call to the first worker's ``env.step`` starting: the actions sent) +
@@ -171,7 +172,7 @@ def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: i
     sum of all the workers' step times over the sum of each vector step's slowest (steps cost from a tenth
     of a millisecond, a street move, to a few, a reset: a vector step waits for its slowest env). Random
     admissible actions; timestamps from the workers and the main process on one clock."""
-    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode="async", wrappers=[_StepClock])
+    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode="async", wrappers=[_StepClock], **kwargs)
     try:
         rng = np.random.default_rng(seed)
         _, infos = envs.reset(seed=seed)
