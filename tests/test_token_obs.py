@@ -318,3 +318,24 @@ def test_vec_speedup_compares_the_same_episodes(monkeypatch):
     assert rl_bench.vec_speedup("EWA-Cooking-v0", 2, 5, 3, **rl_bench.IMAGES_KWARGS) == (100.0, 200.0, 2.0)
     assert [c[2] for c in calls] == ["sync", "async"] * 3
     assert all(c[3] == rl_bench.IMAGES_KWARGS for c in calls)
+
+
+def test_wrapped_overhead_is_the_median_over_seeds(monkeypatch):
+    """``wrapped_overhead_pct`` is the median over ``WRAPPED_SEEDS`` runs of different episodes (seeds 0, 1,
+    ...), not one run's figure nor their mean."""
+    from embodiedweb.benches import rl as rl_bench
+
+    seeds: list[int] = []
+    extra = {0: 0.1, 1: 0.5, 2: 0.2}  # % of a 1 ms step: 10, 50, 20 -> median 20 (mean 26.7)
+
+    def fake_cost(env_id, wrap, steps, seed=0):
+        if steps >= 80:  # not the warm-up run
+            seeds.append(seed)
+        return 1.0, extra.get(seed, 0.0)
+
+    monkeypatch.setattr(rl_bench, "wrapped_cost", fake_cost)
+    monkeypatch.setattr(rl_bench, "vec_throughput", lambda *a, **k: 100.0)
+    monkeypatch.setattr(rl_bench, "async_timeline", lambda *a, **k: {})
+    figures = rl_bench.bench_rl(quick=False)
+    assert rl_bench.WRAPPED_SEEDS == 3 and sorted(set(seeds)) == [0, 1, 2]
+    assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"]["all"] == 20.0

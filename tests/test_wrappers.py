@@ -406,3 +406,16 @@ def test_an_errand_with_a_question_takes_an_answer():
              for t in env.unwrapped.tasks.tasks}
     assert kinds == {True: True, False: False}
     env.close()
+
+
+def test_unique_list_grows_as_unique_keeps_a_list():
+    """The candidate memory's lists (places, page names) stay as ``_unique`` of all that was added: spacing
+    normalised, no empty item, no repeat, first occurrences in order."""
+    from embodiedweb.wrappers import _unique, _UniqueList
+
+    items = _UniqueList(["Joe's  Pizza", "", "Bryant Park"])
+    added = [["Bryant  Park", "Macy's"], [" ", "Joe's Pizza", "Macy's", "Apple Store"]]
+    for batch in added:
+        items.add(batch)
+    assert list(items) == _unique(["Joe's  Pizza", "", "Bryant Park", *added[0], *added[1]]) \
+        == ["Joe's Pizza", "Bryant Park", "Macy's", "Apple Store"]
