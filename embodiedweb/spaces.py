@@ -139,24 +139,15 @@ class ObsText(spaces.Text):
 
     def to_indices(self, text: str) -> np.ndarray:
         """The flattened form of ``text`` (``gymnasium.spaces.flatten``): the charset index of each character,
-        padded to ``max_length`` with ``len(charset)``; ``KeyError`` for a character outside the charset."""
+        padded to ``max_length`` with ``len(charset)``; the checks of :meth:`check_codes`."""
         out = np.full(self.max_length, len(self.character_set), dtype=np.int32)
-        if text:
-            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-            table = self._index_of
-            inside = codes < len(table)
-            idx = np.where(inside, table[np.where(inside, codes, 0)], -1)
-            if (idx < 0).any():
-                bad = int(codes[int(np.argmax(idx < 0))])
-                raise KeyError(chr(bad))
-            if len(idx) > self.max_length:  # as Gymnasium's flatten fails on it
-                raise IndexError(f"a text of {len(idx)} characters in a Text space of at most {self.max_length}")
-            out[: len(idx)] = idx
+        codes = self.check_codes(text)
+        out[: len(codes)] = self._index_of[codes]
         return out
 
     def check_codes(self, text: str) -> np.ndarray:
-        """The code points of ``text`` (uint32), after the checks of :meth:`to_indices` (``KeyError`` for a
-        character outside the charset, ``IndexError`` past ``max_length``)."""
+        """The code points of ``text`` (uint32), checked as Gymnasium's ``flatten`` checks a text: ``KeyError``
+        for a character outside the charset (the first one), then ``IndexError`` past ``max_length``."""
         codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
         if len(codes):
             table = self._index_of
@@ -164,7 +155,7 @@ class ObsText(spaces.Text):
                 inside = codes < len(table)
                 bad = int(codes[int(np.argmax(~inside | (table[np.where(inside, codes, 0)] < 0)))])
                 raise KeyError(chr(bad))
-            if len(codes) > self.max_length:
+            if len(codes) > self.max_length:  # as Gymnasium's flatten fails on it
                 raise IndexError(f"a text of {len(codes)} characters in a Text space of at most {self.max_length}")
         return codes
 
