@@ -101,6 +101,17 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[flo
     return 1e3 * spent[0] / steps, 1e3 * (total - spent[0]) / steps
 
 
+def _random_vector_actions(infos: dict[str, Any], n: int, rng: np.random.Generator) -> tuple[str, ...]:
+    """A random admissible action other than ``stop`` for each of a vector env's ``n`` envs (drawn in env
+    order: the same infos and generator give the same actions, sync or async)."""
+    adm, ok = infos.get("admissible_actions"), infos.get("_admissible_actions")
+    actions = []
+    for i in range(n):
+        cands = [a for a in adm[i] if not a.startswith("stop")] if adm is not None and ok[i] else []
+        actions.append(cands[int(rng.integers(len(cands)))] if cands else "noop")
+    return tuple(actions)
+
+
 def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, tokens: bool = False,
                    warmup: int = VEC_WARMUP, **kwargs: Any) -> float:
     """Env steps per second of ``gym.make_vec(env_id, n, vectorization_mode=mode, **kwargs)``, random
@@ -118,13 +129,7 @@ def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, to
         for k in range(warmup + steps):
             if k == warmup:
                 t0 = time.perf_counter()
-            actions = []
-            for i in range(n):
-                adm = infos.get("admissible_actions")
-                ok = infos.get("_admissible_actions")
-                cands = [a for a in adm[i] if not a.startswith("stop")] if adm is not None and ok[i] else []
-                actions.append(cands[int(rng.integers(len(cands)))] if cands else "noop")
-            obs, _, _, _, infos = envs.step(tuple(actions))
+            obs, _, _, _, infos = envs.step(_random_vector_actions(infos, n, rng))
         return n * steps / (time.perf_counter() - t0)
     finally:
         envs.close()
@@ -182,13 +187,9 @@ def async_timeline(env_id: str, steps: int, n: int = 2, seed: int = 0, warmup: i
         _, infos = envs.reset(seed=seed)
         calls = []
         for _ in range(warmup + steps):
-            actions = []
-            for i in range(n):
-                adm, ok = infos["admissible_actions"], infos["_admissible_actions"]
-                cands = [a for a in adm[i] if not a.startswith("stop")] if ok[i] else []
-                actions.append(cands[int(rng.integers(len(cands)))] if cands else "noop")
+            actions = _random_vector_actions(infos, n, rng)
             t0 = time.perf_counter()
-            _, _, _, _, infos = envs.step(tuple(actions))
+            _, _, _, _, infos = envs.step(actions)
             calls.append((t0, time.perf_counter()))
         stamps = [np.array(s[1:]) for s in envs.call("clock_stamps")]  # s[0]: the first reset
     finally:
