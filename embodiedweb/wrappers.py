@@ -1005,16 +1005,16 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
             if None in parts:
                 for i, line_ids in enumerate(parts):
                     if line_ids is None:
-                        parts[i] = lines[split[i]] = array("i", self._token_list(tokenize(split[i]))).tobytes()
+                        parts[i] = lines[split[i]] = self._line_bytes(split[i])
             ids = np.frombuffer(b"".join(parts), dtype=np.int32).copy()
             if len(self._text_ids) >= 8192:
                 self._text_ids.clear()
             self._text_ids[text] = ids
         return ids
 
-    def _token_array(self, text: str) -> np.ndarray:
-        """The token ids of a one-line ``text`` (a candidate action), uncached: its row is."""
-        return np.array(self._token_list(tokenize(text)), dtype=np.int32)
+    def _line_bytes(self, line: str) -> bytes:
+        """The token ids of one line (no token spans a line break) as int32 bytes, uncached: callers cache them."""
+        return array("i", self._token_list(tokenize(line))).tobytes()
 
     def _token_list(self, tokens: list[str]) -> list[int]:
         table = self._token_ids
@@ -1077,7 +1077,8 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
                     rows.clear()
                 for i, c in enumerate(cands):
                     if parts[i] is None:
-                        parts[i] = rows[c] = self._padded(self._token_array(c), self.candidate_tokens).tobytes()
+                        ids = np.frombuffer(self._line_bytes(c), dtype=np.int32)
+                        parts[i] = rows[c] = self._padded(ids, self.candidate_tokens).tobytes()
             flat = np.zeros(self._discrete.max_actions * self.candidate_tokens, dtype=np.int32)
             filled = np.frombuffer(b"".join(parts), dtype=np.int32)  # the rows one after the other
             flat[: len(filled)] = filled
