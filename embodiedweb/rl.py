@@ -5,7 +5,8 @@
   observations (:class:`~embodiedweb.wrappers.TokenObservations`). SB3's ``check_env`` passes on it.
 * :func:`rl_wrappers` - the same wrappers as a list for ``gym.make_vec(id, n, wrappers=...)``.
 * :func:`make_rl_vec` - ``gym.make_vec`` (``"sync"`` or ``"async"`` with shared memory) of the wrapped env,
-  with Gymnasium's same-step autoreset (the convention SB3 expects).
+  or a :class:`~embodiedweb.vector_pool.PoolVectorEnv` (``"pool"``: several envs per worker process, the
+  fast one on few cores), with Gymnasium's same-step autoreset (the convention SB3 expects).
 * :class:`~embodiedweb.sb3.SB3VecEnv` (also as ``embodiedweb.rl.SB3VecEnv``) - an SB3 ``VecEnv`` over such a Gymnasium vector env, so SB3 and sb3-contrib
   (``MaskablePPO``: ``action_masks`` come from each env's last ``info["action_mask"]``) train on it.
 
@@ -73,14 +74,22 @@ def make_rl_env(env_id: str, *, reward: str = "progress", gamma: float = 0.99,
 
 def make_rl_vec(env_id: str, num_envs: int, vectorization_mode: str = "sync", *, reward: str = "progress",
                 gamma: float = 0.99, max_actions: int = DEFAULT_MAX_ACTIONS, encoding: str = "bow",
-                bonus: float = 0.5, token_kwargs: dict[str, Any] | None = None,
+                bonus: float = 0.5, token_kwargs: dict[str, Any] | None = None, num_workers: int | None = None,
                 **make_kwargs: Any) -> gym.vector.VectorEnv:
-    """``gym.make_vec`` of the wrapped env (``"sync"``, or ``"async"``: one process per env, observations
-    through shared memory), with same-step autoreset: a step that ends an episode returns the next
-    episode's first observation and puts the last one in ``info["final_obs"]``."""
-    if vectorization_mode not in ("sync", "async"):
-        raise ValueError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
-    return gym.make_vec(env_id, num_envs, vectorization_mode=vectorization_mode,
-                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
-                        wrappers=rl_wrappers(reward, gamma, max_actions, encoding, bonus, **(token_kwargs or {})),
-                        **make_kwargs)
+    """``gym.make_vec`` of the wrapped env (``"sync"``; ``"async"``: one process per env, observations
+    through shared memory; ``"pool"``: ``num_envs`` envs in ``num_workers`` processes, default one per
+    core, see :class:`~embodiedweb.vector_pool.PoolVectorEnv`), with same-step autoreset: a step that ends
+    an episode returns the next episode's first observation and puts the last one in ``info["final_obs"]``."""
+    if vectorization_mode not in ("sync", "async", "pool"):
+        raise ValueError(f"vectorization_mode must be 'sync', 'async' or 'pool', got {vectorization_mode!r}")
+    if num_workers is not None and vectorization_mode != "pool":
+        raise ValueError("num_workers is for vectorization_mode='pool'")
+    wrappers = rl_wrappers(reward, gamma, max_actions, encoding, bonus, **(token_kwargs or {}))
+    vector_kwargs = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}
+    if vectorization_mode == "pool":
+        from embodiedweb.vector_pool import make_pool_vec
+
+        return make_pool_vec(env_id, num_envs, num_workers, wrappers=wrappers, vector_kwargs=vector_kwargs,
+                             **make_kwargs)
+    return gym.make_vec(env_id, num_envs, vectorization_mode=vectorization_mode, vector_kwargs=vector_kwargs,
+                        wrappers=wrappers, **make_kwargs)

@@ -2,7 +2,7 @@
 
 The env is wrapped for RL (:func:`embodiedweb.rl.make_rl_env`: shaped reward, masked discrete actions over
 the candidate actions, hashed bag-of-words observations) and vectorised with Gymnasium's ``make_vec``
-(:func:`embodiedweb.rl.make_rl_vec`, sync or async) behind :class:`embodiedweb.sb3.SB3VecEnv`. Training
+(:func:`embodiedweb.rl.make_rl_vec`, sync, async or pool) behind :class:`embodiedweb.sb3.SB3VecEnv`. Training
 uses the ``train`` tasks; every ``--eval-every`` steps the greedy policy plays the held-back ``test`` tasks
 of the same curriculum level, and a masked uniform-random policy plays the same tasks once as the baseline.
 
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reward", choices=["sparse", "progress", "subgoal", "distance"], default="progress")
     ap.add_argument("--timesteps", type=int, default=20_000)
     ap.add_argument("--n-envs", type=int, default=2)
-    ap.add_argument("--vec", choices=["sync", "async"], default="async")
+    ap.add_argument("--vec", choices=["sync", "async", "pool"], default="async")
     ap.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env")
     ap.add_argument("--max-actions", type=int, default=512)
     ap.add_argument("--max-steps", type=int, default=None, help="episode step limit (the spec's if unset)")

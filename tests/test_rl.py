@@ -41,10 +41,10 @@ def test_sb3_check_env_fails_on_the_raw_env():
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("mode", ["sync", "async"])
-@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize(("env_id", "mode"), [(e, m) for e in IDS for m in ("sync", "async")]
+                         + [("EWA-Cooking-v0", "pool"), ("EWA-Navigation-v0", "pool")])
 def test_maskable_ppo_trains_through_make_vec(env_id, mode):
-    venv = VecMonitor(SB3VecEnv(make_rl_vec(env_id, 2, mode, split="train", max_steps=20)))
+    venv = VecMonitor(SB3VecEnv(make_rl_vec(env_id, 2 if mode != "pool" else 4, mode, split="train", max_steps=20)))
     try:
         model = MaskablePPO("MultiInputPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, verbose=0,
                             policy_kwargs={"net_arch": [32]})

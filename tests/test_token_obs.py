@@ -273,7 +273,8 @@ def test_rl_bench_figures(monkeypatch):
     figures = rl_bench.bench_rl(quick=True)
     for key in ("vec_sync_1_sps", "vec_sync_4_sps", "vec_async_2_sps", "async2_speedup", "async4_speedup",
                 "async2_speedup_vs_sync1", "vec_sync_2_tokenobs_sps", "vec_async_2_tokenobs_sps",
-                "async2_tokenobs_speedup", "vec_sync_2_images_sps", "async2_images_speedup"):
+                "async2_tokenobs_speedup", "vec_sync_2_images_sps", "async2_images_speedup",
+                "vec_pool_8_sps", "pool8_speedup", "vec_sync_16_sps", "pool16_speedup", "pool16_speedup_vs_sync1"):
         assert key in figures
     assert figures["async2_speedup"] == 1.0  # a ratio of the measured throughputs
     timeline = figures["async2_timeline"]  # measured for real
@@ -293,9 +294,13 @@ def test_vec_speedup_compares_the_same_episodes(monkeypatch):
     """Sync and async vector envs of the same size play the same episodes with the same actions (the
     speedup compares equal work), and the images variant passes its options to the envs."""
     from embodiedweb.benches import rl as rl_bench
+    from embodiedweb.vector_pool import make_pool_vec
 
     def record(env_id, n, mode, steps, **kwargs):
-        envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, **kwargs)
+        if mode == "pool":
+            envs = make_pool_vec(env_id, n, rl_bench.POOL_WORKERS, **kwargs)
+        else:
+            envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, **kwargs)
         rng = np.random.default_rng(0)
         obs, infos = envs.reset(seed=0)
         trace = []
@@ -308,6 +313,7 @@ def test_vec_speedup_compares_the_same_episodes(monkeypatch):
         return trace
 
     assert record("EWA-Navigation-v0", 2, "sync", 12) == record("EWA-Navigation-v0", 2, "async", 12)
+    assert record("EWA-Navigation-v0", 5, "sync", 12) == record("EWA-Navigation-v0", 5, "pool", 12)
     calls: list[tuple] = []
 
     def fake(env_id, n, mode, steps, **kw):

@@ -14,7 +14,11 @@
   ``vec_sync_2_tokenobs_sps``, ``vec_async_2_tokenobs_sps`` and ``async2_tokenobs_speedup``: the same
   with each env in ``TokenObservations``; ``async2_images_speedup``: the same with
   ``render_images=True`` (Cooking's first-person frame and the page's screenshot: a step of about
-  10 ms). ``load_avg``: the machine's 1-minute load average when the vector figures were taken (the
+  10 ms). ``vec_pool_{8,16}_sps`` and ``pool{8,16}_speedup``: a
+  :class:`~embodiedweb.vector_pool.PoolVectorEnv` of 8 or 16 envs in :data:`POOL_WORKERS` shares (the main
+  process steps one, a worker process the other) over a sync vector env of as many envs, on the same
+  episodes and actions (``pool*_speedup_vs_sync1``: over the single env, as ``async2_speedup_vs_sync1``).
+  ``load_avg``: the machine's 1-minute load average when the vector figures were taken (the
   async ones need idle cores: on a machine shared with other work they fall).
 * ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
   ``wrapped_overhead_pct[env][stack]``: the time the wrappers add to that step, in % of it, for
@@ -44,6 +48,9 @@ VEC_WARMUP = 30
 WRAPPED_SEEDS = 3
 #: back-to-back (sync, async) pairs whose median ratio is an ``async*_speedup``
 VEC_REPEATS = 3
+#: worker processes of the ``pool`` figures (the machine the issue names has 2 cores), and envs per worker
+POOL_WORKERS = 2
+POOL_ENVS_PER_WORKER = (4, 8)
 #: the env and options of ``async2_images_speedup``
 IMAGES_ENV_ID = "EWA-Cooking-v0"
 IMAGES_KWARGS = {"render_images": True, "embodied_view": "first_person"}
@@ -120,8 +127,13 @@ def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, to
     with ``seed``: sync and async vector envs of the same ``n`` play the same episodes."""
     from embodiedweb.wrappers import TokenObservations
 
-    envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=[TokenObservations] if tokens else None,
-                        **kwargs)
+    wrappers = [TokenObservations] if tokens else None
+    if mode == "pool":
+        from embodiedweb.vector_pool import make_pool_vec
+
+        envs = make_pool_vec(env_id, n, POOL_WORKERS, wrappers=wrappers, **kwargs)
+    else:
+        envs = gym.make_vec(env_id, num_envs=n, vectorization_mode=mode, wrappers=wrappers, **kwargs)
     try:
         rng = np.random.default_rng(seed)
         obs, infos = envs.reset(seed=seed)
@@ -135,11 +147,11 @@ def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, to
         envs.close()
 
 
-def vec_speedup(env_id: str, n: int, steps: int, repeats: int = VEC_REPEATS, **kwargs: Any
+def vec_speedup(env_id: str, n: int, steps: int, repeats: int = VEC_REPEATS, mode: str = "async", **kwargs: Any
                 ) -> tuple[float, float, float]:
-    """(sync sps, async sps, async / sync) of ``n`` envs on the same episodes and actions: medians over
+    """(sync sps, ``mode`` sps, ``mode`` / sync) of ``n`` envs on the same episodes and actions: medians over
     ``repeats`` back-to-back pairs (the ratio is the median of the pairs' ratios)."""
-    pairs = [(vec_throughput(env_id, n, "sync", steps, **kwargs), vec_throughput(env_id, n, "async", steps, **kwargs))
+    pairs = [(vec_throughput(env_id, n, "sync", steps, **kwargs), vec_throughput(env_id, n, mode, steps, **kwargs))
              for _ in range(repeats)]
     return (float(np.median([p[0] for p in pairs])), float(np.median([p[1] for p in pairs])),
             float(np.median([p[1] / p[0] for p in pairs])))
@@ -231,6 +243,13 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
     figures["vec_sync_2_images_sps"], figures["vec_async_2_images_sps"] = round(sync_sps, 1), round(async_sps, 1)
     figures["async2_images_speedup"] = round(ratio, 2)
     figures["async2_timeline"] = async_timeline(VEC_ENV_ID, vec_steps)
+    # several envs per process (PoolVectorEnv): the step costs average out within each share
+    for per_worker in POOL_ENVS_PER_WORKER:
+        n = POOL_WORKERS * per_worker
+        sync_sps, pool_sps, ratio = vec_speedup(VEC_ENV_ID, n, vec_steps, repeats, mode="pool")
+        figures[f"vec_sync_{n}_sps"], figures[f"vec_pool_{n}_sps"] = round(sync_sps, 1), round(pool_sps, 1)
+        figures[f"pool{n}_speedup"] = round(ratio, 2)
+        figures[f"pool{n}_speedup_vs_sync1"] = round(pool_sps / figures["vec_sync_1_sps"], 2)
     figures["load_avg"] = round(os.getloadavg()[0], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400

@@ -7,6 +7,8 @@ the tree text is identical in both modes.
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -386,6 +388,25 @@ class TreeBuilder:
         self._flush(run, root if block is None else block, depth, state)
 
 
+#: how many pages' trees :func:`build_tree` keeps (a few MB)
+TREE_CACHE_SIZE = 256
+_TREES: OrderedDict[bytes, PageTree] = OrderedDict()
+
+
 def build_tree(doc: Any) -> PageTree:
-    """The :class:`PageTree` of an lxml HTML document annotated with ``data-bid``."""
-    return TreeBuilder(doc).build()
+    """The :class:`PageTree` of an lxml HTML document annotated with ``data-bid``.
+
+    The tree is a function of the document alone (every element, attribute and text the walk reads is in
+    its serialization), so the trees of the last :data:`TREE_CACHE_SIZE` documents are kept by a digest of
+    that serialization: a page seen again (going back, a site's header links, another env on the same
+    page) is not walked again, which is most page loads of random play. Each call returns its own lists,
+    dict and set (the :class:`Node` records are shared: nothing changes a node once built)."""
+    key = hashlib.blake2b(etree.tostring(doc, encoding="utf-8"), digest_size=16).digest()
+    tree = _TREES.get(key)
+    if tree is None:
+        tree = _TREES[key] = TreeBuilder(doc).build()
+        if len(_TREES) > TREE_CACHE_SIZE:
+            _TREES.popitem(last=False)
+    else:
+        _TREES.move_to_end(key)
+    return PageTree(list(tree.lines), dict(tree.nodes), set(tree.all_ids), tree.title)

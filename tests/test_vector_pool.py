@@ -1,0 +1,138 @@
+"""PoolVectorEnv: several envs per worker process, with Gymnasium's vector-env semantics."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import embodiedweb  # noqa: F401  (registers the ids)
+from embodiedweb.vector_pool import PoolVectorEnv, make_pool_vec, worker_sizes
+
+ENV = "EWA-Navigation-v0"
+KW = {"split": "train", "max_steps": 4}  # episodes end within a few steps: autoresets happen
+
+
+def _actions(infos: dict, n: int, rng: np.random.Generator) -> tuple[str, ...]:
+    adm, ok = infos.get("admissible_actions"), infos.get("_admissible_actions")
+    out = []
+    for i in range(n):
+        cands = list(adm[i]) if adm is not None and ok[i] else []
+        out.append(cands[int(rng.integers(len(cands)))] if cands else "noop")
+    return tuple(out)
+
+
+def _play(envs: gym.vector.VectorEnv, steps: int) -> list:
+    """The trajectory of random admissible actions (drawn from the infos: the same infos give the same
+    actions) as comparable values."""
+    rng = np.random.default_rng(0)
+    obs, infos = envs.reset(seed=3)
+    trace = [(dict(obs), sorted(infos))]
+    for _ in range(steps):
+        actions = _actions(infos, envs.num_envs, rng)
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        final = infos.get("final_obs")
+        trace.append((actions, dict(obs), rewards.tolist(), terminated.tolist(), truncated.tolist(), sorted(infos),
+                      None if final is None else [None if f is None else f["web_text"] for f in final]))
+    envs.close()
+    return trace
+
+
+def test_worker_sizes_split_envs_evenly():
+    assert worker_sizes(8, 2) == [4, 4]
+    assert worker_sizes(5, 2) == [3, 2]
+    assert worker_sizes(3, 3) == [1, 1, 1]
+    assert sum(worker_sizes(17, 4)) == 17
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_pool_plays_the_same_trajectories_as_the_sync_vector_env(mode, shared_memory):
+    sync = _play(gym.make_vec(ENV, 5, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **KW), 12)
+    pool = _play(make_pool_vec(ENV, 5, 2, vector_kwargs={"autoreset_mode": mode, "shared_memory": shared_memory},
+                               **KW), 12)
+    assert any(any(step[3]) or any(step[4]) for step in sync[1:])  # episodes ended: autoreset was exercised
+    assert pool == sync
+
+
+def test_reset_mask_resets_only_the_masked_envs():
+    def run(envs: gym.vector.VectorEnv) -> list:
+        envs.reset(seed=0)
+        envs.step(("move_forward",) * 3)
+        obs, infos = envs.reset(seed=[None, 7, None], options={"reset_mask": np.array([False, True, False])})
+        out = [list(obs["embodied_text"]), list(infos["_task_id"])]
+        envs.close()
+        return out
+
+    kw = {"vector_kwargs": {"autoreset_mode": AutoresetMode.DISABLED}, **KW}
+    sync = run(gym.make_vec(ENV, 3, vectorization_mode="sync", **kw))
+    assert run(make_pool_vec(ENV, 3, 2, **kw)) == sync
+    assert sync[1] == [False, True, False]
+
+
+def test_call_get_attr_and_set_attr_reach_every_env():
+    envs = make_pool_vec(ENV, 3, 2, **KW)
+    try:
+        envs.reset(seed=0)
+        assert [t.task_id for t in envs.get_attr("task")] == [t.task_id for t in envs.call("task")]
+        envs.set_attr("probe", [1, 2, 3])
+        assert envs.get_attr("probe") == (1, 2, 3)
+        envs.set_attr("probe", "same")
+        assert envs.get_attr("probe") == ("same",) * 3
+        with pytest.raises(ValueError, match="num_envs=3"):
+            envs.set_attr("probe", [1, 2])
+    finally:
+        envs.close()
+
+
+def test_a_workers_error_is_raised_in_the_caller_and_the_envs_go_on():
+    envs = make_pool_vec(ENV, 2, 2, **KW)
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(AttributeError, match="no_such_attribute"):
+            envs.get_attr("no_such_attribute")
+        with pytest.raises(ValueError, match="expected 2 actions"):
+            envs.step(("noop",))
+        obs, rewards, *_ = envs.step(("not an action", "noop"))  # bad actions: an error in the observation
+        assert all(obs["last_action_error"]) and rewards.shape == (2,)
+    finally:
+        envs.close()
+
+
+def test_a_dead_worker_is_a_clear_error_not_a_hang():
+    envs = make_pool_vec(ENV, 2, 2, **KW)
+    try:
+        envs.reset(seed=0)
+        os.kill(envs._processes[-1].pid, signal.SIGKILL)
+        envs._processes[-1].join(5)
+        with pytest.raises(RuntimeError, match="worker died"):
+            envs.step(("noop", "noop"))
+    finally:
+        envs.close()
+    assert envs.closed and not any(p.is_alive() for p in envs._processes)
+
+
+def test_bad_construction_is_refused():
+    with pytest.raises(ValueError, match="num_envs"):
+        make_pool_vec(ENV, 0)
+    with pytest.raises(ValueError, match="at least one"):
+        PoolVectorEnv([])
+
+
+def test_spaces_are_batched_like_gymnasiums():
+    envs = make_pool_vec(ENV, 4, 2, **KW)
+    ref = gym.make_vec(ENV, 4, vectorization_mode="sync", **KW)
+    try:
+        assert envs.single_observation_space == ref.single_observation_space
+        assert envs.observation_space == ref.observation_space
+        assert envs.action_space == ref.action_space
+        assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+        obs, _ = envs.reset(seed=0)
+        assert envs.observation_space.contains(obs)
+    finally:
+        envs.close()
+        ref.close()

@@ -1,0 +1,56 @@
+"""The accessibility tree's cache: a page seen again is not walked again, and never served stale."""
+
+from __future__ import annotations
+
+from embodiedweb.web import axtree
+from web_sites.dom import parse_html
+
+PAGE = """<html><head><title>Lab</title></head><body>
+<h1 data-bid="1">Title</h1><p>Some text.</p>
+<input data-bid="2" type="text" aria-label="Box" value="first">
+<a data-bid="3" href="/x">Go</a></body></html>"""
+
+
+def _uncached(doc) -> axtree.PageTree:
+    return axtree.TreeBuilder(doc).build()
+
+
+def test_a_cached_tree_equals_a_fresh_walk_and_follows_every_change_of_the_document(monkeypatch):
+    walks: list[int] = []
+    real = axtree.TreeBuilder.build
+
+    def counted(self):
+        walks.append(1)
+        return real(self)
+
+    monkeypatch.setattr(axtree.TreeBuilder, "build", counted)
+    axtree._TREES.clear()
+    doc = parse_html(PAGE)
+    first = axtree.build_tree(doc)
+    again = axtree.build_tree(parse_html(PAGE))  # another document of the same page: from the cache
+    assert len(walks) == 1 and again == first == _uncached(doc)
+    box = doc.find(".//input")
+    box.set("value", "second")  # a typed value (the browser driver syncs form values into attributes)
+    changed = axtree.build_tree(doc)
+    assert "second" in changed.text and "first" not in changed.text and changed == _uncached(doc)
+    doc.find(".//h1").text = "Other title"  # a text change
+    assert "Other title" in axtree.build_tree(doc).text
+
+
+def test_each_call_returns_its_own_tree():
+    axtree._TREES.clear()
+    doc = parse_html(PAGE)
+    one = axtree.build_tree(doc)
+    one.lines.append("extra")
+    one.nodes.clear()
+    one.all_ids.add("99")
+    two = axtree.build_tree(doc)
+    assert two == _uncached(doc) and "extra" not in two.lines and two.nodes
+
+
+def test_the_cache_keeps_only_the_last_pages(monkeypatch):
+    monkeypatch.setattr(axtree, "TREE_CACHE_SIZE", 3)
+    axtree._TREES.clear()
+    for i in range(5):
+        axtree.build_tree(parse_html(PAGE.replace("Title", f"Title {i}")))
+    assert len(axtree._TREES) == 3
