@@ -20,6 +20,7 @@ import multiprocessing as mp
 import re
 import string
 import sys
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -220,13 +221,24 @@ def _create_obs_text(space: ObsText, n: int = 1, ctx: Any = mp) -> Any:
     return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))  # zeros: n empty texts
 
 
+#: the text this process last wrote to each env's row of each ObsText buffer (by buffer, weakly: a buffer
+#: that is gone takes its entries with it). A vector env's row is written by one process only (the env's
+#: worker), so a text equal to the one written last is there already: most fields (the instruction, the
+#: tabs, the other world's view) do not change from step to step.
+_WRITTEN: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
+
+
 @write_to_shared_memory.register(ObsText)
 def _write_obs_text(space: ObsText, index: int, values: str, shared_memory: Any) -> None:
+    written = _WRITTEN.setdefault(shared_memory, {})
+    if written.get(index) == values:
+        return
     codes = space.check_codes(values)
     start = index * (space.max_length + 1)
     destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
     destination[start + 1: start + 1 + len(codes)] = codes  # the text only: its length says where it ends
     destination[start] = len(codes)
+    written[index] = values
 
 
 @read_from_shared_memory.register(ObsText)

@@ -32,6 +32,7 @@ from embodiedweb.spaces import (
     SharedTexts,
     data_chars,
     fit_text,
+    obs_text_space,
 )
 from embodiedweb.turns import DIALOGUE_MAX
 
@@ -276,3 +277,25 @@ def test_record_video(tmp_path) -> None:  # pragma: no cover - needs the video e
     env.step("switch_environment")
     env.close()
     assert list(tmp_path.glob("*.mp4"))
+
+
+def test_an_unchanged_text_is_not_rewritten_but_every_buffer_and_row_gets_its_own() -> None:
+    """A process skips writing the text it wrote last to the same row of the same buffer (it is there);
+    another buffer, another row, or a changed text is written."""
+    from gymnasium.vector.utils import read_from_shared_memory, write_to_shared_memory
+
+    space = obs_text_space(16)
+    first, second = create_shared_memory(space, n=2), create_shared_memory(space, n=2)
+    write_to_shared_memory(space, 0, "same", first)
+    write_to_shared_memory(space, 0, "same", first)  # skipped: the row holds it
+    write_to_shared_memory(space, 0, "same", second)  # another buffer: written
+    write_to_shared_memory(space, 1, "same", first)  # another row: written
+    assert tuple(read_from_shared_memory(space, first, n=2)) == ("same", "same")
+    assert tuple(read_from_shared_memory(space, second, n=2)) == ("same", "")
+    write_to_shared_memory(space, 0, "new", first)
+    write_to_shared_memory(space, 0, "same", first)  # back to an earlier text: written
+    assert tuple(read_from_shared_memory(space, first, n=2)) == ("same", "same")
+    with pytest.raises(IndexError):
+        write_to_shared_memory(space, 0, "x" * 17, first)
+    write_to_shared_memory(space, 0, "same", first)  # a refused write changed nothing, nor what was last
+    assert read_from_shared_memory(space, first, n=2)[0] == "same"
