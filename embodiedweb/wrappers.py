@@ -404,6 +404,33 @@ _SEEN_TYPE = re.compile(r"\|[-+\d.|]+ \(([A-Z][A-Za-z]+)\)")
 LATEST_NAMES = 40
 
 
+@lru_cache(maxsize=4096)
+def _page_reading(tree_text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                                           tuple[tuple[str, frozenset[str]], ...]]:
+    """What :meth:`_Memory.read_page` takes from a page, in page order (a pure function of the page, cached:
+    the same pages come back in other episodes): its places (its title, the options of its drop-downs), its
+    names (headings, table cells and the years in them), the things its list items count ("1 tomato"), the
+    names in its text (at most :data:`LATEST_NAMES`) and the sentences of its text with their words."""
+    places: list[str] = _TITLE.findall(tree_text)  # a page's title (an article's place) is somewhere to walk to
+    page_names: list[str] = []
+    counted: list[str] = []
+    latest: list[str] = []
+    sentences: list[tuple[str, frozenset[str]]] = []
+    for _bid, role, name in _page_lines(tree_text):
+        if role in ("heading", "cell") and 0 < len(name) <= 80:
+            page_names.append(name)
+            page_names += _YEAR.findall(name)
+        if role == "listitem" and (m := _COUNTED.fullmatch(name)):
+            counted.append(m.group(1))  # "1 tomato": a thing to search for
+        if role == "option" and not name.lower().startswith("choose"):
+            places.append(name)
+        elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
+            latest += _names(name)
+            sentences += _sentences(name)
+    return (tuple(places), tuple(page_names), tuple(counted), tuple(_unique(latest)[:LATEST_NAMES]),
+            tuple(sentences))
+
+
 class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
@@ -438,8 +465,10 @@ class _Memory:
         self.type_words = _unique(self.instruction_names + [w.lower() for w in self.instruction_names]
                                   + [w.lower() for w in self.instruction_words])
         self._directions_to = (-1, [])
+        self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         self._answers = None
         self._stops = None
+        self._dones: tuple[list[str], int, int, list[str]] | None = None
         self._web = {}
 
     def read_page(self, tree_text: str) -> None:
@@ -447,26 +476,16 @@ class _Memory:
             return
         self._read.add(tree_text)
         self._answers = None
-        latest: list[str] = []
-        places: list[str] = _TITLE.findall(tree_text)  # a page's title (an article's place) is somewhere to walk to
-        page_names: list[str] = []
-        for _bid, role, name in _page_lines(tree_text):
-            if role in ("heading", "cell") and 0 < len(name) <= 80:
-                page_names.append(name)
-                page_names += _YEAR.findall(name)
-            if role == "listitem" and (m := _COUNTED.fullmatch(name)):
-                self.seen_words.add((m.group(1),))  # "1 tomato": a thing to search for
-            if role == "option" and not name.lower().startswith("choose"):
-                places.append(name)
-            elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
-                latest += _names(name)
-                for sent, words in _sentences(name):
-                    score = len(words & self.question)
-                    if score >= 1:
-                        self.sentences[sent] = max(score, self.sentences.get(sent, 0))
+        places, page_names, counted, latest, sentences = _page_reading(tree_text)
+        self.seen_words.add(counted)
+        question, scores = self.question, self.sentences
+        for sent, words in sentences:
+            score = len(words & question)
+            if score >= 1:
+                scores[sent] = max(score, scores.get(sent, 0))
         self.places.add(places)
         self.page_names.add(page_names)
-        self.latest_names = _unique(latest)[:LATEST_NAMES]
+        self.latest_names = list(latest)
 
     def directions_to(self) -> list[str]:
         """The places ``goto`` candidates ask walking directions to: the instruction's names, then the places
@@ -474,6 +493,16 @@ class _Memory:
         if self._directions_to[0] != len(self.places):
             self._directions_to = (len(self.places), _unique(self.instruction_names + self.places))
         return self._directions_to[1]
+
+    def search_words(self) -> tuple[list[str], set[str]]:
+        """What ``type`` candidates write in a box: the instruction's words (:attr:`type_words`), then the things
+        seen to search for (:attr:`seen_words`) that are not among them; and the same as a set (recomputed
+        only when a thing was seen: :attr:`seen_words` only grows)."""
+        if self._search[0] != len(self.seen_words):
+            instruction = set(self.type_words)
+            words = self.type_words + [w for w in self.seen_words if w not in instruction]
+            self._search = (len(self.seen_words), words, set(words))
+        return self._search[1], self._search[2]
 
     def answers(self, limit: int = 3) -> list[str]:
         if self._answers is None:
@@ -500,8 +529,13 @@ class _Memory:
         """Multi-turn envs: ``done``, then ``done [answer]`` for :meth:`answers`, every heading, link and table
         cell and year of the pages read this episode (what was opened, ordered or looked up in an earlier turn
         is an answer later) and the places seen, newest first, at most :data:`MAX_DONES`."""
-        said = _unique([*self.answers(), *reversed(self.page_names), *reversed(self.seen_names)])
-        return ["done"] + [f"done [{a}]" for a in said[:MAX_DONES]]
+        answers = self.answers()
+        cached = self._dones  # the same answers (list) and no name added: the same list
+        if cached is None or cached[0] is not answers or cached[1:3] != (len(self.page_names), len(self.seen_names)):
+            said = _unique([*answers, *reversed(self.page_names), *reversed(self.seen_names)])
+            cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
+                                    ["done"] + [f"done [{a}]" for a in said[:MAX_DONES]])
+        return cached[3]
 
 
 class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstructorArgs):
@@ -668,17 +702,21 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
         seen = " " + " ".join(texts) + " "
         # a title of one word is in ``seen`` (its word is); one of more words only if its first two words
         # are: a set lookup (within a part, or across the join of two) before the substring search
-        p0, p1, p2 = (part[2] for part in parts)
         joins = {(a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]) for a, b in zip(texts, texts[1:], strict=False)}
-        index = _site_index_pairs()
-        out += [f"goto [{url}]" for word in firsts for title, url, pair in index[word]
-                if pair is None or ((pair in p0 or pair in p1 or pair in p2 or pair in joins) and title in seen)]
+        # the titles in the order of their first words, then of the index: each hit ranked so, and sorted
+        singles, by_pair = _site_index_lookup()
+        rank = {w: i for i, w in enumerate(firsts)}
+        hits = [(i, pos, url) for w, i in rank.items() for pos, url in singles.get(w, ())]
+        hits += [(rank[first], pos, url) for pair in parts[0][2].union(parts[1][2], parts[2][2], joins)
+                 for first, pos, title, url in by_pair.get(pair, ()) if first in rank and title in seen]
+        hits.sort()
+        out += [f"goto [{url}]" for _i, _pos, url in hits]
     out += [f"goto [{url}]" for url in SITE_PAGES]
     lines = _page_lines(page)
     boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
-    words = memory.type_words + [w for w in memory.seen_words if w not in memory.type_words]
+    known, known_set = memory.search_words()
     # what a sign in sight reads (a shop's name, an emblem): a name the agent can look up
-    words += [w for w in dict.fromkeys(m.strip() for m in _QUOTED.findall(view)) if w and w not in words]
+    words = known + [w for w in dict.fromkeys(m.strip() for m in _QUOTED.findall(view)) if w and w not in known_set]
     for bid in boxes:
         out += [f"type [{bid}] [{w}] [1]" for w in words]
         out += [f"type [{bid}] [{w}]" for w in words]
@@ -707,13 +745,37 @@ def _plain(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
+#: the element id that starts a line of tree text ("\t\t[12] link 'Home'")
+_BID_PREFIX = re.compile(r"\s*\[(\w+)\] ")
+
+
 @lru_cache(maxsize=65536)
 def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
     """One line's part of :func:`_plain_words` (None for a line without words): its words joined by spaces,
     its first and last word, the words that start a title of :func:`_site_index` (first occurrences in
     order) and its pairs of consecutive words whose first starts a title. Cached per line: most lines of a
     new page were on another (a page differs from the last by a typed value or a list item, and the pages of
-    a site share their header)."""
+    a site share their header). An element's line is read as its id's word followed by the words of the rest,
+    which is cached on its own: ids are numbered per page, so the same element on another page (a list item,
+    a link) has another id and another line, but the same rest."""
+    m = _BID_PREFIX.match(line)
+    if m is None:
+        return _plain_line_words(line)
+    bid = m.group(1).lower()
+    rest = _plain_line_words(line[m.end():])
+    starts = bid in _site_index()
+    if rest is None:
+        return bid, bid, bid, (bid,) if starts else (), frozenset()
+    joined, first, last, firsts, pairs = rest
+    if starts:
+        return (f"{bid} {joined}", bid, last, (bid, *(w for w in firsts if w != bid)),
+                pairs | {(bid, first)})
+    return f"{bid} {joined}", bid, last, firsts, pairs
+
+
+@lru_cache(maxsize=65536)
+def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
+    """:func:`_line_plain_words` of a line read whole."""
     words = re.findall(r"\w+", line.lower())
     if not words:
         return None
@@ -738,10 +800,20 @@ def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, 
 
 
 @lru_cache(maxsize=1)
-def _site_index_pairs() -> dict[str, list[tuple[str, str, tuple[str, str] | None]]]:
-    """:func:`_site_index` with each title's first two words (``None`` for a title of one word)."""
-    return {first: [(title, url, tuple(title.split()[:2]) if len(title.split()) > 1 else None)
-                    for title, url in entries] for first, entries in _site_index().items()}
+def _site_index_lookup() -> tuple[dict[str, list[tuple[int, str]]], dict[tuple[str, str], list[tuple[str, int, str, str]]]]:
+    """:func:`_site_index` for :func:`_web_candidates`: (the titles of one word: (position in their word's
+    entries, path) by word; the titles of more: (first word, position, title, path) by their first two words,
+    which must be in the text before the title is searched for)."""
+    singles: dict[str, list[tuple[int, str]]] = {}
+    by_pair: dict[tuple[str, str], list[tuple[str, int, str, str]]] = {}
+    for first, entries in _site_index().items():
+        for pos, (title, url) in enumerate(entries):
+            words = title.split()
+            if len(words) > 1:
+                by_pair.setdefault((words[0], words[1]), []).append((first, pos, title, url))
+            else:
+                singles.setdefault(first, []).append((pos, url))
+    return singles, by_pair
 
 
 @lru_cache(maxsize=65536)

@@ -277,3 +277,38 @@ def _directions_never_recomputed(monkeypatch):
 def test_the_token_and_candidate_comparison_catches_a_broken_cache(breakage, env_id, monkeypatch):
     breakage(monkeypatch)
     assert _token_and_candidate_mismatches(env_id, "ids")[0]
+
+
+def _reference_line_words(line: str):
+    """What :func:`wrappers._line_plain_words` gives, computed on the whole line (no id split)."""
+    words = re.findall(r"\w+", line.lower())
+    if not words:
+        return None
+    index = wrappers._site_index()
+    return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
+            frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+
+
+@pytest.mark.parametrize("env_id", registered_ids())
+def test_a_lines_words_read_as_id_and_rest_equal_the_whole_lines(env_id):
+    """``_line_plain_words`` caches an element line's words without its id (ids are numbered per page); the
+    result equals reading the whole line, on every line of the pages of random episodes and on lines whose
+    id is itself a title's first word."""
+    env = gym.make(env_id)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=0)
+    lines: set[str] = set()
+    for _ in range(150):
+        lines.update(str(obs.get("web_text", "")).split("\n"))
+        lines.update(str(obs.get("embodied_text", "")).split("\n"))
+        adm = [a for a in info["admissible_actions"] if not a.startswith("stop")]
+        obs, _, term, trunc, info = env.step(adm[int(rng.integers(len(adm)))] if adm else "noop")
+        if term or trunc:
+            obs, info = env.reset()
+    env.close()
+    first = next(iter(wrappers._site_index()))  # a word that starts a title
+    lines |= {f"\t[{first}] link 'A {first} B'", f"[{first}] link ''", f"[{first}] link '{first} {first}'",
+              "[7] link ''", "[7] ", "  [x9] text '7 7'", "[1]link 'no space'", "plain words only", ""}
+    assert len(lines) > 50
+    for line in lines:
+        assert wrappers._line_plain_words(line) == _reference_line_words(line), line
