@@ -288,6 +288,21 @@ def test_rl_bench_figures(monkeypatch):
     assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"] == {
         "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}
     assert figures["wrapped_step_ms"]["EWA-Cooking-v0"] == 1.0
+    assert figures["wrapped_overhead_steady_pct"]["EWA-Cooking-v0"] == {
+        "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}
+
+
+def test_wrapped_cost_times_only_the_steps_after_the_warmup(monkeypatch):
+    """With a clock that ticks once per reading, every timed step reads it four times (the wrapped step's
+    start and end, the inner step's start and end): one tick inside the inner step, two outside. Only the
+    steps after the warm-up count, however long it is."""
+    from embodiedweb.benches import rl as rl_bench
+
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(rl_bench.time, "thread_time", lambda: float(next(ticks)))
+    for warmup in (0, 25):
+        inner_ms, extra_ms = rl_bench.wrapped_cost("EWA-Navigation-v0", DiscreteActions, 10, seed=0, warmup=warmup)
+        assert (inner_ms, extra_ms) == (1e3, 2e3)
 
 
 def test_vec_speedup_compares_the_same_episodes(monkeypatch):
@@ -334,7 +349,7 @@ def test_wrapped_overhead_is_the_median_over_seeds(monkeypatch):
     seeds: list[int] = []
     extra = {0: 0.1, 1: 0.5, 2: 0.2}  # % of a 1 ms step: 10, 50, 20 -> median 20 (mean 26.7)
 
-    def fake_cost(env_id, wrap, steps, seed=0):
+    def fake_cost(env_id, wrap, steps, seed=0, warmup=0):
         if steps >= 80:  # not the warm-up run
             seeds.append(seed)
         return 1.0, extra.get(seed, 0.0)

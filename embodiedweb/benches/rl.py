@@ -28,7 +28,10 @@
   inside the same episodes (its ``step`` is timed in place), so the figure is the wrappers' own time, not a
   difference of two noisy runs. Both are the main thread's CPU time (``time.thread_time``): a text-mode
   step is CPU work in this process, and CPU time does not count the time other processes take the core
-  from it, so the ratio holds on a loaded machine.
+  from it, so the ratio holds on a loaded machine. These runs start from new wrappers (their caches
+  empty) and a random run keeps opening pages it has not seen: ``wrapped_overhead_steady_pct`` is the same
+  figure timed after :data:`STEADY_WARMUP` untimed random steps of the same env and wrappers, what a long
+  training run (one env, millions of steps) pays per step.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ VEC_WARMUP = 30
 #: random episodes (seeds 0, 1, ...) per env and wrapper stack whose median is a ``wrapped_overhead_pct``: how
 #: many new pages a run meets, and so the wrappers' cost, depends on its episodes
 WRAPPED_SEEDS = 3
+#: untimed random steps of the same env before ``wrapped_overhead_steady_pct`` is timed
+STEADY_WARMUP = 2000
 #: back-to-back (sync, async) pairs whose median ratio is an ``async*_speedup``
 VEC_REPEATS = 3
 #: worker processes of the ``pool`` figures (the machine the issue names has 2 cores), and envs per worker
@@ -79,8 +84,10 @@ def _random_action(env: Any, info: dict[str, Any], rng: np.random.Generator) -> 
     return adm[int(rng.integers(len(adm)))] if adm else "noop"
 
 
-def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[float, float]:
-    """(inner step ms, wrapper ms per step) over ``steps`` random steps of ``wrap(gym.make(env_id))``."""
+def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0, warmup: int = 0) -> tuple[float, float]:
+    """(inner step ms, wrapper ms per step) over ``steps`` random steps of ``wrap(gym.make(env_id))``, timed
+    after ``warmup`` untimed random steps of the same env (its caches and the wrappers' filled, as in a long
+    training run)."""
     inner = gym.make(env_id)
     env = wrap(inner) if wrap is not None else inner
     spent = [0.0]
@@ -97,7 +104,9 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0) -> tuple[flo
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     total = 0.0
-    for i in range(steps):
+    for i in range(warmup + steps):
+        if i == warmup:
+            spent[0] = total = 0.0
         action = _random_action(env, info, rng)
         t0 = clock()
         obs, _, terminated, truncated, info = env.step(action)
@@ -267,4 +276,13 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
         raw_ms[env_id] = round(float(np.mean(inner)), 3)
     figures["wrapped_step_ms"] = raw_ms
     figures["wrapped_overhead_pct"] = overhead
+    # the same after STEADY_WARMUP untimed steps of each env: what a long training run pays per step
+    warm = 200 if quick else STEADY_WARMUP
+    steady: dict[str, dict[str, float]] = {}
+    for env_id in registered_ids():
+        steady[env_id] = {}
+        for name, wrap in _stacks().items():
+            runs = [wrapped_cost(env_id, wrap, steps, seed=seed, warmup=warm) for seed in seeds]
+            steady[env_id][name] = round(float(np.median([100 * extra / inner_ms for inner_ms, extra in runs])), 1)
+    figures["wrapped_overhead_steady_pct"] = steady
     return figures
