@@ -616,6 +616,27 @@ def _mentions(query: str, term: str) -> bool:
     return bool(t) and f" {t} " in q
 
 
+#: :func:`_other_cue_terms` by (gazetteer id, place, hard tier, its terms): (the gazetteer, the terms)
+_OTHER_TERMS: dict[tuple[Any, ...], tuple[Gazetteer, tuple[str, ...]]] = {}
+
+
+def _other_cue_terms(gz: Gazetteer, here: tuple[Any, Any], hard: bool, terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The cue terms of every place but ``here`` (country code, city): the gazetteer's other cities', and in
+    the hard tier the regional chains other than ``terms``. A function of its arguments, cached: a checker in
+    a shaped-reward loop runs at most steps, and the gazetteer lists thousands of terms."""
+    key = (id(gz), here, hard, terms)
+    hit = _OTHER_TERMS.get(key)
+    if hit is not None and hit[0] is gz:  # the gazetteer itself is kept, so its id is not another's
+        return hit[1]
+    others = [t for t, code, city in gz.cue_terms if (code, city) != here]
+    if hard:  # the other regional chains are other places' cues too
+        others += sorted(_chain_names() - set(terms))
+    if len(_OTHER_TERMS) >= 4096:
+        _OTHER_TERMS.clear()
+    _OTHER_TERMS[key] = (gz, tuple(others))
+    return _OTHER_TERMS[key][1]
+
+
 def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, Any],
              gz: Gazetteer | None = None) -> dict[str, Any]:
     """What the episode shows: distinguishing cues seen, their articles read, searches for them.
@@ -628,9 +649,7 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     slugs = {a for c in cues for a in c["articles"]}
     terms = [t for c in cues for t in c.get("lookup", [])]
     here = (standpoint.get("country_code"), standpoint.get("city"))
-    others = [t for t, code, city in gz.cue_terms if (code, city) != here]
-    if standpoint.get("tier") == "hard":  # the other regional chains are other places' cues too
-        others += sorted(_chain_names() - set(terms))
+    others = _other_cue_terms(gz, here, standpoint.get("tier") == "hard", tuple(terms))
     seen = sorted({n for n in world.get("visited", []) if n in nodes})
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
     searched = sorted({q for q in (wiki.get("searches") or []) if any(_mentions(q, t) for t in terms)

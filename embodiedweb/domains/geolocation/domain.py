@@ -31,6 +31,20 @@ from embodiedweb.tasks import Task, TaskError
 from embodiedweb.worlds.base import EmbodiedWorld
 from embodiedweb.worlds.geo.world import GeoWorld
 
+#: (the standpoints the country list was made from, the sorted countries)
+_COUNTRIES: list[Any] = [None, ()]
+
+
+def _countries() -> tuple[str, ...]:
+    """Sorted names of the countries that have a standpoint, made again only when the standpoints are
+    another dict (a checker in a shaped-reward loop asks at most steps)."""
+    from embodiedweb.worlds.geo.world import load_standpoints
+
+    standpoints = load_standpoints()
+    if _COUNTRIES[0] is not standpoints:
+        _COUNTRIES[:] = [standpoints, tuple(sorted({sp["country"] for sp in standpoints.values()}))]
+    return _COUNTRIES[1]
+
 
 class GeolocationDomain(Domain):
     """Name where in the world the agent stands (see the module docstring for the answer grammar).
@@ -80,10 +94,8 @@ class GeolocationDomain(Domain):
 
     @staticmethod
     def countries() -> list[str]:
-        """Sorted names of the countries that have a standpoint."""
-        from embodiedweb.worlds.geo.world import load_standpoints
-
-        return sorted({sp["country"] for sp in load_standpoints().values()})
+        """Sorted names of the countries that have a standpoint (a new list each call)."""
+        return list(_countries())
 
     def validate_task(self, task: Task) -> None:
         """Raise ``TaskError`` for an unknown standpoint or missing, mistyped or out-of-range goal fields."""
