@@ -20,6 +20,7 @@ import math
 import re
 import zlib
 from array import array
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain
 from typing import Any, SupportsFloat
@@ -292,10 +293,11 @@ def answer_spans(sentence: str) -> list[str]:
                    + [w for w in _WORD.findall(sentence) if w.lower() not in _STOPWORDS])
 
 
-def _unique(items: list[str]) -> list[str]:
-    """``items`` with their whitespace normalised (:data:`_SPACED`), the empty ones and repeats dropped, in order."""
+def _unique(items: Iterable[str], limit: int | None = None) -> list[str]:
+    """``items`` with their whitespace normalised (:data:`_SPACED`), the empty ones and repeats dropped, in order
+    (the first ``limit`` of them: the rest of ``items`` is not read)."""
     seen: set[str] = set()
-    out = []
+    out: list[str] = []
     spaced = _SPACED
     for x in items:
         y = spaced.get(x)
@@ -306,6 +308,8 @@ def _unique(items: list[str]) -> list[str]:
         if y and y not in seen:
             seen.add(y)
             out.append(y)
+            if len(out) == limit:
+                break
     return out
 
 
@@ -532,9 +536,9 @@ class _Memory:
         answers = self.answers()
         cached = self._dones  # the same answers (list) and no name added: the same list
         if cached is None or cached[0] is not answers or cached[1:3] != (len(self.page_names), len(self.seen_names)):
-            said = _unique([*answers, *reversed(self.page_names), *reversed(self.seen_names)])
+            said = _unique(chain(answers, reversed(self.page_names), reversed(self.seen_names)), MAX_DONES)
             cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
-                                    ["done"] + [f"done [{a}]" for a in said[:MAX_DONES]])
+                                    ["done"] + [f"done [{a}]" for a in said])
         return cached[3]
 
 
@@ -753,7 +757,7 @@ _BID_PREFIX = re.compile(r"\s*\[(\w+)\] ")
 def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
     """One line's part of :func:`_plain_words` (None for a line without words): its words joined by spaces,
     its first and last word, the words that start a title of :func:`_site_index` (first occurrences in
-    order) and its pairs of consecutive words whose first starts a title. Cached per line: most lines of a
+    order) and its pairs of consecutive words that are a title's first two. Cached per line: most lines of a
     new page were on another (a page differs from the last by a typed value or a list item, and the pages of
     a site share their header). An element's line is read as its id's word followed by the words of the rest,
     which is cached on its own: ids are numbered per page, so the same element on another page (a list item,
@@ -768,8 +772,9 @@ def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozen
         return bid, bid, bid, (bid,) if starts else (), frozenset()
     joined, first, last, firsts, pairs = rest
     if starts:
-        return (f"{bid} {joined}", bid, last, (bid, *(w for w in firsts if w != bid)),
-                pairs | {(bid, first)})
+        firsts = (bid, *(w for w in firsts if w != bid))
+        if (bid, first) in _site_index_lookup()[1]:
+            pairs = pairs | {(bid, first)}
     return f"{bid} {joined}", bid, last, firsts, pairs
 
 
@@ -779,22 +784,22 @@ def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozen
     words = re.findall(r"\w+", line.lower())
     if not words:
         return None
-    index = _site_index()
+    index, title_pairs = _site_index(), _site_index_lookup()[1]
     return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
-            frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+            frozenset(p for p in zip(words, words[1:], strict=False) if p in title_pairs))
 
 
 @lru_cache(maxsize=4096)
 def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
     """(the words of :func:`_plain` of ``text`` joined by spaces, those of them that start a title of
-    :func:`_site_index` (first occurrences in order), its pairs of consecutive words that start with such a
-    word: the only pairs a title's first two words can be), cached. Built from each line's
+    :func:`_site_index` (first occurrences in order), its pairs of consecutive words that are the first two
+    of a title: a title of more words is searched for only when they are there), cached. Built from each line's
     :func:`_line_plain_words` (no word spans a line break, and lower-casing never looks across one), with the
     pairs across line breaks added."""
     parts = [p for p in map(_line_plain_words, text.split("\n")) if p is not None]
-    index = _site_index()
+    title_pairs = _site_index_lookup()[1]
     pairs: set[tuple[str, str]] = set().union(*[p[4] for p in parts])
-    pairs.update((a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if a[2] in index)
+    pairs.update((a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if (a[2], b[1]) in title_pairs)
     return " ".join([p[0] for p in parts]), tuple(dict.fromkeys(chain.from_iterable([p[3] for p in parts]))), \
         frozenset(pairs)
 

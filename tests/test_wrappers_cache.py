@@ -284,9 +284,9 @@ def _reference_line_words(line: str):
     words = re.findall(r"\w+", line.lower())
     if not words:
         return None
-    index = wrappers._site_index()
+    index, title_pairs = wrappers._site_index(), wrappers._site_index_lookup()[1]
     return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
-            frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+            frozenset(p for p in zip(words, words[1:], strict=False) if p in title_pairs))
 
 
 @pytest.mark.parametrize("env_id", registered_ids())
@@ -307,7 +307,9 @@ def test_a_lines_words_read_as_id_and_rest_equal_the_whole_lines(env_id):
             obs, info = env.reset()
     env.close()
     first = next(iter(wrappers._site_index()))  # a word that starts a title
+    pair = next(iter(wrappers._site_index_lookup()[1]))  # the first two words of a title
     lines |= {f"\t[{first}] link 'A {first} B'", f"[{first}] link ''", f"[{first}] link '{first} {first}'",
+              f"[{pair[0]}] {pair[1]} x", f"[{pair[0]}] {pair[0]} {pair[1]}",
               "[7] link ''", "[7] ", "  [x9] text '7 7'", "[1]link 'no space'", "plain words only", ""}
     assert len(lines) > 50
     for line in lines:
