@@ -354,6 +354,19 @@ def test_research():
     assert ck.research({**SP, "city": "Hamburg"}, {}, {"searches": ["späti max"]}, GZ)["searched"] == []
 
 
+def test_research_in_the_hard_tier_counts_other_regional_chains_as_other_places_cues(monkeypatch):
+    """Hard tier: every regional chain but this place's own is another place's cue, so a search naming one of
+    them is not this place's research; other gazetteers answer with their own terms (nothing cached across)."""
+    monkeypatch.setattr(ck, "_chain_names", lambda: frozenset({"Späti Max", "Nord Kette"}))
+    hard = {**SP, "tier": "hard"}
+    wiki = {"searches": ["späti max", "späti max or nord kette", "späti max or hafen brot"]}
+    assert ck.research(hard, {}, wiki, GZ)["searched"] == ["späti max"]
+    assert ck.research(SP, {}, wiki, GZ)["searched"] == ["späti max", "späti max or nord kette"]  # standard tier
+    other = Gazetteer((), {}, {}, 1, (("Späti Max", "DE", "Berlin"),))  # no Hafen Brot
+    assert ck.research(hard, {}, wiki, other)["searched"] == ["späti max", "späti max or hafen brot"]
+    assert ck.research(hard, {}, wiki, GZ)["searched"] == ["späti max"]
+
+
 def test_check_geolocation_flags_and_counts():
     ans = "52.517, 13.3889; Europe; Germany; Berlin; Friedrichstraße"
     world = {"standpoint": "sp1", "visited": ["n1", "n2", "n2"], "n_visited": 2}
