@@ -33,6 +33,13 @@ def gz():
     return load_gazetteer()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_term_cache(monkeypatch):
+    """Each test computes the other places' cue terms afresh: a value cached by an earlier test (or, under
+    ``make mutate``, by an earlier mutant's run in the same process) would hide the code that makes it."""
+    monkeypatch.setattr(ck, "_OTHER_TERMS", {})
+
+
 def fields(p: ParsedAnswer):
     return (p.lat, p.lng, p.continent, p.country, p.city, p.street)
 
