@@ -260,19 +260,28 @@ class PoolVectorEnv(VectorEnv):
     def _send_all(self, messages: list[tuple[Connection, Any]]) -> list[Connection]:
         """Send each pipe its command; the pipes sent to. A worker that is gone is an error, raised once the
         other workers' answers are read."""
-        sent, dead = [], False
+        sent: list[Connection] = []
+        dead: RuntimeError | None = None
         for pipe, message in messages:
             try:
                 pipe.send(message)
                 sent.append(pipe)
             except (BrokenPipeError, OSError):
-                dead = True
+                dead = dead or self._dead(pipe, "its pipe is closed")
         if dead:
             try:
                 self._receive_all(sent)
             finally:
-                raise RuntimeError("a PoolVectorEnv worker died (its pipe is closed)")
+                raise dead
         return sent
+
+    def _dead(self, pipe: Any, why: str) -> RuntimeError:
+        """The error of a worker that is gone, naming it, its envs and its process."""
+        j = self._pipes.index(pipe)
+        envs = self.worker_envs[j]
+        k = j - (len(self._pipes) - len(self._processes))  # its process (the main process's share has none)
+        pid = f", pid {self._processes[k].pid}" if k >= 0 else ""
+        return RuntimeError(f"PoolVectorEnv worker {j} (envs {envs.start}-{envs.stop - 1}{pid}) died: {why}")
 
     def _receive_all(self, pipes: list[Connection]) -> list[Any]:
         """Every pipe's answer, in order; the first error is raised after all are read (an unread answer
@@ -282,7 +291,7 @@ class PoolVectorEnv(VectorEnv):
             try:
                 ok, payload = pipe.recv()
             except (EOFError, OSError):
-                errors.append(RuntimeError("a PoolVectorEnv worker died (its process ended without an answer)"))
+                errors.append(self._dead(pipe, "its process ended without an answer"))
                 answers.append(None)
                 continue
             answers.append(payload if ok else None)

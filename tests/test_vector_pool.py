@@ -109,7 +109,8 @@ def test_a_dead_worker_is_a_clear_error_not_a_hang():
         envs.reset(seed=0)
         os.kill(envs._processes[-1].pid, signal.SIGKILL)
         envs._processes[-1].join(5)
-        with pytest.raises(RuntimeError, match="worker died"):
+        pid = envs._processes[-1].pid
+        with pytest.raises(RuntimeError, match=rf"worker 1 \(envs 1-1, pid {pid}\) died"):
             envs.step(("noop", "noop"))
     finally:
         envs.close()
