@@ -43,6 +43,10 @@ from gymnasium.vector.utils import (
 __all__ = ["PoolVectorEnv", "make_pool_vec", "worker_sizes"]
 
 
+#: seconds to wait for a worker's answer to a command whose reading was interrupted
+DRAIN_TIMEOUT = 60.0
+
+
 def worker_sizes(num_envs: int, num_workers: int) -> list[int]:
     """How many envs each worker holds: as even as possible, the first workers taking one more."""
     return [num_envs // num_workers + (j < num_envs % num_workers) for j in range(num_workers)]
@@ -83,9 +87,9 @@ class PoolVectorEnv(VectorEnv):
         if not env_fns:
             raise ValueError("PoolVectorEnv needs at least one env function")
         self.num_envs = len(env_fns)
-        workers = min(self.num_envs, num_workers or os.cpu_count() or 1)
-        if workers < 1:
+        if num_workers is not None and int(num_workers) < 1:
             raise ValueError(f"num_workers must be at least 1, got {num_workers!r}")
+        workers = min(self.num_envs, num_workers or os.cpu_count() or 1)
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) \
             else AutoresetMode(autoreset_mode)
         self.shared_memory, self.copy = shared_memory, copy
@@ -95,6 +99,9 @@ class PoolVectorEnv(VectorEnv):
         self.worker_envs = [range(int(a), int(b)) for a, b in zip(starts, starts[1:], strict=False)]
         ctx = multiprocessing.get_context(context)
         self._pipes: list[Any] = []
+        #: pipes sent a command whose answer is not read yet (between a send and its read; after an
+        #: interrupted read, until :meth:`_drain`)
+        self._unread: list[Any] = []
         self._processes: list[Any] = []
         self.closed = False
         # the spaces from an env of the main process: shared memory must exist before the workers start,
@@ -120,6 +127,7 @@ class PoolVectorEnv(VectorEnv):
             self._pipes.append(_InProcess(_Envs(local, 0, self._shm, self.autoreset_mode)))
         else:
             first.close()
+        mine = [(env.observation_space, env.action_space) for env in local] if in_process else []
         del local, first
         try:
             for j, envs in enumerate(self.worker_envs[1 if in_process else 0:], start=1 if in_process else 0):
@@ -135,7 +143,7 @@ class PoolVectorEnv(VectorEnv):
         except BaseException:
             self._terminate()
             raise
-        if any(each != spaces for answer in answers for each in answer):
+        if any(each != spaces for each in mine) or any(each != spaces for answer in answers for each in answer):
             self._terminate()
             raise ValueError("the envs of a PoolVectorEnv must all have the same observation and action spaces")
         self._waiting_step = False
@@ -144,7 +152,7 @@ class PoolVectorEnv(VectorEnv):
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         """Reset the envs (all, or those of ``options["reset_mask"]``); seeds as Gymnasium's vector envs."""
-        self._check_open()
+        self._check_idle("reset")
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
         elif isinstance(seed, int):
@@ -158,9 +166,10 @@ class PoolVectorEnv(VectorEnv):
         mask = np.ones(self.num_envs, dtype=bool)
         if options is not None and "reset_mask" in options:
             mask = options.pop("reset_mask")
-            if not isinstance(mask, np.ndarray) or mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise ValueError(f"options['reset_mask'] must be a numpy bool array of shape ({self.num_envs},), "
-                                 f"got {mask!r}")
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+                raise TypeError(f"options['reset_mask'] must be a numpy array of dtype bool, got {mask!r}")
+            if mask.shape != (self.num_envs,):
+                raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}")
             if not mask.any():
                 raise ValueError("options['reset_mask'] must have at least one True value")
         sent = self._send_all([(pipe, ("reset", todo)) for pipe, envs in zip(self._pipes, self.worker_envs, strict=True)
@@ -174,9 +183,7 @@ class PoolVectorEnv(VectorEnv):
 
     def step_async(self, actions: Any) -> None:
         """Send each worker its envs' actions (collect the results with :meth:`step_wait`)."""
-        self._check_open()
-        if self._waiting_step:
-            raise RuntimeError("step_async was called twice without step_wait")
+        self._check_idle("step_async")
         each = list(iterate(self.action_space, actions))
         if len(each) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} actions, got {len(each)}")
@@ -187,13 +194,15 @@ class PoolVectorEnv(VectorEnv):
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The batched ``(observations, rewards, terminations, truncations, infos)`` of the pending step."""
         if not self._waiting_step:
-            raise RuntimeError("step_wait was called without step_async")
-        self._waiting_step = False
+            raise gym.error.NoAsyncCallError("Calling `step_wait` without any prior call to `step_async`.", "step")
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=np.bool_)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         infos: dict[str, Any] = {}
-        results = self._receive_all(self._pipes)
+        try:
+            results = self._receive_all(self._pipes)
+        finally:  # every answer read, or the rest left to _drain (an interrupted read): no step is pending
+            self._waiting_step = False
         for i, (obs, reward, terminated, truncated, info) in _numbered(results, self.worker_envs):
             self._store(i, obs)
             rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
@@ -207,7 +216,7 @@ class PoolVectorEnv(VectorEnv):
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call ``name(*args, **kwargs)`` on every env (or read the attribute): one result per env."""
-        self._check_open()
+        self._check_idle("call")
         if name in ("reset", "step", "close"):
             raise ValueError(f"Trying to call function `{name}` with `call`, use `{name}` directly instead.")
         self._send_all([(pipe, ("call", (name, args, kwargs))) for pipe in self._pipes])
@@ -219,7 +228,7 @@ class PoolVectorEnv(VectorEnv):
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Set ``name`` on every env: one value each (a list or tuple of ``num_envs``) or the same value."""
-        self._check_open()
+        self._check_idle("set_attr")
         if not isinstance(values, list | tuple):
             values = [values] * self.num_envs
         if len(values) != self.num_envs:
@@ -232,13 +241,20 @@ class PoolVectorEnv(VectorEnv):
         """Each env's ``render()`` (``None`` without a render mode)."""
         return None if self.render_mode is None else self.call("render")
 
-    def close_extras(self, **kwargs: Any) -> None:
-        """Stop the workers (each closes its envs)."""
+    def close_extras(self, timeout: float | None = None, terminate: bool = False, **kwargs: Any) -> None:
+        """Stop the workers, each closing its envs (``terminate``: kill the worker processes at once)."""
+        if terminate:
+            self._terminate()
+            return
         if self._waiting_step:
             try:
                 self.step_wait()
             except Exception:  # noqa: BLE001 - closing: a step's error no longer matters
                 pass
+        try:
+            self._drain(timeout if timeout is not None else DRAIN_TIMEOUT)
+        except RuntimeError:  # a worker that does not answer is killed below
+            pass
         for pipe in self._pipes:
             try:
                 pipe.send(("close", None))
@@ -257,15 +273,38 @@ class PoolVectorEnv(VectorEnv):
         if self.closed:
             raise RuntimeError("the PoolVectorEnv is closed")
 
+    def _check_idle(self, name: str) -> None:
+        """Refuse a command while a step is pending (as Gymnasium's AsyncVectorEnv)."""
+        self._check_open()
+        if self._waiting_step:
+            raise gym.error.AlreadyPendingCallError(
+                f"Calling `{name}` while waiting for a pending call to `step` to complete", "step")
+
+    def _drain(self, timeout: float = 0.0) -> None:
+        """Read and drop the answers an interrupted read left (a ``KeyboardInterrupt`` while waiting): the
+        next command's answers must be its own. Each worker has its answer after finishing the command, so
+        its shared-memory rows are whole again too."""
+        for pipe in list(self._unread):
+            if not pipe.poll(timeout or DRAIN_TIMEOUT):
+                raise RuntimeError(f"{self._dead(pipe, 'no answer to an interrupted command')}; close() this "
+                                   f"vector env and make a new one")
+            try:
+                pipe.recv()
+            except Exception:  # noqa: BLE001 - an answer nobody waits for any more
+                pass
+            self._unread.remove(pipe)
+
     def _send_all(self, messages: list[tuple[Connection, Any]]) -> list[Connection]:
         """Send each pipe its command; the pipes sent to. A worker that is gone is an error, raised once the
         other workers' answers are read."""
+        self._drain()
         sent: list[Connection] = []
         dead: RuntimeError | None = None
         for pipe, message in messages:
             try:
                 pipe.send(message)
                 sent.append(pipe)
+                self._unread.append(pipe)
             except (BrokenPipeError, OSError):
                 dead = dead or self._dead(pipe, "its pipe is closed")
         if dead:
@@ -275,13 +314,17 @@ class PoolVectorEnv(VectorEnv):
                 raise dead
         return sent
 
-    def _dead(self, pipe: Any, why: str) -> RuntimeError:
-        """The error of a worker that is gone, naming it, its envs and its process."""
+    def _name(self, pipe: Any) -> str:
+        """A worker's name for errors: its index, its envs and its process."""
         j = self._pipes.index(pipe)
         envs = self.worker_envs[j]
         k = j - (len(self._pipes) - len(self._processes))  # its process (the main process's share has none)
         pid = f", pid {self._processes[k].pid}" if k >= 0 else ""
-        return RuntimeError(f"PoolVectorEnv worker {j} (envs {envs.start}-{envs.stop - 1}{pid}) died: {why}")
+        return f"PoolVectorEnv worker {j} (envs {envs.start}-{envs.stop - 1}{pid})"
+
+    def _dead(self, pipe: Any, why: str) -> RuntimeError:
+        """The error of a worker that is gone."""
+        return RuntimeError(f"{self._name(pipe)} died: {why}")
 
     def _receive_all(self, pipes: list[Connection]) -> list[Any]:
         """Every pipe's answer, in order; the first error is raised after all are read (an unread answer
@@ -291,14 +334,18 @@ class PoolVectorEnv(VectorEnv):
             try:
                 ok, payload = pipe.recv()
             except (EOFError, OSError):
-                errors.append(self._dead(pipe, "its process ended without an answer"))
-                answers.append(None)
-                continue
+                ok, payload = False, (self._dead(pipe, "its process ended without an answer"), "")
+            except Exception as exc:  # noqa: BLE001 - an answer that came but cannot be rebuilt here
+                ok, payload = False, (RuntimeError(f"{self._name(pipe)}: its answer could not be read: "
+                                                   f"{type(exc).__name__}: {exc}"), "")
+            if pipe in self._unread:  # read (a KeyboardInterrupt above leaves it to _drain)
+                self._unread.remove(pipe)
             answers.append(payload if ok else None)
             if not ok:
                 error, text = payload
                 if isinstance(error, BaseException):
-                    error.__cause__ = _WorkerError(text)
+                    if text:
+                        error.__cause__ = _WorkerError(text)
                     errors.append(error)
                 else:
                     errors.append(_WorkerError(text))

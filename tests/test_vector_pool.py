@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 
@@ -137,3 +138,65 @@ def test_spaces_are_batched_like_gymnasiums():
     finally:
         envs.close()
         ref.close()
+
+
+class _OddError(Exception):
+    """An exception that pickles but cannot be rebuilt (its ``__init__`` takes two arguments)."""
+
+    def __init__(self, a: str, b: str) -> None:
+        super().__init__(f"{a} {b}")
+
+
+class _Odd(gym.Wrapper):
+    def explode(self) -> None:
+        """Raises in a worker process only (so the error must cross a pipe)."""
+        if multiprocessing.current_process().name != "MainProcess":
+            raise _OddError("a", "b")
+
+
+def test_commands_while_a_step_is_pending_are_refused():
+    envs = make_pool_vec(ENV, 3, 2, **KW)
+    try:
+        envs.reset(seed=0)
+        envs.step_async(("noop",) * 3)
+        for call in (lambda: envs.reset(seed=1), lambda: envs.step_async(("noop",) * 3),
+                     lambda: envs.get_attr("task"), lambda: envs.set_attr("probe", 1)):
+            with pytest.raises(gym.error.AlreadyPendingCallError):
+                call()
+        obs, *_ = envs.step_wait()  # the pending step is still whole
+        assert len(obs["web_text"]) == 3
+        with pytest.raises(gym.error.NoAsyncCallError):
+            envs.step_wait()
+    finally:
+        envs.close()
+
+
+def test_after_an_unreadable_answer_or_an_interrupted_read_every_answer_is_its_own():
+    """A worker's answer that cannot be rebuilt is an error naming the worker; a read interrupted by Ctrl+C
+    leaves answers unread. Either way the next commands get their own answers (not the previous step's):
+    the trajectory goes on as a sync vector env's."""
+    def play(envs, break_it: bool) -> list:
+        rng = np.random.default_rng(0)
+        obs, infos = envs.reset(seed=3)
+        trace = []
+        for k in range(8):
+            if break_it and k == 3:
+                with pytest.raises(RuntimeError, match=r"worker 1 \(envs 2-2, pid \d+\): its answer could not"):
+                    envs.call("explode")
+                real = envs._pipes[1].recv
+                envs._pipes[1].recv = lambda: (_ for _ in ()).throw(KeyboardInterrupt)  # Ctrl+C while waiting
+                with pytest.raises(KeyboardInterrupt):
+                    envs.step(("noop",) * 3)
+                envs._pipes[1].recv = real
+                envs.step(("noop",) * 3)  # the interrupted step's twin, for the sync env below
+            elif k == 3:
+                envs.step(("noop",) * 3)
+                envs.step(("noop",) * 3)
+            actions = _actions(infos, 3, rng)
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            trace.append((actions, dict(obs), rewards.tolist(), infos["step"].tolist()))
+        envs.close()
+        return trace
+
+    sync = play(gym.make_vec(ENV, 3, vectorization_mode="sync", wrappers=[_Odd], **KW), False)
+    assert play(make_pool_vec(ENV, 3, 2, wrappers=[_Odd], vector_kwargs={"context": "fork"}, **KW), True) == sync

@@ -226,11 +226,11 @@ def _token_and_candidate_mismatches(env_id, encoding):
                       for m in wrappers._LINE.finditer(page))
         if wrappers._page_lines(page) != whole:
             bad.append((n, "page_lines"))
-        index = wrappers._site_index()
+        index, title_pairs = wrappers._site_index(), wrappers._site_index_lookup()[1]
         for text in (page, inner.raw["embodied_text"], inner.raw["instruction"]):
             words = re.findall(r"\w+", text.lower())
             whole = (" ".join(words), tuple(w for w in dict.fromkeys(words) if w in index),
-                     frozenset(p for p in zip(words, words[1:], strict=False) if p[0] in index))
+                     frozenset(p for p in zip(words, words[1:], strict=False) if p in title_pairs))
             if wrappers._plain_words(text) != whole:
                 bad.append((n, "plain_words"))
         memory = discrete._memory
