@@ -200,3 +200,39 @@ def test_after_an_unreadable_answer_or_an_interrupted_read_every_answer_is_its_o
 
     sync = play(gym.make_vec(ENV, 3, vectorization_mode="sync", wrappers=[_Odd], **KW), False)
     assert play(make_pool_vec(ENV, 3, 2, wrappers=[_Odd], vector_kwargs={"context": "fork"}, **KW), True) == sync
+
+
+def test_disabled_autoreset_with_masked_resets_plays_as_sync():
+    """Autoreset DISABLED: the caller resets finished envs with ``reset_mask``; pool and sync agree."""
+    def play(envs) -> list:
+        rng = np.random.default_rng(1)
+        obs, infos = envs.reset(seed=5)
+        trace = []
+        for _ in range(10):
+            actions = _actions(infos, 3, rng)
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            trace.append((actions, dict(obs), rewards.tolist(), terminated.tolist(), truncated.tolist()))
+            done = terminated | truncated
+            if done.any():
+                obs, reset_infos = envs.reset(options={"reset_mask": done})
+                infos = {**infos, **{k: v for k, v in reset_infos.items()}}
+                trace.append(("reset", done.tolist(), dict(obs)))
+        envs.close()
+        return trace
+
+    kw = {"vector_kwargs": {"autoreset_mode": AutoresetMode.DISABLED}, **KW}
+    sync = play(gym.make_vec(ENV, 3, vectorization_mode="sync", **kw))
+    assert any(step[0] == "reset" for step in sync)
+    assert play(make_pool_vec(ENV, 3, 2, **kw)) == sync
+
+
+def test_copy_false_returns_the_shared_observation_copy_true_a_copy():
+    for copy in (True, False):
+        envs = make_pool_vec(ENV, 2, 2, vector_kwargs={"copy": copy}, **KW)
+        try:
+            first, _ = envs.reset(seed=0)
+            before = tuple(first["last_action"])
+            envs.step(("move_forward", "turn_left"))
+            assert (tuple(first["last_action"]) == before) is copy  # a view follows the buffer; a copy does not
+        finally:
+            envs.close()
