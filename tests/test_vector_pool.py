@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import gymnasium as gym
 import numpy as np
@@ -41,6 +43,17 @@ def _play(envs: gym.vector.VectorEnv, steps: int) -> list:
                       None if final is None else [None if f is None else f["web_text"] for f in final]))
     envs.close()
     return trace
+
+
+@contextmanager
+def _pool(n: int) -> Iterator[PoolVectorEnv]:
+    """A pool of ``n`` envs in 2 shares, reset with seed 0, closed afterwards."""
+    envs = make_pool_vec(ENV, n, 2, **KW)
+    try:
+        envs.reset(seed=0)
+        yield envs
+    finally:
+        envs.close()
 
 
 def test_worker_sizes_split_envs_evenly():
@@ -91,30 +104,22 @@ def test_call_get_attr_and_set_attr_reach_every_env():
 
 
 def test_a_workers_error_is_raised_in_the_caller_and_the_envs_go_on():
-    envs = make_pool_vec(ENV, 2, 2, **KW)
-    try:
-        envs.reset(seed=0)
+    with _pool(2) as envs:
         with pytest.raises(AttributeError, match="no_such_attribute"):
             envs.get_attr("no_such_attribute")
         with pytest.raises(ValueError, match="expected 2 actions"):
             envs.step(("noop",))
         obs, rewards, *_ = envs.step(("not an action", "noop"))  # bad actions: an error in the observation
         assert all(obs["last_action_error"]) and rewards.shape == (2,)
-    finally:
-        envs.close()
 
 
 def test_a_dead_worker_is_a_clear_error_not_a_hang():
-    envs = make_pool_vec(ENV, 2, 2, **KW)
-    try:
-        envs.reset(seed=0)
+    with _pool(2) as envs:
         os.kill(envs._processes[-1].pid, signal.SIGKILL)
         envs._processes[-1].join(5)
         pid = envs._processes[-1].pid
         with pytest.raises(RuntimeError, match=rf"worker 1 \(envs 1-1, pid {pid}\) died"):
             envs.step(("noop", "noop"))
-    finally:
-        envs.close()
     assert envs.closed and not any(p.is_alive() for p in envs._processes)
 
 
