@@ -151,7 +151,8 @@ def _under(mod: str, prefixes: tuple[str, ...]) -> bool:
 #
 #   base      the small common base everything may use: paths, extras (optional-dependency messages),
 #             versions, text (text normalisation), render (text drawn into images), tables (the reference
-#             tables under data/tables), wikitext (the wiki's link markup). Imports nothing above it.
+#             tables under data/tables), wikitext (the wiki's link markup), frozen (static data made read only).
+#             Imports nothing above it.
 #   worlds    embodiedweb.worlds: the embodied simulators. Import only the base.
 #   sites     web_sites: the local websites. Import the base and the worlds' public model (the map site
 #             shows the street world's city); a world knows nothing of the sites.
@@ -165,7 +166,7 @@ def _under(mod: str, prefixes: tuple[str, ...]) -> bool:
 # ---------------------------------------------------------------------------------------------------------
 LAYERS: dict[str, tuple[str, ...]] = {
     "base": ("embodiedweb.paths", "embodiedweb.extras", "embodiedweb.versions", "embodiedweb.text",
-             "embodiedweb.render", "embodiedweb.tables", "embodiedweb.wikitext"),
+             "embodiedweb.render", "embodiedweb.tables", "embodiedweb.wikitext", "embodiedweb.frozen"),
     "worlds": ("embodiedweb.worlds",),
     "sites": ("web_sites",),
     "core": ("embodiedweb",),

@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from embodiedweb.frozen import read_only
 from embodiedweb.paths import data_dir
 
 DIETS = ("vegan", "vegetarian", "gluten-free")
@@ -29,11 +30,11 @@ def recipes(extra: str | None = None) -> tuple[dict[str, Any], ...]:
     folder = data_dir() / "recipes"
     if extra not in SHELVES:
         with open(folder / "recipes.json", encoding="utf-8") as f:
-            return tuple(sorted(json.load(f), key=lambda r: r["recipe_id"]))
+            return read_only(tuple(sorted(json.load(f), key=lambda r: r["recipe_id"])))
     out = list(recipes())  # the standard collection's records themselves, not a second reading of them
     for path in sorted(folder.glob(f"{extra}.*.json")):
         with open(path, encoding="utf-8") as f:
-            out += json.load(f)
+            out += read_only(json.load(f))
     return tuple(sorted(out, key=lambda r: r["recipe_id"]))
 
 

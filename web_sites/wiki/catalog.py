@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from embodiedweb.frozen import read_only
 from embodiedweb.paths import data_dir
 from embodiedweb.wikitext import LINK_RX, article_text, plain_text, slugify
 
@@ -64,7 +65,7 @@ def articles(extra: str | None = None) -> tuple[dict[str, Any], ...]:
         for a in _read(path) if path.exists() else []:
             if isinstance(a, dict) and a.get("slug") and a.get("title") and a["slug"] not in arts:
                 arts[a["slug"]] = _cue_article(a)
-    return tuple(sorted(arts.values(), key=lambda a: a["slug"]))
+    return read_only(tuple(sorted(arts.values(), key=lambda a: a["slug"])))
 
 
 @lru_cache(maxsize=4)

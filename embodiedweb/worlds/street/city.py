@@ -115,9 +115,10 @@ class City:
                 hba = bearing_deg(nb.lat, nb.lng, na.lat, na.lng)
             adj[a].append((b, round(hab, 2), round(length, 2), street))
             adj[b].append((a, round(hba, 2), round(length, 2), street))
-        for lst in adj.values():
-            lst.sort(key=lambda e: (e[1], e[0]))
-        self._adj = adj
+        # tuples, not lists: a tuple of atoms is untracked by the garbage collector, whose full collections
+        # would otherwise walk every node's list (see embodiedweb.frozen)
+        self._adj: dict[str, tuple[tuple[str, float, float, str], ...]] = {
+            nid: tuple(sorted(lst, key=lambda e: (e[1], e[0]))) for nid, lst in adj.items()}
         self.n_edges = len(seen) // 2
         self._lat = np.array([nodes[i].lat for i in self._ids])
         self._lng = np.array([nodes[i].lng for i in self._ids])
@@ -139,9 +140,9 @@ class City:
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.nodes
 
-    def neighbors(self, node_id: str) -> list[tuple[str, float, float, str]]:
-        """``[(neighbour id, heading deg, distance m, street name), ...]`` sorted by heading."""
-        return self._adj.get(node_id, [])
+    def neighbors(self, node_id: str) -> tuple[tuple[str, float, float, str], ...]:
+        """``((neighbour id, heading deg, distance m, street name), ...)`` sorted by heading."""
+        return self._adj.get(node_id, ())
 
     def edge(self, a: str, b: str) -> tuple[str, float, float, str] | None:
         """The edge from ``a`` to ``b``, or ``None`` if they are not adjacent."""
@@ -238,7 +239,7 @@ class City:
         self._junction = junction
         self._chains = chains
         self._on_chain = on_chain
-        self._jadj = jadj
+        self._jadj = {j: tuple(es) for j, es in jadj.items()}
 
     def _anchors(self, nid: str) -> list[tuple[str, float, int, bool]]:
         """Junctions reachable from ``nid`` along its chain: (junction, distance, chain, towards chain end)."""
