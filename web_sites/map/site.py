@@ -37,6 +37,8 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
+import numpy as np
+
 from embodiedweb.extras import MissingExtra
 from embodiedweb.text import clean_text
 from embodiedweb.worlds.street.city import WALK_SPEED_M_PER_MIN, City, Location, load_city
@@ -277,12 +279,11 @@ def route_svg(city: City, path: list[str], label: str, marks: list[tuple[str, st
         return round(h / 2 - (y - cy) * scale, 1)
 
     half_w, half_h = w / scale / 2, h / scale / 2
-    d_parts = []
-    for (ax, ay), (bx, by), _name in _street_segments(city):
-        if max(ax, bx) < cx - half_w or min(ax, bx) > cx + half_w or max(ay, by) < cy - half_h \
-                or min(ay, by) > cy + half_h:
-            continue
-        d_parts.append(f"M{sx(ax)} {sy(ay)}L{sx(bx)} {sy(by)}")
+    segs, (lo_x, hi_x, lo_y, hi_y) = _street_segments(city)
+    # the segments that reach into the view, in the city's order (one vectorised test over every segment)
+    seen = ~((hi_x < cx - half_w) | (lo_x > cx + half_w) | (hi_y < cy - half_h) | (lo_y > cy + half_h))
+    d_parts = [f"M{sx(ax)} {sy(ay)}L{sx(bx)} {sy(by)}" for (ax, ay), (bx, by), _name in
+               (segs[i] for i in np.flatnonzero(seen))]
     route = " ".join(f"{sx(x)},{sy(y)}" for x, y in pts)
     body = f'<path d="{"".join(d_parts)}" stroke="#bbb" stroke-width="3" fill="none"/>' if d_parts else ""
     if len(pts) > 1:
@@ -296,11 +297,12 @@ def route_svg(city: City, path: list[str], label: str, marks: list[tuple[str, st
             f' viewBox="0 0 {w} {h}"><rect width="{w}" height="{h}" fill="#f4f1ea"/>{body}</svg>')
 
 
-_SEG_CACHE: dict[int, list] = {}
+_SEG_CACHE: dict[int, tuple[list, tuple[np.ndarray, ...]]] = {}
 
 
-def _street_segments(city: City) -> list:
-    """Every edge once as ((x, y), (x, y), street), cached per city."""
+def _street_segments(city: City) -> tuple[list, tuple[np.ndarray, ...]]:
+    """Every edge once as ((x, y), (x, y), street), and the arrays of their bounding boxes (lowest x, highest
+    x, lowest y, highest y), cached per city."""
     key = id(city)
     if key not in _SEG_CACHE:
         segs = []
@@ -310,7 +312,10 @@ def _street_segments(city: City) -> list:
                 if nid < nb:
                     b = city.nodes[nb]
                     segs.append((to_xy(a.lat, a.lng), to_xy(b.lat, b.lng), street))
-        _SEG_CACHE[key] = segs
+        ends = np.array([(ax, bx, ay, by) for (ax, ay), (bx, by), _ in segs], dtype=float).reshape(-1, 4)
+        boxes = (np.minimum(ends[:, 0], ends[:, 1]), np.maximum(ends[:, 0], ends[:, 1]),
+                 np.minimum(ends[:, 2], ends[:, 3]), np.maximum(ends[:, 2], ends[:, 3]))
+        _SEG_CACHE[key] = (segs, boxes)
     return _SEG_CACHE[key]
 
 
