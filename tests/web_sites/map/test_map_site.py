@@ -97,3 +97,24 @@ def test_directions_page_turn_words_are_the_street_labels(driver):
         w.reset({"start": node, "heading": city.edge(path[i - 1], node)[1]}, 0)
         assert verb == TURN_VERBS[label]
         assert re.search(rf"^- {path[i + 1]}: {label} \(heading", w.text(), re.M)
+
+
+@pytest.mark.parametrize("place", ["empire-state-building", "one-times-square", "waldorf-astoria"])
+def test_the_map_around_a_place_draws_exactly_the_streets_that_reach_into_it(place):
+    """The vectorised box test picks the same segments, in the same order, as testing each one."""
+    import re
+
+    from embodiedweb.worlds.street.geo import to_xy
+    from web_sites.map.site import _street_segments, route_svg
+
+    city = load_city()
+    p = city.places[place]
+    svg = route_svg(city, [p.node_id], "m", size=(480, 360), margin_m=120.0)
+    drawn = re.search(r'<path d="([^"]*)"', svg).group(1).count("M")
+    x, y = to_xy(city.nodes[p.node_id].lat, city.nodes[p.node_id].lng)
+    scale = min(480 / 240, 360 / 240)
+    half_w, half_h = 480 / scale / 2, 360 / scale / 2
+    want = sum(1 for (ax, ay), (bx, by), _ in _street_segments(city)[0]
+               if not (max(ax, bx) < x - half_w or min(ax, bx) > x + half_w or max(ay, by) < y - half_h
+                       or min(ay, by) > y + half_h))
+    assert drawn == want > 10
