@@ -447,8 +447,6 @@ class _Memory:
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
         #: city an article ties a shop sign to, is an answer too)
         self.latest_names: list[str] = []
-        self._answers: list[str] | None = None
-        self._stops: list[str] | None = None
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
         #: multi-turn envs: headings, link and cell names and years of every page read, places in sight,
         #: and the object types of the kitchen seen (lower case: words to search for)
@@ -470,8 +468,11 @@ class _Memory:
                                   + [w.lower() for w in self.instruction_words])
         self._directions_to = (-1, [])
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
-        self._answers = None
-        self._stops = None
+        #: (limit, the best-scored sentences) until a score changes; the answers and what they were made of
+        self._best: tuple[int, tuple[str, ...]] | None = None
+        self._answers: list[str] | None = None
+        self._answers_key: tuple[Any, ...] | None = None
+        self._stops: tuple[list[str], list[str]] | None = None
         self._dones: tuple[list[str], int, int, list[str]] | None = None
         self._web = {}
 
@@ -479,14 +480,14 @@ class _Memory:
         if tree_text in self._read:
             return
         self._read.add(tree_text)
-        self._answers = None
         places, page_names, counted, latest, sentences = _page_reading(tree_text)
         self.seen_words.add(counted)
         question, scores = self.question, self.sentences
         for sent, words in sentences:
             score = len(words & question)
-            if score >= 1:
-                scores[sent] = max(score, scores.get(sent, 0))
+            if score >= 1 and score > scores.get(sent, 0):
+                scores[sent] = score
+                self._best = None
         self.places.add(places)
         self.page_names.add(page_names)
         self.latest_names = list(latest)
@@ -509,17 +510,21 @@ class _Memory:
         return self._search[1], self._search[2]
 
     def answers(self, limit: int = 3) -> list[str]:
-        if self._answers is None:
+        if self._best is None or self._best[0] != limit:
             # the ``limit`` best-scored sentences, the first seen among equals (as a stable sort by score)
-            best = heapq.nlargest(limit, self.sentences, key=self.sentences.__getitem__)
-            self._answers = _unique([a for s in best for a in _answer_spans(s)] + self.latest_names)
+            self._best = (limit, tuple(heapq.nlargest(limit, self.sentences, key=self.sentences.__getitem__)))
+        key = (self._best, tuple(self.latest_names))
+        if self._answers is None or key != self._answers_key:  # else the same list: callers cache by it
+            self._answers = _unique([a for s in self._best[1] for a in _answer_spans(s)] + self.latest_names)
+            self._answers_key = key
         return self._answers
 
     def stops(self) -> list[str]:
         """``stop [answer]`` for each of :meth:`answers`."""
-        if self._stops is None or self._answers is None:
-            self._stops = [f"stop [{a}]" for a in self.answers()]
-        return self._stops
+        answers = self.answers()
+        if self._stops is None or self._stops[0] is not answers:
+            self._stops = (answers, [f"stop [{a}]" for a in answers])
+        return self._stops[1]
 
     def read_world(self, text: str) -> None:
         """Multi-turn envs: the place names of a street view (an answer may be the place in sight)."""

@@ -12,6 +12,7 @@ something.
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
 
@@ -236,6 +237,10 @@ def _token_and_candidate_mismatches(env_id, encoding):
         memory = discrete._memory
         if memory.directions_to() != wrappers._unique(memory.instruction_names + memory.places):
             bad.append((n, "directions_to"))
+        best = heapq.nlargest(3, memory.sentences, key=memory.sentences.__getitem__)
+        answers = wrappers._unique([a for s in best for a in wrappers.answer_spans(s)] + memory.latest_names)
+        if memory.answers() != answers or memory.stops() != [f"stop [{a}]" for a in answers]:
+            bad.append((n, "answers"))
         n += 1
         action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(inner.raw, info)
         index = {canonical_action(c, drop_note=True): i for i, c in reversed(list(enumerate(discrete.candidates())))}
@@ -272,8 +277,19 @@ def _directions_never_recomputed(monkeypatch):
     monkeypatch.setattr(wrappers._Memory, "directions_to", stale)
 
 
+def _answers_never_recomputed(monkeypatch):
+    """Break: DiscreteActions keeps the first answers it made (a page's better sentence left out)."""
+    real = wrappers._Memory.answers
+
+    def stale(self, limit=3):
+        return self._answers if self._answers is not None else real(self, limit)
+
+    monkeypatch.setattr(wrappers._Memory, "answers", stale)
+
+
 @pytest.mark.parametrize(("breakage", "env_id"), [(_token_memo_never_invalidated, "EWA-Navigation-v0"),
-                                                  (_directions_never_recomputed, "EWA-Shopping-v0")])
+                                                  (_directions_never_recomputed, "EWA-Shopping-v0"),
+                                                  (_answers_never_recomputed, "EWA-Traveling-v0")])
 def test_the_token_and_candidate_comparison_catches_a_broken_cache(breakage, env_id, monkeypatch):
     breakage(monkeypatch)
     assert _token_and_candidate_mismatches(env_id, "ids")[0]

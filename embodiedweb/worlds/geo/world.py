@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from embodiedweb.frozen import read_only
 from embodiedweb.paths import data_dir
 from embodiedweb.worlds.base import EmbodiedWorld
 from embodiedweb.worlds.street.geo import angle_diff, neighbour_labels, pick_by_labels, relative_word
@@ -65,7 +66,7 @@ def load_standpoints(path: str | None = None) -> dict[str, dict[str, Any]]:
             continue
         with open(p, encoding="utf-8") as f:
             raw = json.load(f)
-        out.update((sp["id"], sp) for sp in raw["standpoints"])
+        out.update((sp["id"], read_only(sp)) for sp in raw["standpoints"])  # tuples: the collector skips them
     return out
 
 
