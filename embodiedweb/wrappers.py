@@ -759,14 +759,15 @@ _BID_PREFIX = re.compile(r"\s*\[(\w+)\] ")
 
 
 @lru_cache(maxsize=65536)
-def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
+def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]] | None:
     """One line's part of :func:`_plain_words` (None for a line without words): its words joined by spaces,
     its first and last word, the words that start a title of :func:`_site_index` (first occurrences in
     order) and its pairs of consecutive words that are a title's first two. Cached per line: most lines of a
     new page were on another (a page differs from the last by a typed value or a list item, and the pages of
     a site share their header). An element's line is read as its id's word followed by the words of the rest,
     which is cached on its own: ids are numbered per page, so the same element on another page (a list item,
-    a link) has another id and another line, but the same rest."""
+    a link) has another id and another line, but the same rest. The pairs are a tuple, not a set: a tuple of
+    strings is not tracked by the garbage collector, and tens of thousands of lines stay cached."""
     m = _BID_PREFIX.match(line)
     if m is None:
         return _plain_line_words(line)
@@ -774,24 +775,24 @@ def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozen
     rest = _plain_line_words(line[m.end():])
     starts = bid in _site_index()
     if rest is None:
-        return bid, bid, bid, (bid,) if starts else (), frozenset()
+        return bid, bid, bid, (bid,) if starts else (), ()
     joined, first, last, firsts, pairs = rest
     if starts:
         firsts = (bid, *(w for w in firsts if w != bid))
-        if (bid, first) in _site_index_lookup()[1]:
-            pairs = pairs | {(bid, first)}
+        if (bid, first) in _site_index_lookup()[1] and (bid, first) not in pairs:
+            pairs = ((bid, first), *pairs)
     return f"{bid} {joined}", bid, last, firsts, pairs
 
 
 @lru_cache(maxsize=65536)
-def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], frozenset[tuple[str, str]]] | None:
+def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]] | None:
     """:func:`_line_plain_words` of a line read whole."""
     words = re.findall(r"\w+", line.lower())
     if not words:
         return None
     index, title_pairs = _site_index(), _site_index_lookup()[1]
     return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
-            frozenset(p for p in zip(words, words[1:], strict=False) if p in title_pairs))
+            tuple(dict.fromkeys(p for p in zip(words, words[1:], strict=False) if p in title_pairs)))
 
 
 @lru_cache(maxsize=4096)
