@@ -260,7 +260,7 @@ class PoolVectorEnv(VectorEnv):
             except Exception:  # noqa: BLE001 - closing: a step's error no longer matters
                 pass
         try:
-            self._drain(timeout if timeout is not None else DRAIN_TIMEOUT)
+            self._drain(timeout)
         except RuntimeError:  # a worker that does not answer is killed below
             pass
         for pipe in self._pipes:
@@ -288,10 +288,11 @@ class PoolVectorEnv(VectorEnv):
             raise gym.error.AlreadyPendingCallError(
                 f"Calling `{name}` while waiting for a pending call to `step` to complete", "step")
 
-    def _drain(self, timeout: float = 0.0) -> None:
+    def _drain(self, timeout: float | None = None) -> None:
         """Read and drop the answers an interrupted read left (a ``KeyboardInterrupt`` while waiting): the
         next command's answers must be its own. Each worker has its answer after finishing the command, so
-        its shared-memory rows are whole again too."""
+        its shared-memory rows are whole again too. Each answer is waited for ``timeout`` seconds (None or
+        0: :data:`DRAIN_TIMEOUT`)."""
         for pipe in list(self._unread):
             if not pipe.poll(timeout or DRAIN_TIMEOUT):
                 raise RuntimeError(f"{self._dead(pipe, 'no answer to an interrupted command')}; close() this "
@@ -493,7 +494,7 @@ class _InProcess:
 
 
 def _worker(env_fns: list[CloudpickleWrapper], first: int, pipe: Connection, parent: Connection, shm: Any,
-            autoreset_mode: AutoresetMode, gc_freeze: bool = True) -> None:
+            autoreset_mode: AutoresetMode, gc_freeze: bool) -> None:
     """A worker's loop: make its envs, then answer the main process's commands until ``close``."""
     parent.close()
     try:
