@@ -40,6 +40,7 @@ RIGHT = [
     ("627 ft", N("191", "m", 1.91)), ("about 630 feet", N("191", "m", 1.91)), ("0.191 km", N("191", "m", 1.91)),
     ("14.6m", N("14.6", "m", 0.15)), ("48 feet", N("14.6", "m", 0.15)), ("48'", N("14.6", "m", 0.15)),
     ("It is 14.6 metres long.", N("14.6", "m", 0.15)), ("1,460 cm", N("14.6", "m", 0.15)),
+    ("14.6 meters long", N("14.6", "m", 0.15)),
     ("14th floor", N("14", "floor")), ("floor 14", N("14", "floor")), ("the 14th", N("14", "floor")),
     ("On level 14.", N("14", "floor")), ("2064", N("2064", "year")), ("in the year 2064", N("2064", "year")),
     ("9:30 am", T("9:30 am")), ("09:30", T("9:30 am")), ("9.30 a.m.", T("9:30 am")), ("9:30AM", T("9:30 am")),
@@ -63,6 +64,8 @@ RIGHT = [
 WRONG = [
     ("about 200 m", N("191", "m", 1.91), "200 is not 191 m"), ("180 or 191", N("191", "m", 1.91), "180"),
     ("15 m", N("14.6", "m", 0.15), "15 is not"), ("14 feet", N("14", "floor"), "is a length, not a floor"),
+    # the right digits in the wrong unit: the unit is read, not only the number
+    ("14.6 feet", N("14.6", "m", 0.15), "(4.45 m) is not"), ("14.6 cm", N("14.6", "m", 0.15), "(0.15 m) is not"),
     ("on the 14th floor of the 70-storey tower", N("14", "floor"), "70"), ("2063 or 2064", N("2064", "year"), "2063"),
     ("the sixties", N("2064", "year"), "no number"), ("9:30 pm", T("9:30 am"), "9:30 pm is not"),
     ("2:15 or 2:20", T("2:15 pm"), "2:20"), ("at 2", T("2:15 pm"), "no clock time"), ("25:15", T("2:15 pm"), "25:15"),
