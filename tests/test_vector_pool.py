@@ -270,3 +270,204 @@ def test_worker_processes_freeze_their_objects_after_the_first_reset_and_the_cal
         assert after[2] == after[3] > mine + 10_000  # the worker's envs, their data and the imports
     else:
         assert after[2:] == (mine,) * 2
+
+
+# the asynchronous API (EnvPool's async_reset / send / recv) ----------------------------------------------------
+def _single_play(i: int, steps: int) -> list:
+    """Env ``i`` of a vector env played alone: reset with seed ``3 + i``, random admissible actions from its
+    own generator, next-step autoreset (the step after an episode's end resets it, reward 0)."""
+    env = gym.make(ENV, **KW)
+    rng = np.random.default_rng(100 + i)
+    obs, info = env.reset(seed=3 + i)
+    trace, done = [(dict(obs), 0.0, False, False, info["task_id"])], False
+    for _ in range(steps):
+        action = _actions({"admissible_actions": [info["admissible_actions"]], "_admissible_actions": [True]}, 1,
+                          rng)[0]
+        if done:
+            (obs, info), reward, terminated, truncated = env.reset(), 0.0, False, False
+        else:
+            obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        trace.append((dict(obs), float(reward), bool(terminated), bool(truncated), info["task_id"]))
+    env.close()
+    return trace
+
+
+def _async_play(envs: PoolVectorEnv, steps: int, split: bool) -> list[list]:
+    """Each env of ``envs`` played ``steps`` steps through ``recv``/``send``, in whatever order the shares
+    answer; ``split``: each received batch is sent back in two parts, the second part's envs first."""
+    n = envs.num_envs
+    rngs = [np.random.default_rng(100 + i) for i in range(n)]
+    traces: list[list] = [[] for _ in range(n)]
+    envs.async_reset(seed=3)
+    while any(len(t) <= steps for t in traces) or envs._busy.any():
+        obs, rewards, terminated, truncated, infos = envs.recv()
+        todo = []
+        for k, i in enumerate(infos["env_id"].tolist()):
+            one = {key: value[k] for key, value in obs.items()}
+            traces[i].append((one, float(rewards[k]), bool(terminated[k]), bool(truncated[k]), infos["task_id"][k]))
+            if len(traces[i]) <= steps:
+                todo.append((i, _actions({"admissible_actions": [infos["admissible_actions"][k]],
+                                          "_admissible_actions": [True]}, 1, rngs[i])[0]))
+        parts = [todo[len(todo) // 2:], todo[:len(todo) // 2]] if split else [todo]
+        for part in parts:
+            if part:
+                envs.send(tuple(a for _, a in part), np.array([i for i, _ in part]))
+    return traces
+
+
+@pytest.mark.parametrize("in_process", [True, False])
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_async_api_plays_each_env_as_it_plays_alone(in_process, shared_memory):
+    steps = 10
+    envs = make_pool_vec(ENV, 5, 2, vector_kwargs={"in_process": in_process, "shared_memory": shared_memory}, **KW)
+    try:
+        traces = _async_play(envs, steps, split=shared_memory)
+    finally:
+        envs.close()
+    alone = [_single_play(i, steps) for i in range(5)]
+    assert any(step[2] or step[3] for trace in alone for step in trace)  # episodes ended: autoreset exercised
+    assert traces == alone
+
+
+def test_async_batches_are_gymnasium_batches_of_the_envs_received():
+    with _pool(4) as envs:
+        envs.async_reset(seed=0)
+        seen = []
+        for _ in range(2):  # the two shares' resets
+            obs, rewards, terminated, truncated, infos = envs.recv()
+            ids = infos["env_id"]
+            assert ids.dtype == np.int64 and len(ids) == 2
+            assert rewards.tolist() == [0.0, 0.0] and not terminated.any() and not truncated.any()
+            assert envs.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+            assert type(obs["web_text"]) is tuple and len(obs["web_text"]) == 2
+            assert infos["_task_id"].tolist() == [True, True] and infos["_timings"].all()
+            seen += ids.tolist()
+        assert sorted(seen) == [0, 1, 2, 3]
+        envs.send(("move_forward",), [3])
+        obs, rewards, *_, infos = envs.recv()
+        assert infos["env_id"].tolist() == [3] and obs["last_action"] == ("move_forward",)
+
+
+def test_async_misuse_is_a_clear_error_and_the_envs_go_on():
+    with _pool(3) as envs:
+        with pytest.raises(gym.error.NoAsyncCallError):
+            envs.recv()
+        envs.send(("noop", "noop"), [0, 2])
+        with pytest.raises(gym.error.AlreadyPendingCallError, match=r"envs \[2\] are waiting"):
+            envs.send(("noop",), [2])
+        for call in (lambda: envs.step(("noop",) * 3), lambda: envs.reset(seed=1), lambda: envs.async_reset(),
+                     lambda: envs.get_attr("task")):
+            with pytest.raises(gym.error.AlreadyPendingCallError, match="recv"):
+                call()
+        with pytest.raises(ValueError, match=r"env_id \[3\] out of range: this vector env has envs 0-2"):
+            envs.send(("noop",), [3])
+        with pytest.raises(ValueError, match="names an env twice"):
+            envs.send(("noop", "noop"), [1, 1])
+        with pytest.raises(TypeError, match="env indices"):
+            envs.send(("noop",), [1.0])
+        with pytest.raises(ValueError, match="expected 1 actions"):
+            envs.send(("noop", "noop"), [1])
+        got = sorted(i for _ in range(2) for i in envs.recv()[-1]["env_id"].tolist())
+        assert got == [0, 2]
+        obs, *_ = envs.step(("noop",) * 3)  # nothing pending: the lock-step API again
+        assert len(obs["web_text"]) == 3
+
+
+class _Boom(gym.Wrapper):
+    def step(self, action):
+        if action == "boom":
+            raise RuntimeError("boom in the env")
+        return self.env.step(action)
+
+
+@pytest.mark.parametrize("env_id", [0, 2])
+def test_an_envs_error_in_async_is_raised_by_recv_and_the_envs_go_on(env_id):
+    envs = make_pool_vec(ENV, 3, 2, wrappers=[_Boom], **KW)
+    try:
+        envs.reset(seed=0)
+        envs.send(("boom",), [env_id])
+        with pytest.raises(RuntimeError, match="boom in the env") as raised:
+            envs.recv()
+        if env_id == 2:  # raised in the worker process: its traceback is the cause
+            assert "Traceback" in str(raised.value.__cause__)
+        envs.send(("noop",), [env_id])
+        assert envs.recv()[-1]["env_id"].tolist() == [env_id]
+    finally:
+        envs.close()
+
+
+def test_a_dead_worker_in_async_is_a_clear_error_not_a_hang():
+    with _pool(2) as envs:
+        os.kill(envs._processes[-1].pid, signal.SIGKILL)
+        envs._processes[-1].join(5)
+        pid = envs._processes[-1].pid
+        with pytest.raises(RuntimeError, match=rf"worker 1 \(envs 1-1, pid {pid}\) died"):
+            envs.send(("noop",), [1])
+            envs.recv()
+
+
+def test_closing_with_results_not_received_neither_hangs_nor_leaks():
+    envs = make_pool_vec(ENV, 4, 2, **KW)
+    envs.async_reset(seed=0)
+    envs.recv()
+    envs.close()
+    assert envs.closed and not any(p.is_alive() for p in envs._processes)
+
+
+def _same(a, b) -> bool:
+    """Two batched infos are equal: the same keys in the same order, arrays of the same dtype and values."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray):
+        if not (isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape):
+            return False
+        if a.dtype == object:
+            return all(_same(x, y) for x, y in zip(a.ravel(), b.ravel(), strict=True))
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    return type(a) is type(b) and (a == b if not isinstance(a, float) or a == a else b != b)
+
+
+def test_batch_infos_is_gymnasiums_add_info():
+    from embodiedweb.vector_pool import _gymnasium_batch, batch_infos
+
+    rng = np.random.default_rng(0)
+    values = [3, 2.5, True, np.int32(4), np.float32(1.5), np.bool_(True), "text", None, ["a", "b"], (1, 2),
+              np.arange(3), np.ones((2, 2), dtype=np.float32), float("nan")]
+    cases = []
+    for _ in range(300):
+        n = int(rng.integers(1, 6))
+        infos = []
+        for i in sorted(rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False).tolist()):
+            info = {}
+            for key in rng.permutation(["a", "b", "c", "final_obs", "nested"])[:int(rng.integers(0, 5))]:
+                if key == "nested":
+                    info[key] = {"x": values[int(rng.integers(len(values)))], "y": {"z": int(rng.integers(9))}}
+                elif key == "final_obs":
+                    info[key] = {"web_text": "seen"} if rng.random() < 0.5 else None
+                else:
+                    info[key] = values[int(rng.integers(len(values)))]
+            infos.append((i, info))
+        cases.append((infos, n))
+    cases.append(([(0, {"k": {"x": 1}}), (1, {"k": 2})], 2))  # a dict and a value under one key
+    envs = gym.make_vec(ENV, 3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": "SameStep"}, **KW)
+    _, infos = envs.reset(seed=0)
+    real = []
+    for _ in range(8):
+        _, _, _, _, batched = envs.step(_actions(infos, 3, rng))
+        infos = batched
+        real.append([(i, {k: v[i] for k, v in batched.items() if not k.startswith("_") and batched[f"_{k}"][i]
+                          and not isinstance(v, dict)}) for i in range(3)])
+    envs.close()
+    cases += [(infos_, 3) for infos_ in real]
+    errors = 0
+    for infos, n in cases:
+        try:
+            expected = _gymnasium_batch(infos, n)
+        except (TypeError, ValueError):  # e.g. None into an int array: an error from both (which one
+            errors += 1  # depends on the element met first: env by env there, key by key here)
+            with pytest.raises((TypeError, ValueError)):
+                batch_infos(infos, n)
+            continue
+        assert _same(batch_infos(infos, n), expected), infos
+    assert 0 < errors < len(cases) // 2
