@@ -277,6 +277,10 @@ def test_rl_bench_figures(monkeypatch):
                 "vec_pool_8_sps", "pool8_speedup", "vec_sync_16_sps", "pool16_speedup", "pool16_speedup_vs_sync1"):
         assert key in figures
     assert figures["async2_speedup"] == 1.0  # a ratio of the measured throughputs
+    for n in rl_bench.POOL_ASYNC_ENVS:  # the asynchronous pool, measured for real, over the (fake) single env
+        assert figures[f"vec_pool_async_{n}_sps"] > 0
+        assert figures[f"pool{n}_async_speedup_vs_sync1"] == pytest.approx(figures[f"vec_pool_async_{n}_sps"] / 100,
+                                                                           abs=0.006)
     timeline = figures["async2_timeline"]  # measured for real
     assert set(timeline) == {"vector_step", "to_worker", "workers", "from_worker", "env_step", "lockstep_ceiling"}
     assert all(v > 0 for v in timeline.values())
@@ -357,6 +361,7 @@ def test_wrapped_overhead_is_the_median_over_seeds(monkeypatch):
     monkeypatch.setattr(rl_bench, "wrapped_cost", fake_cost)
     monkeypatch.setattr(rl_bench, "vec_throughput", lambda *a, **k: 100.0)
     monkeypatch.setattr(rl_bench, "async_timeline", lambda *a, **k: {})
+    monkeypatch.setattr(rl_bench, "pool_async_throughput", lambda *a, **k: 150.0)
     figures = rl_bench.bench_rl(quick=False)
     assert rl_bench.WRAPPED_SEEDS == 3 and sorted(set(seeds)) == [0, 1, 2]
     assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"]["all"] == 20.0

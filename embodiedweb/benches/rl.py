@@ -18,6 +18,11 @@
   :class:`~embodiedweb.vector_pool.PoolVectorEnv` of 8 or 16 envs in :data:`POOL_WORKERS` shares (the main
   process steps one, a worker process the other) over a sync vector env of as many envs, on the same
   episodes and actions (``pool*_speedup_vs_sync1``: over the single env, as ``async2_speedup_vs_sync1``).
+  ``vec_pool_async_{16,32}_sps`` and ``pool{16,32}_async_speedup_vs_sync1``: a pool of 16 or 32 envs in
+  :data:`POOL_WORKERS` worker processes driven through its asynchronous API (EnvPool's ``send``/``recv``:
+  each share's actions go back as soon as its results come, so no share waits for another), over one sync
+  env playing as many steps just before and just after it (:func:`pool_async_throughput`; the median of
+  the rounds' ratios).
   ``load_avg``: the machine's 1-minute load average when the vector figures were taken (the
   async ones need idle cores: on a machine shared with other work they fall).
 * ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
@@ -56,6 +61,8 @@ VEC_REPEATS = 3
 #: worker processes of the ``pool`` figures (the machine the issue names has 2 cores), and envs per worker
 POOL_WORKERS = 2
 POOL_ENVS_PER_WORKER = (4, 8)
+#: envs of the pools timed through the asynchronous API (in :data:`POOL_WORKERS` worker processes)
+POOL_ASYNC_ENVS = (16, 32)
 #: the env and options of ``async2_images_speedup``
 IMAGES_ENV_ID = "EWA-Cooking-v0"
 IMAGES_KWARGS = {"render_images": True, "embodied_view": "first_person"}
@@ -152,6 +159,31 @@ def vec_throughput(env_id: str, n: int, mode: str, steps: int, seed: int = 0, to
                 t0 = time.perf_counter()
             obs, _, _, _, infos = envs.step(_random_vector_actions(infos, n, rng))
         return n * steps / (time.perf_counter() - t0)
+    finally:
+        envs.close()
+
+
+def pool_async_throughput(env_id: str, n: int, steps: int, seed: int = 0, warmup: int = VEC_WARMUP,
+                          in_process: bool = False, **kwargs: Any) -> float:
+    """Env steps per second of a :class:`~embodiedweb.vector_pool.PoolVectorEnv` of ``n`` envs in
+    :data:`POOL_WORKERS` worker processes driven through its asynchronous API (``recv`` one share's results,
+    ``send`` its actions back while the other shares step): ``steps`` steps per env timed after ``warmup``,
+    random admissible actions."""
+    from embodiedweb.vector_pool import make_pool_vec
+
+    envs = make_pool_vec(env_id, n, POOL_WORKERS, vector_kwargs={"in_process": in_process}, **kwargs)
+    try:
+        rng = np.random.default_rng(seed)
+        envs.async_reset(seed=seed)
+        done, t0 = 0, 0.0
+        while done < n * (warmup + steps):
+            _, _, _, _, infos = envs.recv()
+            ids = infos["env_id"]
+            envs.send(_random_vector_actions(infos, len(ids), rng), ids)
+            done += len(ids)
+            if not t0 and done >= n * warmup:
+                t0, start = time.perf_counter(), done
+        return (done - start) / (time.perf_counter() - t0)
     finally:
         envs.close()
 
@@ -263,6 +295,17 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
         figures[f"vec_sync_{n}_sps"], figures[f"vec_pool_{n}_sps"] = round(sync_sps, 1), round(pool_sps, 1)
         figures[f"pool{n}_speedup"] = round(ratio, 2)
         figures[f"pool{n}_speedup_vs_sync1"] = round(pool_sps / figures["vec_sync_1_sps"], 2)
+    # the pool through its asynchronous API, against one sync env playing as many steps just before and just
+    # after it (one env's speed drifts by 10-30 % over minutes on this VM): the median of ``repeats`` rounds
+    for n in POOL_ASYNC_ENVS:
+        rounds = []
+        for r in range(repeats):
+            before = vec_throughput(VEC_ENV_ID, 1, "sync", n * vec_steps // 2, seed=r)
+            pool_sps = pool_async_throughput(VEC_ENV_ID, n, vec_steps // 2, seed=r)
+            after = vec_throughput(VEC_ENV_ID, 1, "sync", n * vec_steps // 2, seed=r + 10)
+            rounds.append((pool_sps, 2 * pool_sps / (before + after)))
+        figures[f"vec_pool_async_{n}_sps"] = round(float(np.median([sps for sps, _ in rounds])), 1)
+        figures[f"pool{n}_async_speedup_vs_sync1"] = round(float(np.median([ratio for _, ratio in rounds])), 2)
     figures["load_avg"] = round(os.getloadavg()[0], 2)
     figures["vec_env_id"] = VEC_ENV_ID
     steps = 80 if quick else 400
