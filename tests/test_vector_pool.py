@@ -471,3 +471,20 @@ def test_batch_infos_is_gymnasiums_add_info():
             continue
         assert _same(batch_infos(infos, n), expected), infos
     assert 0 < errors < len(cases) // 2
+
+
+def test_the_async_rollouts_example_collects_whole_episodes():
+    """``examples/async_rollouts.py``, tiny: every step is counted once as a transition (resets are not) and
+    episodes end within the step limit."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "async_rollouts.py"
+    spec = importlib.util.spec_from_file_location("async_rollouts", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    summary = example.main(["--envs", "4", "--steps", "120", "--max-steps", "5"])
+    assert 120 <= summary["steps"] < 120 + 4 and summary["steps_per_s"] > 0
+    assert summary["episodes"] >= 120 // 5 - 4  # at most 5 transitions an episode, 4 envs still playing
+    assert 0.0 <= summary["success_rate"] <= 1.0
