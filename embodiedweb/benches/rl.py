@@ -21,8 +21,8 @@
   ``vec_pool_async_{16,32}_sps`` and ``pool{16,32}_async_speedup_vs_sync1``: a pool of 16 or 32 envs in
   :data:`POOL_WORKERS` worker processes driven through its asynchronous API (EnvPool's ``send``/``recv``:
   each share's actions go back as soon as its results come, so no share waits for another), over one sync
-  env playing as many steps just before and just after it (:func:`pool_async_throughput`; the median of
-  the rounds' ratios).
+  env playing as many steps (:data:`ASYNC_ROUND_STEPS`) just before and just after it
+  (:func:`pool_async_throughput`; the median of :data:`ASYNC_ROUNDS` rounds' ratios).
   ``load_avg``: the machine's 1-minute load average when the vector figures were taken (the
   async ones need idle cores: on a machine shared with other work they fall).
 * ``wrapped_step_ms[env]``: the raw text-mode step (``gym.make``'s env) in ms, and
@@ -63,6 +63,10 @@ POOL_WORKERS = 2
 POOL_ENVS_PER_WORKER = (4, 8)
 #: envs of the pools timed through the asynchronous API (in :data:`POOL_WORKERS` worker processes)
 POOL_ASYNC_ENVS = (16, 32)
+#: env steps of each run of an asynchronous pool's round (the pool's, and each of the single env's two), and
+#: the rounds whose median ratio is a ``pool*_async_speedup_vs_sync1``
+ASYNC_ROUND_STEPS = 4000
+ASYNC_ROUNDS = 5
 #: the env and options of ``async2_images_speedup``
 IMAGES_ENV_ID = "EWA-Cooking-v0"
 IMAGES_KWARGS = {"render_images": True, "embodied_view": "first_person"}
@@ -296,13 +300,15 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
         figures[f"pool{n}_speedup"] = round(ratio, 2)
         figures[f"pool{n}_speedup_vs_sync1"] = round(pool_sps / figures["vec_sync_1_sps"], 2)
     # the pool through its asynchronous API, against one sync env playing as many steps just before and just
-    # after it (one env's speed drifts by 10-30 % over minutes on this VM): the median of ``repeats`` rounds
+    # after it (one env's speed drifts by 10-30 % over minutes on this VM, and a run of a few hundred steps
+    # depends on its episodes): the median of ASYNC_ROUNDS rounds
+    round_steps = 400 if quick else ASYNC_ROUND_STEPS
     for n in POOL_ASYNC_ENVS:
         rounds = []
-        for r in range(repeats):
-            before = vec_throughput(VEC_ENV_ID, 1, "sync", n * vec_steps // 2, seed=r)
-            pool_sps = pool_async_throughput(VEC_ENV_ID, n, vec_steps // 2, seed=r)
-            after = vec_throughput(VEC_ENV_ID, 1, "sync", n * vec_steps // 2, seed=r + 10)
+        for r in range(1 if quick else ASYNC_ROUNDS):
+            before = vec_throughput(VEC_ENV_ID, 1, "sync", round_steps, seed=r)
+            pool_sps = pool_async_throughput(VEC_ENV_ID, n, round_steps // n, seed=r)
+            after = vec_throughput(VEC_ENV_ID, 1, "sync", round_steps, seed=r + 10)
             rounds.append((pool_sps, 2 * pool_sps / (before + after)))
         figures[f"vec_pool_async_{n}_sps"] = round(float(np.median([sps for sps, _ in rounds])), 1)
         figures[f"pool{n}_async_speedup_vs_sync1"] = round(float(np.median([ratio for _, ratio in rounds])), 2)
