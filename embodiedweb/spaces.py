@@ -118,11 +118,12 @@ class ObsText(spaces.Text):
     ``Text`` field is that first, empty read (strings do not follow the buffer as arrays do). This class
     registers its own ``flatten`` (one numpy lookup for the whole text; the same array, the same
     ``KeyError`` for a character outside the charset) and its own shared memory: ``create_shared_memory``
-    gives each env a row of ``max_length + 1`` int32, the text's length then its code points
-    (``write_to_shared_memory`` writes only the text, and reading decodes only its length: a field's
-    ``max_length`` is several times its usual text, and the main process of an async vector env reads every
-    field of every env at every step), and ``read_from_shared_memory`` returns a live view,
-    :class:`SharedTexts`, that decodes the buffer when read or copied (``AsyncVectorEnv`` copies observations
+    gives each env a row of ``max_length + 2`` int32, the text's length, the row's version (how many texts
+    were written to it), then its code points (``write_to_shared_memory`` writes only the text, and reading
+    decodes only its length: a field's ``max_length`` is several times its usual text, and the main process
+    of an async vector env reads every field of every env at every step), and ``read_from_shared_memory``
+    returns a live view, :class:`SharedTexts`, that decodes the buffer when read or copied (a row once per
+    version) (``AsyncVectorEnv`` copies observations
     by default, giving a tuple of ``str`` as ``SyncVectorEnv`` does). Writing refuses what ``flatten``
     refuses: a character outside the charset (``KeyError``) and a text longer than ``max_length``
     (``IndexError``).
@@ -171,9 +172,17 @@ class ObsText(spaces.Text):
 _SHARED_CODEC = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
 
 
+#: the slots before the text in an env's row of an :class:`ObsText` field's shared memory: the text's length,
+#: and how many texts were written to the row (the row's version: a reader decodes a row once per version)
+_HEADER = 2
+#: versions count modulo this (an int32 slot)
+_VERSIONS = 2**31
+
+
 def _decode_row(row: np.ndarray) -> str:
-    """The text of one env's row of an :class:`ObsText` field's shared memory: its length, then its code points."""
-    return row[1: 1 + int(row[0])].tobytes().decode(_SHARED_CODEC, "surrogatepass")
+    """The text of one env's row of an :class:`ObsText` field's shared memory (:data:`_HEADER` slots, then the
+    text's code points)."""
+    return row[_HEADER: _HEADER + int(row[0])].tobytes().decode(_SHARED_CODEC, "surrogatepass")
 
 
 class SharedTexts(Sequence[str]):
@@ -184,6 +193,9 @@ class SharedTexts(Sequence[str]):
 
     def __init__(self, space: ObsText, data: np.ndarray) -> None:
         self._space, self._data = space, data
+        #: each row's text as last decoded, with the row's version then: most fields do not change from step to
+        #: step (the instruction, the tabs, the other world's view), so most reads decode nothing
+        self._decoded: dict[int, tuple[int, str]] = {}
 
     def __len__(self) -> int:
         return len(self._data)
@@ -191,10 +203,18 @@ class SharedTexts(Sequence[str]):
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return tuple(self)[i]
-        return _decode_row(self._data[i])
+        i = range(len(self._data))[i]  # a negative index counts from the end; past the end: IndexError
+        row = self._data[i]
+        version = int(row[1])
+        hit = self._decoded.get(i)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        text = _decode_row(row)
+        self._decoded[i] = (version, text)
+        return text
 
     def __iter__(self) -> Any:
-        return iter([_decode_row(row) for row in self._data])
+        return iter([self[i] for i in range(len(self._data))])
 
     def __eq__(self, other: object) -> bool:
         return tuple(self) == (tuple(other) if isinstance(other, SharedTexts) else other)
@@ -218,7 +238,7 @@ def _flatten_obs_text(space: ObsText, x: str) -> np.ndarray:
 
 @create_shared_memory.register(ObsText)
 def _create_obs_text(space: ObsText, n: int = 1, ctx: Any = mp) -> Any:
-    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))  # zeros: n empty texts
+    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + _HEADER))  # zeros: n empty texts
 
 
 #: the text this process last wrote to each env's row of each ObsText buffer (by buffer, weakly: a buffer
@@ -234,16 +254,17 @@ def _write_obs_text(space: ObsText, index: int, values: str, shared_memory: Any)
     if written.get(index) == values:
         return
     codes = space.check_codes(values)
-    start = index * (space.max_length + 1)
+    start = index * (space.max_length + _HEADER)
     destination = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
-    destination[start + 1: start + 1 + len(codes)] = codes  # the text only: its length says where it ends
+    destination[start + _HEADER: start + _HEADER + len(codes)] = codes  # the text only: its length says where it ends
     destination[start] = len(codes)
+    destination[start + 1] = (int(destination[start + 1]) + 1) % _VERSIONS  # a new text: readers decode it again
     written[index] = values
 
 
 @read_from_shared_memory.register(ObsText)
 def _read_obs_text(space: ObsText, shared_memory: Any, n: int = 1) -> SharedTexts:
-    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length + 1))
+    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length + _HEADER))
     return SharedTexts(space, data)
 
 

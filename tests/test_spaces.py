@@ -76,7 +76,8 @@ def test_spaces_are_plain_text_of_realistic_size(env_id: str) -> None:
     shared = create_shared_memory(space, n=1)
     nbytes = sum(len(a) * 4 for a in shared.values())
     lengths = sum(OBS_TEXT_MAX.values()) + (DIALOGUE_MAX if multi else 0)
-    assert nbytes == 4 * (lengths + len(space.spaces)) <= MAX_SHARED_BYTES  # each field: its length, its text
+    # each field: its length, its version, its text
+    assert nbytes == 4 * (lengths + 2 * len(space.spaces)) <= MAX_SHARED_BYTES
     flat = gym.wrappers.FlattenObservation(env)
     assert flatdim(space) == lengths
     obs, info = flat.reset(seed=0)
@@ -197,6 +198,27 @@ def test_obs_text_flattens_and_shares_like_gymnasium_text() -> None:
     assert tuple(view) == ("", "naïve “q” 中")
     assert copy.deepcopy(view) == ("", "naïve “q” 中") and type(copy.deepcopy(view)) is tuple
     assert pickle.loads(pickle.dumps(view)) == ("", "naïve “q” 中")
+
+
+def test_shared_texts_decode_a_row_once_per_text_written() -> None:
+    """A reader decodes a row once per text written to it (its version), so unchanged fields cost no
+    decoding; every write of a new text, even one the row held before, is read."""
+    from gymnasium.vector.utils import read_from_shared_memory, write_to_shared_memory
+
+    space = ObsText(16)
+    shared = create_shared_memory(space, n=2)
+    view = read_from_shared_memory(space, shared, n=2)
+    write_to_shared_memory(space, 1, "first", shared)
+    assert view[1] == "first" and view[-1] == "first" and view[0] == ""
+    raw = np.frombuffer(shared.get_obj(), dtype=np.int32).reshape(2, -1)
+    raw[1, 2] = ord("F")  # the buffer changed behind the version's back: the text decoded before is kept
+    assert view[1] == "first" and tuple(view) == ("", "first")
+    assert read_from_shared_memory(space, shared, n=2)[1] == "First"  # a new reader decodes the buffer
+    for text in ("second", "first", "first", ""):  # "first" again after another text: a new version
+        write_to_shared_memory(space, 1, text, shared)
+        assert view[1] == text and tuple(view) == ("", text)
+    with pytest.raises(IndexError):
+        view[2]
 
 
 @pytest.mark.parametrize("env_id", IDS)
