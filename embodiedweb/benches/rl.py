@@ -3,7 +3,9 @@
 * ``vec_{sync,async}_{1,2,4}_sps``: env steps per second (summed over the envs) of
   ``gym.make_vec(VEC_ENV_ID, n, vectorization_mode=...)`` in text mode, random admissible actions,
   after the reset and :data:`VEC_WARMUP` untimed steps (making the envs, and the sites' and city's
-  first-use loading in each process, are not timed). ``async{2,4}_speedup``: async n envs over sync n
+  first-use loading in each process, are not timed); ``vec_sync_1_sps`` is the median of
+  :data:`VEC_REPEATS` runs of :data:`ASYNC_ROUND_STEPS` steps, each on its own episodes (a run of a few
+  hundred steps swings with the pages its episodes open). ``async{2,4}_speedup``: async n envs over sync n
   envs, the median of :data:`VEC_REPEATS` back-to-back pairs: the same tasks and the same actions (the
   random actions are drawn in env order from one seeded generator and the envs are deterministic), so
   both do the same work and only where it runs differs (a sync vector env steps its envs one after
@@ -272,11 +274,14 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
     vec_steps = 60 if quick else 300
     repeats = 1 if quick else VEC_REPEATS
     # first use in this process: the sites, the city and the caches load as pages are first visited, and one
-    # sync env timed after 300 such steps still ran 15-25 % below its later runs (which the pool's
-    # ``*_vs_sync1`` figures divide by): 1,200 steps, then the median of ``repeats`` runs
+    # sync env timed after 300 such steps still ran 15-25 % below its later runs (which the ``*_vs_sync1``
+    # figures divide by): 1,200 steps first; and a run of 300 steps swings with its episodes' pages (one env
+    # measured 1,597 steps/s where a 16-env sync vector env, the same env 16 times, measured 2,000), so the
+    # median of ``repeats`` runs of ASYNC_ROUND_STEPS steps, each its own episodes
     vec_throughput(VEC_ENV_ID, 1, "sync", 4 * vec_steps, seed=99)
-    figures["vec_sync_1_sps"] = round(float(np.median([vec_throughput(VEC_ENV_ID, 1, "sync", vec_steps)
-                                                       for _ in range(repeats)])), 1)
+    single_steps = 400 if quick else ASYNC_ROUND_STEPS
+    figures["vec_sync_1_sps"] = round(float(np.median([vec_throughput(VEC_ENV_ID, 1, "sync", single_steps, seed=r)
+                                                       for r in range(repeats)])), 1)
     figures["vec_async_1_sps"] = round(vec_throughput(VEC_ENV_ID, 1, "async", vec_steps), 1)
     for n in (2, 4):
         sync_sps, async_sps, ratio = vec_speedup(VEC_ENV_ID, n, vec_steps, repeats)
