@@ -468,6 +468,8 @@ class _Memory:
                                   + [w.lower() for w in self.instruction_words])
         self._directions_to = (-1, [])
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
+        #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
+        self._typed: dict[tuple[Any, ...], list[str]] = {}
         #: (limit, the best-scored sentences) until a score changes; the answers and what they were made of
         self._best: tuple[int, tuple[str, ...]] | None = None
         self._answers: list[str] | None = None
@@ -498,6 +500,28 @@ class _Memory:
         if self._directions_to[0] != len(self.places):
             self._directions_to = (len(self.places), _unique(self.instruction_names + self.places))
         return self._directions_to[1]
+
+    def typed(self, boxes: tuple[str, ...], spins: tuple[str, ...], signs: tuple[str, ...]) -> list[str]:
+        """The ``type`` candidates of a page's ``boxes`` and number fields (``spins``): each box with each of
+        :meth:`search_words` and each sign in sight not among them (a name the agent can look up), with and
+        without pressing Enter; each number field with the whole numbers among those (a quantity). Kept
+        until the search words change: the same boxes come back on every page of a site."""
+        known, known_set = self.search_words()
+        key = (self._search[0], boxes, spins, signs)
+        hit = self._typed.get(key)
+        if hit is None:
+            words = known + [w for w in signs if w and w not in known_set]
+            hit = []
+            for bid in boxes:
+                hit += [f"type [{bid}] [{w}] [1]" for w in words]
+                hit += [f"type [{bid}] [{w}]" for w in words]
+            numbers = [w for w in words if w.isdigit()]
+            for bid in spins:
+                hit += [f"type [{bid}] [{n}]" for n in numbers]
+            if len(self._typed) >= 256:
+                self._typed.clear()
+            self._typed[key] = hit
+        return hit
 
     def search_words(self) -> tuple[list[str], set[str]]:
         """What ``type`` candidates write in a box: the instruction's words (:attr:`type_words`), then the things
@@ -721,26 +745,34 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
         hits.sort()
         out += [f"goto [{url}]" for _i, _pos, url in hits]
     out += [f"goto [{url}]" for url in SITE_PAGES]
-    lines = _page_lines(page)
-    boxes = [bid for bid, role, _name in lines if role in ("searchbox", "textbox")]
-    known, known_set = memory.search_words()
-    # what a sign in sight reads (a shop's name, an emblem): a name the agent can look up
-    words = known + [w for w in dict.fromkeys(m.strip() for m in _QUOTED.findall(view)) if w and w not in known_set]
-    for bid in boxes:
-        out += [f"type [{bid}] [{w}] [1]" for w in words]
-        out += [f"type [{bid}] [{w}]" for w in words]
-    # a number field (a quantity) takes the whole numbers the instruction and pages name
-    numbers = [w for w in words if w.isdigit()]
-    for bid in (bid for bid, role, _name in lines if role == "spinbutton"):
-        out += [f"type [{bid}] [{n}]" for n in numbers]
+    boxes, spins, options = _page_fields(page)
+    if boxes or spins:
+        out += memory.typed(boxes, spins, _signs(view))
+    return out + list(options)
+
+
+@lru_cache(maxsize=4096)
+def _page_fields(tree_text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """A page's search and text boxes, its number fields, and its drop-downs' ``type`` candidates (each
+    option written in lower case, with its spaces and with hyphens), in page order; cached per page."""
+    lines = _page_lines(tree_text)
+    boxes = tuple(bid for bid, role, _name in lines if role in ("searchbox", "textbox"))
+    spins = tuple(bid for bid, role, _name in lines if role == "spinbutton")
+    options: list[str] = []
     select = None
     for bid, role, name in lines:
         if role == "combobox":
             select = bid
         elif role == "option" and select is not None:
             low = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
-            out += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
-    return out
+            options += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
+    return boxes, spins, tuple(options)
+
+
+@lru_cache(maxsize=4096)
+def _signs(view: str) -> tuple[str, ...]:
+    """What the signs in sight read (quoted in the embodied view: a shop's name, an emblem), once each."""
+    return tuple(dict.fromkeys(m.strip() for m in _QUOTED.findall(view)))
 
 
 #: pages of the local sites a ``goto`` may always open
