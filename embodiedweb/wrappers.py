@@ -474,6 +474,8 @@ class _Memory:
         self._best: tuple[int, tuple[str, ...]] | None = None
         self._answers: list[str] | None = None
         self._answers_key: tuple[Any, ...] | None = None
+        #: (the best sentences it was made of, their answer spans, the same as a set)
+        self._spans: tuple[Any, list[str], set[str]] | None = None
         self._stops: tuple[list[str], list[str]] | None = None
         self._dones: tuple[list[str], int, int, list[str]] | None = None
         self._web = {}
@@ -537,9 +539,15 @@ class _Memory:
         if self._best is None or self._best[0] != limit:
             # the ``limit`` best-scored sentences, the first seen among equals (as a stable sort by score)
             self._best = (limit, tuple(heapq.nlargest(limit, self.sentences, key=self.sentences.__getitem__)))
+        if self._spans is None or self._spans[0] is not self._best:
+            # the best sentences' spans, kept while they are the best (the page's names change at every page)
+            spans = _unique([a for s in self._best[1] for a in _answer_spans(s)])
+            self._spans = (self._best, spans, set(spans))
         key = (self._best, tuple(self.latest_names))
         if self._answers is None or key != self._answers_key:  # else the same list: callers cache by it
-            self._answers = _unique([a for s in self._best[1] for a in _answer_spans(s)] + self.latest_names)
+            # _unique(spans + latest names), without normalising the spans again
+            _, spans, spans_set = self._spans
+            self._answers = spans + [y for y in _unique(self.latest_names) if y not in spans_set]
             self._answers_key = key
         return self._answers
 
