@@ -116,7 +116,23 @@ def exactly(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> bool:
 
 def same_name(recipe: dict[str, Any]) -> list[dict[str, Any]]:
     """The other recipes an instruction naming ``recipe`` could mean (same name)."""
-    return [r for r in catalog.recipes() if r["name"] == recipe["name"] and r["recipe_id"] != recipe["recipe_id"]]
+    return [r for r in _by_name().get(recipe["name"], ()) if r["recipe_id"] != recipe["recipe_id"]]
+
+
+#: (the standard collection, its recipes by name in its order): the checker runs at every step a reward is shaped
+_NAMED: tuple[Any, dict[str, list[dict[str, Any]]]] | None = None
+
+
+def _by_name() -> dict[str, list[dict[str, Any]]]:
+    """The standard collection's recipes by name, in its order (rebuilt if the collection is another one)."""
+    global _NAMED
+    collection = catalog.recipes()
+    if _NAMED is None or _NAMED[0] is not collection:
+        named: dict[str, list[dict[str, Any]]] = {}
+        for r in collection:
+            named.setdefault(r["name"], []).append(r)
+        _NAMED = (collection, named)
+    return _NAMED[1]
 
 
 def judge_dish(recipe: dict[str, Any], world: dict[str, Any]) -> tuple[str | None, list[bool], list[dict[str, Any]]]:
