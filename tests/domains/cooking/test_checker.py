@@ -107,6 +107,19 @@ def test_contents_complete_exactly():
 def test_same_name():
     assert ck.same_name(TOAST) == [PAN]
     assert ck.same_name(OTHER) == []
+    # a recipe of another shelf, whose name the standard collection does not have
+    assert ck.same_name({"recipe_id": "r9", "name": "Shelf Stew", "dish": "Bowl", "final": []}) == []
+
+
+def test_same_name_follows_the_collection(monkeypatch):
+    """The index by name is rebuilt when the collection is another one (never a stale answer)."""
+    first = (TOAST, PAN, OTHER)
+    monkeypatch.setattr(FakeCatalog, "recipes", staticmethod(lambda: first))
+    assert ck.same_name(TOAST) == [PAN] and ck.same_name(TOAST) == [PAN]
+    third = {**PAN, "recipe_id": "r4"}
+    second = (TOAST, PAN, OTHER, third)
+    monkeypatch.setattr(FakeCatalog, "recipes", staticmethod(lambda: second))
+    assert ck.same_name(TOAST) == [PAN, third]  # in the collection's order
 
 
 def test_judge_dish_picks_the_most_complete_then_cleanest():
