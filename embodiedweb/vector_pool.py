@@ -315,9 +315,14 @@ class PoolVectorEnv(VectorEnv):
         kind, ids = self._async[pipe][0]
         try:
             (answer,) = self._receive_all([pipe])
-        finally:  # read, or the worker is gone: either way no answer is pending for these envs any more
-            self._async[pipe].popleft()
-            self._busy[ids] = False
+        except KeyboardInterrupt:  # Ctrl+C while waiting: a worker's answer is still to come, and the next
+            if isinstance(pipe, _InProcess):  # recv() reads it; the main process's own share ran (in part)
+                self._spent(pipe, ids)
+            raise
+        except BaseException:  # read (an error in the envs), or the worker is gone
+            self._spent(pipe, ids)
+            raise
+        self._spent(pipe, ids)
         m = len(ids)
         rewards = np.zeros(m, dtype=np.float64)
         terminations = np.zeros(m, dtype=np.bool_)
@@ -389,6 +394,11 @@ class PoolVectorEnv(VectorEnv):
         if len(workers) < len(pending):
             return next(pipe for pipe in pending if isinstance(pipe, _InProcess))
         return wait(workers)[0]
+
+    def _spent(self, pipe: Any, ids: list[int]) -> None:
+        """The oldest pending command of ``pipe`` (for the envs ``ids``) is answered: they can be sent again."""
+        self._async[pipe].popleft()
+        self._busy[ids] = False
 
     def _rows(self, ids: list[int]) -> Any:
         """The observations of the envs ``ids``, batched (a copy: the rows are rewritten by their next step)."""

@@ -488,3 +488,26 @@ def test_the_async_rollouts_example_collects_whole_episodes():
     assert 120 <= summary["steps"] < 120 + 4 and summary["steps_per_s"] > 0
     assert summary["episodes"] >= 120 // 5 - 4  # at most 5 transitions an episode, 4 envs still playing
     assert 0.0 <= summary["success_rate"] <= 1.0
+
+
+def test_a_recv_interrupted_while_waiting_leaves_the_answer_to_the_next_recv():
+    """Ctrl+C while ``recv`` waits for a worker: that worker's answer is still to come, so its envs stay
+    pending and the next ``recv`` returns it, not another command's."""
+    envs = make_pool_vec(ENV, 3, 2, vector_kwargs={"in_process": False}, **KW)
+    try:
+        envs.reset(seed=0)
+        envs.send(("move_forward",), [2])
+        real = envs._pipes[1].recv
+        envs._pipes[1].recv = lambda: (_ for _ in ()).throw(KeyboardInterrupt)
+        with pytest.raises(KeyboardInterrupt):
+            envs.recv()
+        envs._pipes[1].recv = real
+        with pytest.raises(gym.error.AlreadyPendingCallError):
+            envs.send(("turn_left",), [2])
+        obs, *_, infos = envs.recv()
+        assert infos["env_id"].tolist() == [2] and obs["last_action"] == ("move_forward",)
+        envs.send(("turn_left",), [2])
+        obs, *_, infos = envs.recv()
+        assert obs["last_action"] == ("turn_left",)
+    finally:
+        envs.close()
