@@ -370,7 +370,9 @@ class PoolVectorEnv(VectorEnv):
 
     def _send_ids(self, kind: str, todo: list[tuple[int, Any]]) -> None:
         """Send each share its part of ``todo`` (``(env index, action or reset arguments)``), remembered as
-        pending until :meth:`recv` reads the answer."""
+        pending until :meth:`recv` reads the answer. Answers a lock-step call left unread (an interrupted wait)
+        are dropped first, so :meth:`recv` never takes one for its own."""
+        self._drain()
         for pipe, envs in zip(self._pipes, self.worker_envs, strict=True):
             mine = [(i, x) for i, x in todo if envs.start <= i < envs.stop]
             if not mine:

@@ -511,3 +511,24 @@ def test_a_recv_interrupted_while_waiting_leaves_the_answer_to_the_next_recv():
         assert obs["last_action"] == ("turn_left",)
     finally:
         envs.close()
+
+
+def test_after_an_interrupted_lock_step_the_asynchronous_api_gets_its_own_answers():
+    envs = make_pool_vec(ENV, 3, 2, **KW)
+    try:
+        envs.reset(seed=0)
+        real = envs._pipes[1].recv
+        envs._pipes[1].recv = lambda: (_ for _ in ()).throw(KeyboardInterrupt)  # Ctrl+C while step waits
+        with pytest.raises(KeyboardInterrupt):
+            envs.step(("noop",) * 3)
+        envs._pipes[1].recv = real
+        envs.send(("turn_left", "turn_left", "turn_right"))
+        got = {}
+        for _ in range(2):
+            obs, *_, infos = envs.recv()
+            got.update(zip(infos["env_id"].tolist(), zip(obs["last_action"], infos["step"].tolist()), strict=True))
+        # the interrupted step ran in every env (step 1); these are the answers of the actions sent (step 2)
+        assert got == {0: ("turn_left", 2), 1: ("turn_left", 2), 2: ("turn_right", 2)}
+        assert not envs._busy.any()
+    finally:
+        envs.close()
