@@ -526,7 +526,8 @@ def test_after_an_interrupted_lock_step_the_asynchronous_api_gets_its_own_answer
         got = {}
         for _ in range(2):
             obs, *_, infos = envs.recv()
-            got.update(zip(infos["env_id"].tolist(), zip(obs["last_action"], infos["step"].tolist()), strict=True))
+            got.update(zip(infos["env_id"].tolist(), zip(obs["last_action"], infos["step"].tolist(), strict=True),
+                           strict=True))
         # the interrupted step ran in every env (step 1); these are the answers of the actions sent (step 2)
         assert got == {0: ("turn_left", 2), 1: ("turn_left", 2), 2: ("turn_right", 2)}
         assert not envs._busy.any()

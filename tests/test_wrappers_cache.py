@@ -238,6 +238,16 @@ def _token_and_candidate_mismatches(env_id, encoding):
         memory = discrete._memory
         if memory.directions_to() != wrappers._unique(memory.instruction_names + memory.places):
             bad.append((n, "directions_to"))
+        lines = wrappers._page_lines(page)
+        boxes = tuple(bid for bid, role, _name in lines if role in ("searchbox", "textbox"))
+        spins = tuple(bid for bid, role, _name in lines if role == "spinbutton")
+        signs = tuple(dict.fromkeys(m.strip() for m in wrappers._QUOTED.findall(inner.raw["embodied_text"])))
+        known = memory.type_words + [w for w in memory.seen_words if w not in set(memory.type_words)]
+        words = known + [w for w in signs if w and w not in set(known)]
+        typed = [f"type [{b}] [{w}]{end}" for b in boxes for end in (" [1]", "") for w in words]
+        typed += [f"type [{b}] [{w}]" for b in spins for w in words if w.isdigit()]
+        if memory.typed(boxes, spins, signs) != typed:
+            bad.append((n, "typed"))
         best = heapq.nlargest(3, memory.sentences, key=memory.sentences.__getitem__)
         answers = wrappers._unique([a for s in best for a in wrappers.answer_spans(s)] + memory.latest_names)
         if memory.answers() != answers or memory.stops() != [f"stop [{a}]" for a in answers]:
@@ -286,6 +296,44 @@ def _answers_never_recomputed(monkeypatch):
         return self._answers if self._answers is not None else real(self, limit)
 
     monkeypatch.setattr(wrappers._Memory, "answers", stale)
+
+
+def _typed_follows_the_search_words() -> bool:
+    """A page's type candidates before and after a page names a thing to search for (the search words grow)
+    and a sign comes into sight, against their uncached reference."""
+    memory = wrappers._Memory("Buy apples for the Corner Shop, 2 of them.")
+
+    def reference(boxes, spins, signs):
+        known = memory.type_words + [w for w in memory.seen_words if w not in set(memory.type_words)]
+        words = known + [w for w in signs if w and w not in set(known)]
+        return ([f"type [{b}] [{w}]{end}" for b in boxes for end in (" [1]", "") for w in words]
+                + [f"type [{b}] [{w}]" for b in spins for w in words if w.isdigit()])
+
+    ok = True
+    for signs in ((), ("Casa Blanca",)):
+        for page in ("", "[1] main ''\n\t[2] listitem '1 tomato'"):
+            memory.read_page(page)
+            ok &= memory.typed(("12",), ("14",), signs) == reference(("12",), ("14",), signs)
+    return ok and "tomato" in memory.seen_words and memory.typed(("12",), ("14",), ()).count("type [14] [2]") == 1
+
+
+def test_type_candidates_follow_the_search_words(monkeypatch):
+    assert _typed_follows_the_search_words()
+    _typed_never_recomputed(monkeypatch)  # and the check catches candidates kept past a change
+    assert not _typed_follows_the_search_words()
+
+
+def _typed_never_recomputed(monkeypatch):
+    """Break: DiscreteActions keeps a page's type candidates when the search words grow."""
+    real = wrappers._Memory.typed
+
+    def stale(self, boxes, spins, signs):
+        key = ("first", boxes, spins, signs)
+        if key not in self._typed:
+            self._typed[key] = real(self, boxes, spins, signs)
+        return self._typed[key]
+
+    monkeypatch.setattr(wrappers._Memory, "typed", stale)
 
 
 @pytest.mark.parametrize(("breakage", "env_id"), [(_token_memo_never_invalidated, "EWA-Navigation-v0"),
