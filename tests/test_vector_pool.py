@@ -113,13 +113,24 @@ def test_a_workers_error_is_raised_in_the_caller_and_the_envs_go_on():
         assert all(obs["last_action_error"]) and rewards.shape == (2,)
 
 
-def test_a_dead_worker_is_a_clear_error_not_a_hang():
+def _step_both(envs: PoolVectorEnv) -> None:
+    envs.step(("noop", "noop"))
+
+
+def _send_and_recv(envs: PoolVectorEnv) -> None:
+    envs.send(("noop",), [1])
+    envs.recv()
+
+
+@pytest.mark.parametrize("use", [_step_both, _send_and_recv])
+def test_a_dead_worker_is_a_clear_error_not_a_hang(use):
+    """Through the lock-step API and the asynchronous one."""
     with _pool(2) as envs:
         os.kill(envs._processes[-1].pid, signal.SIGKILL)
         envs._processes[-1].join(5)
         pid = envs._processes[-1].pid
         with pytest.raises(RuntimeError, match=rf"worker 1 \(envs 1-1, pid {pid}\) died"):
-            envs.step(("noop", "noop"))
+            use(envs)
     assert envs.closed and not any(p.is_alive() for p in envs._processes)
 
 
@@ -395,16 +406,6 @@ def test_an_envs_error_in_async_is_raised_by_recv_and_the_envs_go_on(env_id):
         assert envs.recv()[-1]["env_id"].tolist() == [env_id]
     finally:
         envs.close()
-
-
-def test_a_dead_worker_in_async_is_a_clear_error_not_a_hang():
-    with _pool(2) as envs:
-        os.kill(envs._processes[-1].pid, signal.SIGKILL)
-        envs._processes[-1].join(5)
-        pid = envs._processes[-1].pid
-        with pytest.raises(RuntimeError, match=rf"worker 1 \(envs 1-1, pid {pid}\) died"):
-            envs.send(("noop",), [1])
-            envs.recv()
 
 
 def test_closing_with_results_not_received_neither_hangs_nor_leaks():
