@@ -149,6 +149,24 @@ def test_other_versions_served():
     assert ck.other_versions_served(TOAST, w2, None) == ["r2 on Plate|1"]
 
 
+def test_the_dish_on_another_plate_of_the_kitchen_passes():
+    """A genuine alternative: the dish served on a second plate while the first stays empty."""
+    w = {"objects": [obj("Plate|1", "Plate"), obj("Plate|2", "Plate"),
+                     obj("AppleSliced|1", "AppleSliced", "Plate|2", stamps={"sliced": 5}),
+                     obj("BreadSliced|1", "BreadSliced", "Plate|2", cooked=True, heated=["Toaster"],
+                         stamps={"heated:Toaster": 9})]}
+    assert ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)["overall"]
+
+
+def test_the_other_version_hidden_in_a_bowl_on_another_plate_fails():
+    """A shortcut: the right dish, and the same-name pan version's fried apple in a bowl on a second plate."""
+    w = good_world(extra=[obj("Plate|9", "Plate"), obj("Bowl|1", "Bowl", "Plate|9"),
+                          {**obj("AppleSliced|2", "AppleSliced", cooked=True, heated=["StoveBurner"]),
+                           "parentReceptacles": ["Bowl|1", "Plate|9"]}])
+    m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
+    assert not m["overall"] and not m["conditions"]["no other version served (r2 on Plate|9)"]
+
+
 def test_check_cooking_success():
     m = ck.check_cooking({"recipe_id": "r1"}, good_world(), VIEWS)
     assert m["overall"] and m["web"] and m["embodied"]
