@@ -23,7 +23,7 @@ from array import array
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain
-from typing import Any, SupportsFloat
+from typing import Any, NamedTuple, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -334,6 +334,14 @@ class _UniqueList(list):  # type: ignore[type-arg]
                 seen.add(y)
                 self.append(y)
 
+    def add_normal(self, items: tuple[str, ...]) -> None:
+        """:meth:`add` of ``items`` that :func:`_unique` leaves as they are (normalised already, no repeat)."""
+        seen = self._seen
+        for y in items:
+            if y not in seen:
+                seen.add(y)
+                self.append(y)
+
 
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
@@ -408,31 +416,128 @@ _SEEN_TYPE = re.compile(r"\|[-+\d.|]+ \(([A-Z][A-Za-z]+)\)")
 LATEST_NAMES = 40
 
 
+#: a page's element line after its id (``heading 'Paris' level=1``): its role and quoted name
+_ELEMENT = re.compile(r"(\S+) '((?:[^'\\]|\\.)*)'")
+#: the start of such a line whose quoted name does not end on it
+_ELEMENT_START = re.compile(r"\S+ '")
+#: a page's title as :data:`_TITLE` reads it, on an element line after its id
+_ELEMENT_TITLE = re.compile(r"heading '((?:[^'\\]|\\.){1,80})' level=1$")
+#: the roles of a page's text (its names are read, its sentences scored against the question)
+_TEXT_ROLES = frozenset(("paragraph", "StaticText", "listitem", "cell"))
+
+
+class _Element(NamedTuple):
+    """What a page's element line gives :class:`_Page`, whatever its id: see :func:`_element_reading`."""
+
+    role: str
+    name: str
+    title: str | None
+    page_names: tuple[str, ...]
+    counted: str | None
+    place: str | None
+    latest: tuple[str, ...]
+    sentences: tuple[tuple[str, frozenset[str]], ...]
+    option: str | None
+
+
+def _element_reading(role: str, name: str, title: str | None) -> _Element:
+    """One element's share of :class:`_Page` (``title``: the line's raw title, as :data:`_TITLE` reads it)."""
+    page_names: tuple[str, ...] = ()
+    if role in ("heading", "cell") and 0 < len(name) <= 80:
+        page_names = (name, *_YEAR.findall(name))
+    counted = m.group(1) if role == "listitem" and (m := _COUNTED.fullmatch(name)) else None
+    place, latest, sentences, option = None, (), (), None
+    if role == "option":
+        if not name.lower().startswith("choose"):
+            place = name
+        option = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
+    elif role in _TEXT_ROLES and len(name) < 400:
+        latest, sentences = _names(name), _sentences(name)
+    return _Element(role, name, title, page_names, counted, place, latest, sentences, option)
+
+
+@lru_cache(maxsize=65536)
+def _element(rest: str) -> _Element | tuple[()] | None:
+    """:func:`_element_reading` of an element line without its id (``rest``), cached (ids are numbered per
+    page: the same element on another page has another line, but the same rest); () for a line that is no
+    element, None for one whose quoted name does not end on it."""
+    m = _ELEMENT.match(rest)
+    if m is None:
+        return None if _ELEMENT_START.match(rest) else ()
+    title = _ELEMENT_TITLE.match(rest)
+    return _element_reading(m.group(1), m.group(2).replace("\\'", "'").replace("\\\\", "\\"),
+                            title.group(1) if title else None)
+
+
+@lru_cache(maxsize=65536)
+def _line_reading(line: str) -> tuple[Any, str | None, _Element | tuple[()] | None]:
+    """(:func:`_line_plain_words`, the element's id, :func:`_element`) of one line of tree text, cached: the
+    one lookup a page makes per line when the line was on a page before."""
+    m = _BID_PREFIX.match(line)
+    if m is None:
+        return _line_plain_words(line), None, ()
+    return _line_plain_words(line), m.group(1), _element(line[m.end():])
+
+
+class _Page(NamedTuple):
+    """What the candidate generator reads of a page (its tree text), in page order: its places (its title,
+    the options of its drop-downs), its names (headings, table cells and the years in them), the things its
+    list items count ("1 tomato"), the names in its text (at most :data:`LATEST_NAMES`) and the sentences of
+    its text with their words (for :meth:`_Memory.read_page`; the first three whitespace-normalised and
+    without repeats, as :func:`_unique` leaves them); its search and text boxes, number fields and
+    drop-downs' ``type`` candidates (each option in lower case, with its spaces and with hyphens); and its
+    :func:`_plain_words`."""
+
+    places: tuple[str, ...]
+    page_names: tuple[str, ...]
+    counted: tuple[str, ...]
+    latest: tuple[str, ...]
+    sentences: tuple[tuple[str, frozenset[str]], ...]
+    boxes: tuple[str, ...]
+    spins: tuple[str, ...]
+    options: tuple[str, ...]
+    plain: tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]
+
+
 @lru_cache(maxsize=4096)
-def _page_reading(tree_text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
-                                           tuple[tuple[str, frozenset[str]], ...]]:
-    """What :meth:`_Memory.read_page` takes from a page, in page order (a pure function of the page, cached:
-    the same pages come back in other episodes): its places (its title, the options of its drop-downs), its
-    names (headings, table cells and the years in them), the things its list items count ("1 tomato"), the
-    names in its text (at most :data:`LATEST_NAMES`) and the sentences of its text with their words."""
-    places: list[str] = _TITLE.findall(tree_text)  # a page's title (an article's place) is somewhere to walk to
-    page_names: list[str] = []
-    counted: list[str] = []
-    latest: list[str] = []
-    sentences: list[tuple[str, frozenset[str]]] = []
-    for _bid, role, name in _page_lines(tree_text):
-        if role in ("heading", "cell") and 0 < len(name) <= 80:
-            page_names.append(name)
-            page_names += _YEAR.findall(name)
-        if role == "listitem" and (m := _COUNTED.fullmatch(name)):
-            counted.append(m.group(1))  # "1 tomato": a thing to search for
-        if role == "option" and not name.lower().startswith("choose"):
-            places.append(name)
-        elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
-            latest += _names(name)
-            sentences += _sentences(name)
-    return (tuple(places), tuple(page_names), tuple(counted), tuple(_unique(latest)[:LATEST_NAMES]),
-            tuple(sentences))
+def _page(tree_text: str) -> _Page:
+    """:class:`_Page` of a page's tree text, cached (the same pages come back in other episodes), read line by
+    line through :func:`_line_reading` (a new page mostly repeats lines of others). A page whose element
+    names hold a line break has its elements read from the whole text."""
+    lines = [_line_reading(line) for line in tree_text.split("\n")]
+    if any(element is None for _plain, _bid, element in lines):
+        titles = _TITLE.findall(tree_text)
+        elements = [(bid, _element_reading(role, name, None)) for bid, role, name in _page_lines(tree_text)]
+    else:
+        titles = [element.title for _plain, _bid, element in lines if element and element.title is not None]
+        elements = [(bid, element) for _plain, bid, element in lines if element]
+    places, page_names, counted, latest, sentences = titles, [], [], [], []
+    boxes, spins, options = [], [], []
+    select = None
+    for bid, element in elements:
+        role = element.role
+        if element.page_names:
+            page_names += element.page_names
+        if element.counted is not None:
+            counted.append(element.counted)
+        if element.place is not None:
+            places.append(element.place)
+        if element.latest:
+            latest += element.latest
+        if element.sentences:
+            sentences += element.sentences
+        if role in ("searchbox", "textbox"):
+            boxes.append(bid)
+        elif role == "spinbutton":
+            spins.append(bid)
+        elif role == "combobox":
+            select = bid
+        elif element.option is not None and select is not None:
+            low = element.option
+            options += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
+    return _Page(tuple(_unique(places)), tuple(_unique(page_names)), tuple(_unique(counted)),
+                 tuple(_unique(latest)[:LATEST_NAMES]), tuple(sentences), tuple(boxes), tuple(spins),
+                 tuple(options), _joined_plain_words([plain for plain, _bid, _element in lines if plain is not None]))
 
 
 class _Memory:
@@ -484,17 +589,17 @@ class _Memory:
         if tree_text in self._read:
             return
         self._read.add(tree_text)
-        places, page_names, counted, latest, sentences = _page_reading(tree_text)
-        self.seen_words.add(counted)
+        page = _page(tree_text)
+        self.seen_words.add_normal(page.counted)
         question, scores = self.question, self.sentences
-        for sent, words in sentences:
+        for sent, words in page.sentences:
             score = len(words & question)
             if score >= 1 and score > scores.get(sent, 0):
                 scores[sent] = score
                 self._best = None
-        self.places.add(places)
-        self.page_names.add(page_names)
-        self.latest_names = list(latest)
+        self.places.add_normal(page.places)
+        self.page_names.add_normal(page.page_names)
+        self.latest_names = list(page.latest)
 
     def directions_to(self) -> list[str]:
         """The places ``goto`` candidates ask walking directions to: the instruction's names, then the places
@@ -661,7 +766,7 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
             self._memory.set_instruction(str(obs["instruction"]))  # the next instruction of the dialogue
         full = all_candidates(base, obs, info, self._memory)
         self.last_candidate_count = len(full)
-        self._candidates = full[: self.max_actions]
+        self._candidates = full if len(full) <= self.max_actions else full[: self.max_actions]  # a new list
         self._mask = np.zeros(self.max_actions, dtype=bool)
         self._mask[: len(self._candidates)] = True
         info["action_mask"] = self._mask.copy()
@@ -736,7 +841,8 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
     # first words there: the words of each part and those that start a title are cached per part (a word
     # never spans the space that joins two parts)
-    parts = [_plain_words(page), _plain_words(memory.instruction), _plain_words(view)]
+    read = _page(page)
+    parts = [read.plain, _plain_words(memory.instruction), _plain_words(view)]
     firsts = dict.fromkeys(w for part in parts for w in part[1])
     if firsts:
         texts = [part[0] for part in parts if part[0]]
@@ -747,34 +853,16 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
         # the titles in the order of their first words, then of the index: each hit ranked so, and sorted
         singles, by_pair = _site_index_lookup()
         rank = {w: i for i, w in enumerate(firsts)}
-        hits = [(i, pos, url) for w, i in rank.items() for pos, url in singles.get(w, ())]
-        hits += [(rank[first], pos, url) for pair in parts[0][2].union(parts[1][2], parts[2][2], joins)
-                 for first, pos, title, url in by_pair.get(pair, ()) if first in rank and title in seen]
+        hits = [(i, pos, goto) for w, i in rank.items() for pos, goto in singles.get(w, ())]
+        hits += [(rank[first], pos, goto) for pair in parts[0][2].union(parts[1][2], parts[2][2], joins)
+                 for first, pos, title, goto in by_pair.get(pair, ())
+                 if first in rank and (title is None or title in seen)]
         hits.sort()
-        out += [f"goto [{url}]" for _i, _pos, url in hits]
-    out += [f"goto [{url}]" for url in SITE_PAGES]
-    boxes, spins, options = _page_fields(page)
-    if boxes or spins:
-        out += memory.typed(boxes, spins, _signs(view))
-    return out + list(options)
-
-
-@lru_cache(maxsize=4096)
-def _page_fields(tree_text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """A page's search and text boxes, its number fields, and its drop-downs' ``type`` candidates (each
-    option written in lower case, with its spaces and with hyphens), in page order; cached per page."""
-    lines = _page_lines(tree_text)
-    boxes = tuple(bid for bid, role, _name in lines if role in ("searchbox", "textbox"))
-    spins = tuple(bid for bid, role, _name in lines if role == "spinbutton")
-    options: list[str] = []
-    select = None
-    for bid, role, name in lines:
-        if role == "combobox":
-            select = bid
-        elif role == "option" and select is not None:
-            low = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
-            options += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
-    return boxes, spins, tuple(options)
+        out += [goto for _i, _pos, goto in hits]
+    out += _SITE_GOTOS
+    if read.boxes or read.spins:
+        out += memory.typed(read.boxes, read.spins, _signs(view))
+    return out + list(read.options)
 
 
 @lru_cache(maxsize=4096)
@@ -785,6 +873,7 @@ def _signs(view: str) -> tuple[str, ...]:
 
 #: pages of the local sites a ``goto`` may always open
 SITE_PAGES = ("/shop/", "/shop/cart", "/recipes/", "/wiki/", "/map/")
+_SITE_GOTOS = [f"goto [{url}]" for url in SITE_PAGES]
 
 _INDEX: dict[str, list[tuple[str, str]]] | None = None
 
@@ -794,6 +883,8 @@ def _plain(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
+#: a word of :func:`_plain`
+_PLAIN_WORD = re.compile(r"\w+")
 #: the element id that starts a line of tree text ("\t\t[12] link 'Home'")
 _BID_PREFIX = re.compile(r"\s*\[(\w+)\] ")
 
@@ -827,7 +918,7 @@ def _line_plain_words(line: str) -> tuple[str, str, str, tuple[str, ...], tuple[
 @lru_cache(maxsize=65536)
 def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]] | None:
     """:func:`_line_plain_words` of a line read whole."""
-    words = re.findall(r"\w+", line.lower())
+    words = _PLAIN_WORD.findall(line.lower())
     if not words:
         return None
     index, title_pairs = _site_index(), _site_index_lookup()[1]
@@ -842,7 +933,12 @@ def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, 
     of a title: a title of more words is searched for only when they are there), cached. Built from each line's
     :func:`_line_plain_words` (no word spans a line break, and lower-casing never looks across one), with the
     pairs across line breaks added."""
-    parts = [p for p in map(_line_plain_words, text.split("\n")) if p is not None]
+    return _joined_plain_words([p for p in map(_line_plain_words, text.split("\n")) if p is not None])
+
+
+def _joined_plain_words(parts: list[tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]]]
+                        ) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
+    """:func:`_plain_words` of a text from its lines' :func:`_line_plain_words` (those with words, in order)."""
     title_pairs = _site_index_lookup()[1]
     pairs: set[tuple[str, str]] = set().union(*[p[4] for p in parts])
     pairs.update((a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if (a[2], b[1]) in title_pairs)
@@ -851,19 +947,22 @@ def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, 
 
 
 @lru_cache(maxsize=1)
-def _site_index_lookup() -> tuple[dict[str, list[tuple[int, str]]], dict[tuple[str, str], list[tuple[str, int, str, str]]]]:
+def _site_index_lookup() -> tuple[dict[str, list[tuple[int, str]]],
+                                  dict[tuple[str, str], list[tuple[str, int, str | None, str]]]]:
     """:func:`_site_index` for :func:`_web_candidates`: (the titles of one word: (position in their word's
-    entries, path) by word; the titles of more: (first word, position, title, path) by their first two words,
-    which must be in the text before the title is searched for)."""
+    entries, ``goto [path]``) by word; the titles of more: (first word, position, title, ``goto [path]``) by
+    their first two words, which must be in the text before the title is searched for). A title of two words
+    has None for its title: its words in the text are the title (the text's pairs are of consecutive words)."""
     singles: dict[str, list[tuple[int, str]]] = {}
-    by_pair: dict[tuple[str, str], list[tuple[str, int, str, str]]] = {}
+    by_pair: dict[tuple[str, str], list[tuple[str, int, str | None, str]]] = {}
     for first, entries in _site_index().items():
         for pos, (title, url) in enumerate(entries):
             words = title.split()
             if len(words) > 1:
-                by_pair.setdefault((words[0], words[1]), []).append((first, pos, title, url))
+                by_pair.setdefault((words[0], words[1]), []).append(
+                    (first, pos, title if len(words) > 2 else None, f"goto [{url}]"))
             else:
-                singles.setdefault(first, []).append((pos, url))
+                singles.setdefault(first, []).append((pos, f"goto [{url}]"))
     return singles, by_pair
 
 
