@@ -540,6 +540,27 @@ def _page(tree_text: str) -> _Page:
                  tuple(options), _joined_plain_words([plain for plain, _bid, _element in lines if plain is not None]))
 
 
+@lru_cache(maxsize=1024)
+def _instruction_reading(instruction: str) -> tuple[list[str], frozenset[str], list[str]]:
+    """An instruction's names; the words of its question (from a question word to "?", or all of it), less
+    the words of its names (the landmark's own name is in every sentence of its article); and what ``type``
+    candidates write in a box: its names and words, lower-cased too. Cached (a multi-turn env's instructions
+    come back in other episodes); the lists are read, never changed."""
+    names = names_in(instruction)
+    asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
+    question = frozenset(_words(" ".join(asked)) - _words(" ".join(names)))
+    words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
+    return names, question, _unique(names + [w.lower() for w in names] + [w.lower() for w in words])
+
+
+@lru_cache(maxsize=4096)
+def _view_reading(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The place names of a street view and the object types it shows (lower case), each normalised and
+    once, as :func:`_unique` leaves them; cached."""
+    return (tuple(_unique([m.group(1) for m in _SEEN_PLACE.finditer(text)])),
+            tuple(_unique([t.lower() for t in _SEEN_TYPE.findall(text)])))
+
+
 class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
@@ -551,7 +572,7 @@ class _Memory:
         self._read: set[str] = set()  # page texts read already
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
         #: city an article ties a shop sign to, is an answer too)
-        self.latest_names: list[str] = []
+        self.latest_names: tuple[str, ...] = ()
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
         #: multi-turn envs: headings, link and cell names and years of every page read, places in sight,
         #: and the object types of the kitchen seen (lower case: words to search for)
@@ -562,15 +583,8 @@ class _Memory:
     def set_instruction(self, instruction: str) -> None:
         """Read the (current) instruction: its names, its question's words and its other words."""
         self.instruction = instruction
-        self.instruction_names = names_in(instruction)
-        #: the words of the question (from a question word to "?" in the instruction, or all of it), less the
-        #: words of its names (the landmark's own name is in every sentence of its article)
-        asked = re.findall(r"\b(?:Who|Whose|What|When|How|Which|Where|Why)\b[^?]*\?", instruction) or [instruction]
-        self.question = _words(" ".join(asked)) - _words(" ".join(self.instruction_names))
-        self.instruction_words = _unique([w for w in _WORD.findall(instruction) if w.lower() not in _STOPWORDS])
-        #: what ``type`` candidates write in a box: the instruction's names and words (lower-cased too)
-        self.type_words = _unique(self.instruction_names + [w.lower() for w in self.instruction_names]
-                                  + [w.lower() for w in self.instruction_words])
+        #: the instruction's names; the words of its question; what ``type`` candidates write in a box
+        self.instruction_names, self.question, self.type_words = _instruction_reading(instruction)
         self._directions_to = (-1, [])
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
@@ -599,7 +613,7 @@ class _Memory:
                 self._best = None
         self.places.add_normal(page.places)
         self.page_names.add_normal(page.page_names)
-        self.latest_names = list(page.latest)
+        self.latest_names = page.latest
 
     def directions_to(self) -> list[str]:
         """The places ``goto`` candidates ask walking directions to: the instruction's names, then the places
@@ -648,11 +662,11 @@ class _Memory:
             # the best sentences' spans, kept while they are the best (the page's names change at every page)
             spans = _unique([a for s in self._best[1] for a in _answer_spans(s)])
             self._spans = (self._best, spans, set(spans))
-        key = (self._best, tuple(self.latest_names))
+        key = (self._best, self.latest_names)
         if self._answers is None or key != self._answers_key:  # else the same list: callers cache by it
-            # _unique(spans + latest names), without normalising the spans again
+            # _unique(spans + latest names), without normalising either again
             _, spans, spans_set = self._spans
-            self._answers = spans + [y for y in _unique(self.latest_names) if y not in spans_set]
+            self._answers = spans + [y for y in self.latest_names if y not in spans_set]
             self._answers_key = key
         return self._answers
 
@@ -668,8 +682,9 @@ class _Memory:
         if text in self._read:
             return
         self._read.add(text)
-        self.seen_names.add([m.group(1) for m in _SEEN_PLACE.finditer(text)])
-        self.seen_words.add([t.lower() for t in _SEEN_TYPE.findall(text)])
+        names, types = _view_reading(text)
+        self.seen_names.add_normal(names)
+        self.seen_words.add_normal(types)
 
     def dones(self) -> list[str]:
         """Multi-turn envs: ``done``, then ``done [answer]`` for :meth:`answers`, every heading, link and table
@@ -790,24 +805,44 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
 
 def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory: _Memory) -> list[str]:
     """Every candidate action of ``base``'s state in :class:`DiscreteActions`'s order (not cut)."""
-    out = list(info.get("admissible_actions") or base.admissible_actions())
+    # each group is whitespace-normalised and without repeats, and the groups after the env's own list are
+    # of different verbs (goto and type, stop [answer], done): only an admissible action can repeat one of them
+    out = list(dict.fromkeys(info.get("admissible_actions") or base.admissible_actions()))
+    groups: list[list[str]] = []
     if base.active == "embodied":
-        out += [t for t in map(_on_type, out) if t]
-        out += [f"Teleport [{oid}]" for oid in _object_ids(base.world)]
+        out = list(dict.fromkeys(out + [t for t in map(_on_type, out) if t]))  # two objects of one type
+        groups.append([f"Teleport [{oid}]" for oid in _object_ids(base.world)])
     elif base.active == "web" and base.driver is not None:
         page = str(obs.get("web_text", ""))
         here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
         key = (page, here, str(obs.get("embodied_text", "")))
         if key not in memory._web:
             memory.read_page(page)
-            memory._web[key] = _web_candidates(page, here, key[2], memory)
-        out += memory._web[key]
+            memory._web[key] = list(dict.fromkeys(_web_candidates(page, here, key[2], memory)))
+        groups.append(memory._web[key])
     if base.task is None or base.domain.takes_answer(base.task):  # else stop [anything] is stop
-        out += memory.stops()
+        groups.append(memory.stops())
     if getattr(base, "multi_turn", False):  # instructions one at a time: ``done [answer]`` with the same answers
         memory.read_world(str(obs.get("embodied_text", "")))
-        out += memory.dones()
-    return list(dict.fromkeys(out))  # every part is whitespace-normalised already
+        groups.append(memory.dones())
+    shared = [a for a in out if a.startswith(_GROUP_VERBS)]  # often only "done" or "stop", or nothing
+    for group in groups:
+        if not shared:
+            out += group
+        elif len(shared) <= 4:  # each one at most once in the group: removed where it is, by C scans
+            kept = list(group)
+            for a in shared:
+                if a in kept:
+                    kept.remove(a)
+            out += kept
+        else:
+            clash = set(shared)
+            out += [a for a in group if a not in clash]
+    return out
+
+
+#: the verbs of the candidates :func:`all_candidates` adds to the env's admissible actions
+_GROUP_VERBS = ("goto", "type", "stop", "done", "Teleport")
 
 
 @lru_cache(maxsize=65536)

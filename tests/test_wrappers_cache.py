@@ -251,7 +251,7 @@ def _token_and_candidate_mismatches(env_id, encoding):
         if memory.typed(boxes, spins, signs) != typed:
             bad.append((n, "typed"))
         best = heapq.nlargest(3, memory.sentences, key=memory.sentences.__getitem__)
-        answers = wrappers._unique([a for s in best for a in wrappers.answer_spans(s)] + memory.latest_names)
+        answers = wrappers._unique([a for s in best for a in wrappers.answer_spans(s)] + list(memory.latest_names))
         if memory.answers() != answers or memory.stops() != [f"stop [{a}]" for a in answers]:
             bad.append((n, "answers"))
         n += 1
