@@ -23,7 +23,7 @@ from array import array
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain
-from typing import Any, NamedTuple, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -348,10 +348,13 @@ def _words(text: str) -> set[str]:
 
 
 # caches of pure functions of a text (pages and sentences repeat across steps and episodes) --------------
+# What they keep is tuples of strings (of tuples of strings ...), never sets, lists or class instances: the
+# garbage collector stops tracking such a tuple the first time it meets it, so the tens of thousands kept
+# in a long run add nothing to its collections (a full collection walks every object it tracks).
 @lru_cache(maxsize=65536)
-def _word_set(text: str) -> frozenset[str]:
-    """:func:`_words` of ``text``, cached."""
-    return frozenset(_words(text))
+def _word_set(text: str) -> tuple[str, ...]:
+    """:func:`_words` of ``text``, once each in order (a tuple: see above), cached."""
+    return tuple(dict.fromkeys(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS))
 
 
 @lru_cache(maxsize=65536)
@@ -395,7 +398,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+")
 
 
 @lru_cache(maxsize=65536)
-def _sentences(name: str) -> tuple[tuple[str, frozenset[str]], ...]:
+def _sentences(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The sentences of a page line's name with their :func:`_words`, cached."""
     return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
 
@@ -426,38 +429,38 @@ _ELEMENT_TITLE = re.compile(r"heading '((?:[^'\\]|\\.){1,80})' level=1$")
 _TEXT_ROLES = frozenset(("paragraph", "StaticText", "listitem", "cell"))
 
 
-class _Element(NamedTuple):
-    """What a page's element line gives :class:`_Page`, whatever its id: see :func:`_element_reading`."""
-
-    role: str
-    name: str
-    title: str | None
-    page_names: tuple[str, ...]
-    counted: str | None
-    place: str | None
-    latest: tuple[str, ...]
-    sentences: tuple[tuple[str, frozenset[str]], ...]
-    option: str | None
+#: an element line's share of a page (:func:`_element_reading`), whatever its id: (role, name, raw title or
+#: None, names (its own and its years, when it is a heading or cell), the thing it counts or None, the place
+#: it offers (an option) or None, the names in its text, the sentences of its text with their words, an
+#: option's ``type`` text or None); the strings in the second to sixth fields are whitespace-normalised
+Element = tuple[str, str, "str | None", tuple[str, ...], "str | None", "str | None", tuple[str, ...],
+                tuple[tuple[str, tuple[str, ...]], ...], "str | None"]
 
 
-def _element_reading(role: str, name: str, title: str | None) -> _Element:
-    """One element's share of :class:`_Page` (``title``: the line's raw title, as :data:`_TITLE` reads it)."""
+def _spaced(text: str) -> str:
+    """``text`` with its whitespace normalised, as :func:`_unique` leaves it."""
+    return " ".join(text.split())
+
+
+def _element_reading(role: str, name: str, title: str | None) -> Element:
+    """One element's share of :func:`_page` (``title``: the line's raw title, as :data:`_TITLE` reads it)."""
     page_names: tuple[str, ...] = ()
     if role in ("heading", "cell") and 0 < len(name) <= 80:
-        page_names = (name, *_YEAR.findall(name))
-    counted = m.group(1) if role == "listitem" and (m := _COUNTED.fullmatch(name)) else None
+        page_names = tuple(x for x in (_spaced(name), *_YEAR.findall(name)) if x)
+    counted = _spaced(m.group(1)) if role == "listitem" and (m := _COUNTED.fullmatch(name)) else None
     place, latest, sentences, option = None, (), (), None
     if role == "option":
         if not name.lower().startswith("choose"):
-            place = name
+            place = _spaced(name) or None
         option = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
     elif role in _TEXT_ROLES and len(name) < 400:
         latest, sentences = _names(name), _sentences(name)
-    return _Element(role, name, title, page_names, counted, place, latest, sentences, option)
+    return (role, name, None if title is None else _spaced(title) or None, page_names, counted or None, place,
+            latest, sentences, option)
 
 
 @lru_cache(maxsize=65536)
-def _element(rest: str) -> _Element | tuple[()] | None:
+def _element(rest: str) -> Element | tuple[()] | None:
     """:func:`_element_reading` of an element line without its id (``rest``), cached (ids are numbered per
     page: the same element on another page has another line, but the same rest); () for a line that is no
     element, None for one whose quoted name does not end on it."""
@@ -470,7 +473,7 @@ def _element(rest: str) -> _Element | tuple[()] | None:
 
 
 @lru_cache(maxsize=65536)
-def _line_reading(line: str) -> tuple[Any, str | None, _Element | tuple[()] | None]:
+def _line_reading(line: str) -> tuple[Any, str | None, Element | tuple[()] | None]:
     """(:func:`_line_plain_words`, the element's id, :func:`_element`) of one line of tree text, cached: the
     one lookup a page makes per line when the line was on a page before."""
     m = _BID_PREFIX.match(line)
@@ -479,65 +482,57 @@ def _line_reading(line: str) -> tuple[Any, str | None, _Element | tuple[()] | No
     return _line_plain_words(line), m.group(1), _element(line[m.end():])
 
 
-class _Page(NamedTuple):
-    """What the candidate generator reads of a page (its tree text), in page order: its places (its title,
-    the options of its drop-downs), its names (headings, table cells and the years in them), the things its
-    list items count ("1 tomato"), the names in its text (at most :data:`LATEST_NAMES`) and the sentences of
-    its text with their words (for :meth:`_Memory.read_page`; the first three whitespace-normalised and
-    without repeats, as :func:`_unique` leaves them); its search and text boxes, number fields and
-    drop-downs' ``type`` candidates (each option in lower case, with its spaces and with hyphens); and its
-    :func:`_plain_words`."""
-
-    places: tuple[str, ...]
-    page_names: tuple[str, ...]
-    counted: tuple[str, ...]
-    latest: tuple[str, ...]
-    sentences: tuple[tuple[str, frozenset[str]], ...]
-    boxes: tuple[str, ...]
-    spins: tuple[str, ...]
-    options: tuple[str, ...]
-    plain: tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]
+#: what the candidate generator reads of a page (:func:`_page`): (places, names, counted things, the names in
+#: its text, its sentences with their words, boxes, number fields, drop-downs' ``type`` candidates, its
+#: :func:`_plain_words`)
+Page = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+             tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+             tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]]
 
 
 @lru_cache(maxsize=4096)
-def _page(tree_text: str) -> _Page:
-    """:class:`_Page` of a page's tree text, cached (the same pages come back in other episodes), read line by
-    line through :func:`_line_reading` (a new page mostly repeats lines of others). A page whose element
-    names hold a line break has its elements read from the whole text."""
-    lines = [_line_reading(line) for line in tree_text.split("\n")]
-    if any(element is None for _plain, _bid, element in lines):
-        titles = _TITLE.findall(tree_text)
-        elements = [(bid, _element_reading(role, name, None)) for bid, role, name in _page_lines(tree_text)]
+def _page(tree_text: str) -> Page:
+    """What the candidate generator reads of a page (its tree text), in page order: its places (its title,
+    the options of its drop-downs), its names (headings, table cells and the years in them), the things its
+    list items count ("1 tomato"), the names in its text (at most :data:`LATEST_NAMES`) and the sentences of
+    its text with their words (for :meth:`_Memory.read_page`; the first four whitespace-normalised and without
+    repeats, as :func:`_unique` leaves them); its search and text boxes, number fields and drop-downs' ``type``
+    candidates (each option in lower case, with its spaces and with hyphens); and its :func:`_plain_words`.
+
+    Cached (the same pages come back in other episodes), and read line by line through :func:`_line_reading`
+    (a new page mostly repeats lines of others). A page whose element names hold a line break has its
+    elements read from the whole text."""
+    plains, bids, elements = zip(*map(_line_reading, tree_text.split("\n")), strict=True)
+    if None in elements:
+        titles = [_spaced(t) for t in _TITLE.findall(tree_text)]
+        read = [(bid, _element_reading(role, name, None)) for bid, role, name in _page_lines(tree_text)]
     else:
-        titles = [element.title for _plain, _bid, element in lines if element and element.title is not None]
-        elements = [(bid, element) for _plain, bid, element in lines if element]
+        read = [(bid, element) for bid, element in zip(bids, elements, strict=True) if element]
+        titles = [element[2] for _bid, element in read if element[2] is not None]
     places, page_names, counted, latest, sentences = titles, [], [], [], []
     boxes, spins, options = [], [], []
     select = None
-    for bid, element in elements:
-        role = element.role
-        if element.page_names:
-            page_names += element.page_names
-        if element.counted is not None:
-            counted.append(element.counted)
-        if element.place is not None:
-            places.append(element.place)
-        if element.latest:
-            latest += element.latest
-        if element.sentences:
-            sentences += element.sentences
+    for bid, (role, _name, _title, names, count, place, text_names, text_sentences, option) in read:
+        if names:
+            page_names += names
+        if count is not None:
+            counted.append(count)
+        if place is not None:
+            places.append(place)
+        if text_sentences:
+            latest += text_names
+            sentences += text_sentences
         if role in ("searchbox", "textbox"):
             boxes.append(bid)
         elif role == "spinbutton":
             spins.append(bid)
         elif role == "combobox":
             select = bid
-        elif element.option is not None and select is not None:
-            low = element.option
-            options += [f"type [{select}] [{low}]", f"type [{select}] [{low.replace(' ', '-')}]"]
-    return _Page(tuple(_unique(places)), tuple(_unique(page_names)), tuple(_unique(counted)),
-                 tuple(_unique(latest)[:LATEST_NAMES]), tuple(sentences), tuple(boxes), tuple(spins),
-                 tuple(options), _joined_plain_words([plain for plain, _bid, _element in lines if plain is not None]))
+        elif option is not None and select is not None:
+            options += [f"type [{select}] [{option}]", f"type [{select}] [{option.replace(' ', '-')}]"]
+    return (tuple(dict.fromkeys(x for x in places if x)), tuple(dict.fromkeys(page_names)),
+            tuple(dict.fromkeys(counted)), tuple(dict.fromkeys(latest))[:LATEST_NAMES], tuple(sentences),
+            tuple(boxes), tuple(spins), tuple(options), _joined_plain_words([p for p in plains if p is not None]))
 
 
 @lru_cache(maxsize=1024)
@@ -603,17 +598,17 @@ class _Memory:
         if tree_text in self._read:
             return
         self._read.add(tree_text)
-        page = _page(tree_text)
-        self.seen_words.add_normal(page.counted)
+        places, page_names, counted, latest, sentences, *_fields = _page(tree_text)
+        self.seen_words.add_normal(counted)
         question, scores = self.question, self.sentences
-        for sent, words in page.sentences:
-            score = len(words & question)
+        for sent, words in sentences:
+            score = len(question.intersection(words))
             if score >= 1 and score > scores.get(sent, 0):
                 scores[sent] = score
                 self._best = None
-        self.places.add_normal(page.places)
-        self.page_names.add_normal(page.page_names)
-        self.latest_names = page.latest
+        self.places.add_normal(places)
+        self.page_names.add_normal(page_names)
+        self.latest_names = latest
 
     def directions_to(self) -> list[str]:
         """The places ``goto`` candidates ask walking directions to: the instruction's names, then the places
@@ -876,8 +871,8 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
     # first words there: the words of each part and those that start a title are cached per part (a word
     # never spans the space that joins two parts)
-    read = _page(page)
-    parts = [read.plain, _plain_words(memory.instruction), _plain_words(view)]
+    *_read, boxes, spins, options, plain = _page(page)
+    parts = [plain, _plain_words(memory.instruction), _plain_words(view)]
     firsts = dict.fromkeys(w for part in parts for w in part[1])
     if firsts:
         texts = [part[0] for part in parts if part[0]]
@@ -889,15 +884,15 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
         singles, by_pair = _site_index_lookup()
         rank = {w: i for i, w in enumerate(firsts)}
         hits = [(i, pos, goto) for w, i in rank.items() for pos, goto in singles.get(w, ())]
-        hits += [(rank[first], pos, goto) for pair in parts[0][2].union(parts[1][2], parts[2][2], joins)
+        hits += [(rank[first], pos, goto) for pair in set(parts[0][2]).union(parts[1][2], parts[2][2], joins)
                  for first, pos, title, goto in by_pair.get(pair, ())
                  if first in rank and (title is None or title in seen)]
         hits.sort()
         out += [goto for _i, _pos, goto in hits]
     out += _SITE_GOTOS
-    if read.boxes or read.spins:
-        out += memory.typed(read.boxes, read.spins, _signs(view))
-    return out + list(read.options)
+    if boxes or spins:
+        out += memory.typed(boxes, spins, _signs(view))
+    return out + list(options)
 
 
 @lru_cache(maxsize=4096)
@@ -962,7 +957,7 @@ def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], tuple[
 
 
 @lru_cache(maxsize=4096)
-def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
+def _plain_words(text: str) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
     """(the words of :func:`_plain` of ``text`` joined by spaces, those of them that start a title of
     :func:`_site_index` (first occurrences in order), its pairs of consecutive words that are the first two
     of a title: a title of more words is searched for only when they are there), cached. Built from each line's
@@ -972,13 +967,13 @@ def _plain_words(text: str) -> tuple[str, tuple[str, ...], frozenset[tuple[str, 
 
 
 def _joined_plain_words(parts: list[tuple[str, str, str, tuple[str, ...], tuple[tuple[str, str], ...]]]
-                        ) -> tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]:
-    """:func:`_plain_words` of a text from its lines' :func:`_line_plain_words` (those with words, in order)."""
+                        ) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """:func:`_plain_words` of a text from its lines' :func:`_line_plain_words` (those with words, in order):
+    the pairs in order, each line's then those across line breaks, once each (a tuple: see the caches above)."""
     title_pairs = _site_index_lookup()[1]
-    pairs: set[tuple[str, str]] = set().union(*[p[4] for p in parts])
-    pairs.update((a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if (a[2], b[1]) in title_pairs)
-    return " ".join([p[0] for p in parts]), tuple(dict.fromkeys(chain.from_iterable([p[3] for p in parts]))), \
-        frozenset(pairs)
+    across = [(a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if (a[2], b[1]) in title_pairs]
+    return (" ".join([p[0] for p in parts]), tuple(dict.fromkeys(chain.from_iterable([p[3] for p in parts]))),
+            tuple(dict.fromkeys(chain(chain.from_iterable([p[4] for p in parts]), across))))
 
 
 @lru_cache(maxsize=1)
