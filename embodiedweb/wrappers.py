@@ -22,7 +22,7 @@ import zlib
 from array import array
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, compress
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -429,12 +429,17 @@ _ELEMENT_TITLE = re.compile(r"heading '((?:[^'\\]|\\.){1,80})' level=1$")
 _TEXT_ROLES = frozenset(("paragraph", "StaticText", "listitem", "cell"))
 
 
-#: an element line's share of a page (:func:`_element_reading`), whatever its id: (role, name, raw title or
-#: None, names (its own and its years, when it is a heading or cell), the thing it counts or None, the place
-#: it offers (an option) or None, the names in its text, the sentences of its text with their words, an
-#: option's ``type`` text or None); the strings in the second to sixth fields are whitespace-normalised
-Element = tuple[str, str, "str | None", tuple[str, ...], "str | None", "str | None", tuple[str, ...],
-                tuple[tuple[str, tuple[str, ...]], ...], "str | None"]
+#: an element line's share of a page (:func:`_element_reading`), whatever its id, one tuple per column of
+#: :func:`_page` (joined across the page's lines by C loops): (its title (a level-1 heading), its names (its
+#: own and its years, when it is a heading or cell), the thing it counts, the place it offers (an option), the
+#: names in its text, the sentences of its text with their words, its kind of field (:data:`_FIELD_KINDS`,
+#: 0 for none), an option's ``type`` text); the strings of the first five whitespace-normalised
+Element = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                tuple[tuple[str, tuple[str, ...]], ...], int, str]
+#: the kinds of field of an element: 1 a search or text box, 2 a number field, 3 a drop-down, 4 an option
+_FIELD_KINDS = {"searchbox": 1, "textbox": 1, "spinbutton": 2, "combobox": 3, "option": 4}
+#: the reading of a line that is no element
+_NO_ELEMENT: Element = ((), (), (), (), (), (), 0, "")
 
 
 def _spaced(text: str) -> str:
@@ -447,38 +452,39 @@ def _element_reading(role: str, name: str, title: str | None) -> Element:
     page_names: tuple[str, ...] = ()
     if role in ("heading", "cell") and 0 < len(name) <= 80:
         page_names = tuple(x for x in (_spaced(name), *_YEAR.findall(name)) if x)
-    counted = _spaced(m.group(1)) if role == "listitem" and (m := _COUNTED.fullmatch(name)) else None
-    place, latest, sentences, option = None, (), (), None
+    m = _COUNTED.fullmatch(name) if role == "listitem" else None
+    place, latest, sentences, option = "", (), (), ""
     if role == "option":
         if not name.lower().startswith("choose"):
-            place = _spaced(name) or None
+            place = _spaced(name)
         option = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
     elif role in _TEXT_ROLES and len(name) < 400:
         latest, sentences = _names(name), _sentences(name)
-    return (role, name, None if title is None else _spaced(title) or None, page_names, counted or None, place,
-            latest, sentences, option)
+    spaced_title = _spaced(title) if title is not None else ""
+    return ((spaced_title,) if spaced_title else (), page_names, (_spaced(m.group(1)),) if m else (),
+            (place,) if place else (), latest, sentences, _FIELD_KINDS.get(role, 0), option)
 
 
 @lru_cache(maxsize=65536)
-def _element(rest: str) -> Element | tuple[()] | None:
+def _element(rest: str) -> Element | None:
     """:func:`_element_reading` of an element line without its id (``rest``), cached (ids are numbered per
-    page: the same element on another page has another line, but the same rest); () for a line that is no
-    element, None for one whose quoted name does not end on it."""
+    page: the same element on another page has another line, but the same rest); :data:`_NO_ELEMENT` for a
+    line that is no element, None for one whose quoted name does not end on it."""
     m = _ELEMENT.match(rest)
     if m is None:
-        return None if _ELEMENT_START.match(rest) else ()
+        return None if _ELEMENT_START.match(rest) else _NO_ELEMENT
     title = _ELEMENT_TITLE.match(rest)
     return _element_reading(m.group(1), m.group(2).replace("\\'", "'").replace("\\\\", "\\"),
                             title.group(1) if title else None)
 
 
 @lru_cache(maxsize=65536)
-def _line_reading(line: str) -> tuple[Any, str | None, Element | tuple[()] | None]:
+def _line_reading(line: str) -> tuple[Any, str | None, Element | None]:
     """(:func:`_line_plain_words`, the element's id, :func:`_element`) of one line of tree text, cached: the
     one lookup a page makes per line when the line was on a page before."""
     m = _BID_PREFIX.match(line)
     if m is None:
-        return _line_plain_words(line), None, ()
+        return _line_plain_words(line), None, _NO_ELEMENT
     return _line_plain_words(line), m.group(1), _element(line[m.end():])
 
 
@@ -503,36 +509,29 @@ def _page(tree_text: str) -> Page:
     (a new page mostly repeats lines of others). A page whose element names hold a line break has its
     elements read from the whole text."""
     plains, bids, elements = zip(*map(_line_reading, tree_text.split("\n")), strict=True)
-    if None in elements:
-        titles = [_spaced(t) for t in _TITLE.findall(tree_text)]
+    whole = None in elements
+    if whole:
         read = [(bid, _element_reading(role, name, None)) for bid, role, name in _page_lines(tree_text)]
-    else:
-        read = [(bid, element) for bid, element in zip(bids, elements, strict=True) if element]
-        titles = [element[2] for _bid, element in read if element[2] is not None]
-    places, page_names, counted, latest, sentences = titles, [], [], [], []
-    boxes, spins, options = [], [], []
+        bids, elements = zip(*read, strict=True) if read else ((), ())
+    titles, names, counted, places, latest, sentences, kinds, options = (
+        zip(*elements, strict=True) if elements else ((),) * len(_NO_ELEMENT))
+    if whole:
+        titles = ((_spaced(t),) for t in _TITLE.findall(tree_text))
+    join = chain.from_iterable
+    fields: list[list[str]] = [[], [], []]  # boxes, number fields, options' type candidates
     select = None
-    for bid, (role, _name, _title, names, count, place, text_names, text_sentences, option) in read:
-        if names:
-            page_names += names
-        if count is not None:
-            counted.append(count)
-        if place is not None:
-            places.append(place)
-        if text_sentences:
-            latest += text_names
-            sentences += text_sentences
-        if role in ("searchbox", "textbox"):
-            boxes.append(bid)
-        elif role == "spinbutton":
-            spins.append(bid)
-        elif role == "combobox":
+    for bid, kind, option in compress(zip(bids, kinds, options, strict=True), kinds):  # the fields only
+        if kind == 3:
             select = bid
-        elif option is not None and select is not None:
-            options += [f"type [{select}] [{option}]", f"type [{select}] [{option.replace(' ', '-')}]"]
-    return (tuple(dict.fromkeys(x for x in places if x)), tuple(dict.fromkeys(page_names)),
-            tuple(dict.fromkeys(counted)), tuple(dict.fromkeys(latest))[:LATEST_NAMES], tuple(sentences),
-            tuple(boxes), tuple(spins), tuple(options), _joined_plain_words([p for p in plains if p is not None]))
+        elif kind == 4:
+            if select is not None:
+                fields[2] += [f"type [{select}] [{option}]", f"type [{select}] [{option.replace(' ', '-')}]"]
+        else:
+            fields[kind - 1].append(bid)
+    return (tuple(dict.fromkeys(x for x in chain(join(titles), join(places)) if x)),
+            tuple(dict.fromkeys(join(names))), tuple(dict.fromkeys(join(counted))),
+            tuple(dict.fromkeys(join(latest)))[:LATEST_NAMES], tuple(join(sentences)), tuple(fields[0]),
+            tuple(fields[1]), tuple(fields[2]), _joined_plain_words([p for p in plains if p is not None]))
 
 
 @lru_cache(maxsize=1024)
