@@ -294,6 +294,27 @@ def test_rl_bench_figures(monkeypatch):
     assert figures["wrapped_step_ms"]["EWA-Cooking-v0"] == 1.0
     assert figures["wrapped_overhead_steady_pct"]["EWA-Cooking-v0"] == {
         "DiscreteActions": 10.0, "ShapedReward": 10.0, "TokenObservations": 10.0, "all": 10.0}
+    # measured for real (1 short round): every env, the two stacks
+    assert set(figures["wrapped_replay_overhead_pct"]) == set(IDS)
+    assert all(set(by_stack) == set(rl_bench.REPLAY_STACKS) and all(isinstance(v, float) for v in by_stack.values())
+               for by_stack in figures["wrapped_replay_overhead_pct"].values())
+
+
+class _SendsNoop(gym.ActionWrapper):
+    """Sends ``noop`` whatever the action: a wrapper whose env does not play what it was given."""
+
+    def action(self, action):
+        return "noop"
+
+
+def test_the_replayed_overhead_replays_the_wrapped_trajectory():
+    """The bare env replays what reached the env under the wrappers; a replay that leaves that trajectory is an
+    error, not a figure."""
+    from embodiedweb.benches import rl as rl_bench
+
+    assert isinstance(rl_bench.replayed_overhead("EWA-Navigation-v0", DiscreteActions, 5, 30, 1), float)
+    with pytest.raises(RuntimeError, match="left the wrapped env's trajectory"):
+        rl_bench.replayed_overhead("EWA-Navigation-v0", _SendsNoop, 0, 30, 1)
 
 
 def test_wrapped_cost_times_only_the_steps_after_the_warmup(monkeypatch):
@@ -362,6 +383,9 @@ def test_wrapped_overhead_is_the_median_over_seeds(monkeypatch):
     monkeypatch.setattr(rl_bench, "vec_throughput", lambda *a, **k: 100.0)
     monkeypatch.setattr(rl_bench, "async_timeline", lambda *a, **k: {})
     monkeypatch.setattr(rl_bench, "pool_async_throughput", lambda *a, **k: 150.0)
+    replays: list[tuple] = []
+    monkeypatch.setattr(rl_bench, "replayed_overhead", lambda *a, **k: replays.append(a[2:]) or 1.0)
     figures = rl_bench.bench_rl(quick=False)
+    assert set(replays) == {(*rl_bench.REPLAY_STEPS, rl_bench.REPLAY_ROUNDS)}
     assert rl_bench.WRAPPED_SEEDS == 3 and sorted(set(seeds)) == [0, 1, 2]
     assert figures["wrapped_overhead_pct"]["EWA-Cooking-v0"]["all"] == 20.0

@@ -39,10 +39,16 @@
   empty) and a random run keeps opening pages it has not seen: ``wrapped_overhead_steady_pct`` is the same
   figure timed after :data:`STEADY_WARMUP` untimed random steps of the same env and wrappers, what a long
   training run (one env, millions of steps) pays per step.
+* ``wrapped_replay_overhead_pct[env][stack]`` (``DiscreteActions`` and the three stacked): the whole wrapped
+  step over the bare env's step on the same trajectory, in % (:func:`replayed_overhead`): the wrapped env
+  plays random steps and the bare env replays the action texts that reached it, in the same process, round
+  after round. Unlike the figures above it counts what the wrapper costs the env's own step: the garbage
+  collections its objects cause and what its work evicts from the processor's caches.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from typing import Any
@@ -58,6 +64,11 @@ VEC_WARMUP = 30
 WRAPPED_SEEDS = 3
 #: untimed random steps of the same env before ``wrapped_overhead_steady_pct`` is timed
 STEADY_WARMUP = 2000
+#: rounds of :func:`replayed_overhead` (their median ratio is a ``wrapped_replay_overhead_pct``), the untimed
+#: and the timed steps of each round, and the stacks it times
+REPLAY_ROUNDS = 3
+REPLAY_STEPS = (300, 800)
+REPLAY_STACKS = ("DiscreteActions", "all")
 #: back-to-back (sync, async) pairs whose median ratio is an ``async*_speedup``
 VEC_REPEATS = 3
 #: worker processes of the ``pool`` figures (the machine the issue names has 2 cores), and envs per worker
@@ -128,6 +139,71 @@ def wrapped_cost(env_id: str, wrap: Any, steps: int, seed: int = 0, warmup: int 
             obs, info = env.reset(seed=seed + i + 1)
     env.close()
     return 1e3 * spent[0] / steps, 1e3 * (total - spent[0]) / steps
+
+
+def replayed_overhead(env_id: str, wrap: Any, warmup: int, steps: int, rounds: int,
+                      collecting_in_runs: bool = False) -> float:
+    """The median over ``rounds`` of the whole step of ``wrap(gym.make(env_id))`` over the bare env's step, in
+    %: in each round the wrapped env plays ``warmup`` and then ``steps`` random steps (reset with the round's
+    seeds), and a bare env replays the action texts that reached the env under the wrappers; the ``steps``
+    after the warm-up are timed in both (the main thread's CPU time; resets are not timed). The bare env must
+    play what the wrapped one played (the same episode ends and trace digests): one that does not is an error,
+    not a figure. Unless ``collecting_in_runs``, the garbage collector collects before each timed run and is off
+    during it: a full collection (60-100 ms in a long run) lands in one run or the other and would swing a
+    round's ratio by ten points, so the figure leaves the collector's time out (the wrappers keep what they
+    cache out of its way: see :mod:`embodiedweb.wrappers`)."""
+    from embodiedweb.wrappers import find_discrete
+
+    clock = time.thread_time
+    ratios = []
+    collecting = gc.isenabled()
+    for r in range(rounds):
+        env = wrap(gym.make(env_id))
+        discrete = find_discrete(env)
+        rng = np.random.default_rng(r)
+        obs, info = env.reset(seed=r)
+        sent: list[str] = []
+        ends: list[tuple[int, str]] = []  # where each episode ended, and its trace's digest
+        wrapped = 0.0
+        for i in range(warmup + steps):
+            if i == warmup and not collecting_in_runs:
+                gc.collect()
+                gc.disable()
+            action = _random_action(env, info, rng)
+            sent.append(discrete.action_text(action) if discrete is not None else action)
+            t0 = clock()
+            obs, _, terminated, truncated, info = env.step(action)
+            wrapped += clock() - t0 if i >= warmup else 0.0
+            if terminated or truncated:
+                ends.append((i, env.unwrapped.trace_digest()))
+                obs, info = env.reset(seed=r + 1000 * (i + 1))
+        ends.append((-1, env.unwrapped.trace_digest()))
+        if collecting:
+            gc.enable()
+        env.close()
+        bare = gym.make(env_id)
+        bare.reset(seed=r)
+        raw = 0.0
+        bare_ends: list[tuple[int, str]] = []
+        for i, text in enumerate(sent):
+            if i == warmup and not collecting_in_runs:
+                gc.collect()
+                gc.disable()
+            t0 = clock()
+            _, _, terminated, truncated, _ = bare.step(text)
+            raw += clock() - t0 if i >= warmup else 0.0
+            if terminated or truncated:
+                bare_ends.append((i, bare.unwrapped.trace_digest()))
+                bare.reset(seed=r + 1000 * (i + 1))
+        bare_ends.append((-1, bare.unwrapped.trace_digest()))
+        if collecting:
+            gc.enable()
+        bare.close()
+        if bare_ends != ends:
+            raise RuntimeError(f"{env_id}: the replay left the wrapped env's trajectory (episode ends and trace "
+                               f"digests {bare_ends[:3]} against {ends[:3]})")
+        ratios.append(100 * (wrapped / raw - 1))
+    return round(float(np.median(ratios)), 1)
 
 
 def _random_vector_actions(infos: dict[str, Any], n: int, rng: np.random.Generator) -> tuple[str, ...]:
@@ -343,4 +419,10 @@ def bench_rl(quick: bool = False) -> dict[str, Any]:
             runs = [wrapped_cost(env_id, wrap, steps, seed=seed, warmup=warm) for seed in seeds]
             steady[env_id][name] = round(float(np.median([100 * extra / inner_ms for inner_ms, extra in runs])), 1)
     figures["wrapped_overhead_steady_pct"] = steady
+    # the whole wrapped step over the bare env's, on the same trajectories (this process's caches warm)
+    warmup, timed = (20, 60) if quick else REPLAY_STEPS
+    stacks = _stacks()
+    figures["wrapped_replay_overhead_pct"] = {
+        env_id: {name: replayed_overhead(env_id, stacks[name], warmup, timed, 1 if quick else REPLAY_ROUNDS)
+                 for name in REPLAY_STACKS} for env_id in registered_ids()}
     return figures
