@@ -66,7 +66,7 @@ WRAPPED_SEEDS = 3
 STEADY_WARMUP = 2000
 #: rounds of :func:`replayed_overhead` (their median ratio is a ``wrapped_replay_overhead_pct``), the untimed
 #: and the timed steps of each round, and the stacks it times
-REPLAY_ROUNDS = 3
+REPLAY_ROUNDS = 5
 REPLAY_STEPS = (300, 800)
 REPLAY_STACKS = ("DiscreteActions", "all")
 #: back-to-back (sync, async) pairs whose median ratio is an ``async*_speedup``
