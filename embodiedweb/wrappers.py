@@ -799,14 +799,13 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
 
 def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory: _Memory) -> list[str]:
     """Every candidate action of ``base``'s state in :class:`DiscreteActions`'s order (not cut)."""
-    # each group is whitespace-normalised and without repeats, and the groups after the env's own list are
-    # of different verbs (goto and type, stop [answer], done): only an admissible action can repeat one of them
-    out = list(dict.fromkeys(info.get("admissible_actions") or base.admissible_actions()))
+    admissible = info.get("admissible_actions") or base.admissible_actions()
     groups: list[list[str]] = []
+    web = base.active == "web" and base.driver is not None
     if base.active == "embodied":
-        out = list(dict.fromkeys(out + [t for t in map(_on_type, out) if t]))  # two objects of one type
+        groups.append([t for t in map(_on_type, admissible) if t])
         groups.append([f"Teleport [{oid}]" for oid in _object_ids(base.world)])
-    elif base.active == "web" and base.driver is not None:
+    elif web:
         page = str(obs.get("web_text", ""))
         here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
         key = (page, here, str(obs.get("embodied_text", "")))
@@ -819,6 +818,11 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
     if getattr(base, "multi_turn", False):  # instructions one at a time: ``done [answer]`` with the same answers
         memory.read_world(str(obs.get("embodied_text", "")))
         groups.append(memory.dones())
+    if not web:  # the actions on object types repeat each other (two objects of one type): one pass
+        return list(dict.fromkeys(chain(admissible, *groups)))
+    # on the web each group is whitespace-normalised and without repeats, and the groups after the env's own
+    # list are of different verbs (goto and type, stop [answer], done): only an env action can repeat one
+    out = list(dict.fromkeys(admissible))
     shared = [a for a in out if a.startswith(_GROUP_VERBS)]  # often only "done" or "stop", or nothing
     for group in groups:
         if not shared:
@@ -835,8 +839,8 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
     return out
 
 
-#: the verbs of the candidates :func:`all_candidates` adds to the env's admissible actions
-_GROUP_VERBS = ("goto", "type", "stop", "done", "Teleport")
+#: the verbs of the candidates :func:`all_candidates` adds to the env's admissible actions on the web
+_GROUP_VERBS = ("goto", "type", "stop", "done")
 
 
 @lru_cache(maxsize=65536)
