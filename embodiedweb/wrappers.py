@@ -358,6 +358,12 @@ def _word_set(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)
+def _stop_text(answer: str) -> str:
+    """``stop [answer]``, cached (an episode's answers are rebuilt at every new page, mostly the same)."""
+    return f"stop [{answer}]"
+
+
+@lru_cache(maxsize=65536)
 def _answer_spans(sentence: str) -> tuple[str, ...]:
     """:func:`answer_spans` of ``sentence``, cached."""
     return tuple(answer_spans(sentence))
@@ -403,6 +409,8 @@ def _sentences(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
 
 
+#: the best-scored page sentences whose names, numbers and words are ``stop [answer]`` candidates
+BEST_SENTENCES = 3
 #: multi-turn envs: at most this many ``done [answer]`` candidates
 MAX_DONES = 120
 _SEEN_PLACE = re.compile(r"(?<=: |, )([^;:()\n]+?) \(\d+ m walk\)")
@@ -563,6 +571,11 @@ class _Memory:
         self.places = _UniqueList()  # store names etc. seen in select options and pages
         self._directions_to: tuple[int, list[str]] = (-1, [])  # (len(places), the places directions go to)
         self.sentences: dict[str, int] = {}  # page sentence -> overlap with the instruction's words
+        #: the :data:`BEST_SENTENCES` best-scored sentences, best first, the first scored among equals (kept as
+        #: scores rise: only a sentence whose score rose can enter them), and each sentence's place in
+        #: :attr:`sentences` (the order ties are broken by)
+        self._top: list[str] = []
+        self._order: dict[str, int] = {}
         self._read: set[str] = set()  # page texts read already
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
         #: city an article ties a shop sign to, is an answer too)
@@ -583,8 +596,11 @@ class _Memory:
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
         self._typed: dict[tuple[Any, ...], list[str]] = {}
-        #: (limit, the best-scored sentences) until a score changes; the answers and what they were made of
+        #: (limit, the best-scored sentences) until a score changes (the last one made, to keep its object when
+        #: the same sentences come back: what is built from it is kept by identity); the answers and what they
+        #: were made of
         self._best: tuple[int, tuple[str, ...]] | None = None
+        self._best_made: tuple[int, tuple[str, ...]] | None = None
         self._answers: list[str] | None = None
         self._answers_key: tuple[Any, ...] | None = None
         #: (the best sentences it was made of, their answer spans, the same as a set)
@@ -599,12 +615,19 @@ class _Memory:
         self._read.add(tree_text)
         places, page_names, counted, latest, sentences, *_fields = _page(tree_text)
         self.seen_words.add_normal(counted)
-        question, scores = self.question, self.sentences
+        question, scores, order = self.question, self.sentences, self._order
+        rose = []
         for sent, words in sentences:
             score = len(question.intersection(words))
             if score >= 1 and score > scores.get(sent, 0):
+                if sent not in order:
+                    order[sent] = len(order)
                 scores[sent] = score
-                self._best = None
+                rose.append(sent)
+        if rose:
+            self._top = sorted(dict.fromkeys(self._top + rose),
+                               key=lambda sent: (-scores[sent], order[sent]))[:BEST_SENTENCES]
+            self._best = None
         self.places.add_normal(places)
         self.page_names.add_normal(page_names)
         self.latest_names = latest
@@ -648,10 +671,12 @@ class _Memory:
             self._search = (len(self.seen_words), words, set(words))
         return self._search[1], self._search[2]
 
-    def answers(self, limit: int = 3) -> list[str]:
+    def answers(self, limit: int = BEST_SENTENCES) -> list[str]:
         if self._best is None or self._best[0] != limit:
             # the ``limit`` best-scored sentences, the first seen among equals (as a stable sort by score)
-            self._best = (limit, tuple(heapq.nlargest(limit, self.sentences, key=self.sentences.__getitem__)))
+            best = (limit, tuple(self._top) if limit == BEST_SENTENCES else
+                    tuple(heapq.nlargest(limit, self.sentences, key=self.sentences.__getitem__)))
+            self._best = self._best_made = self._best_made if best == self._best_made else best
         if self._spans is None or self._spans[0] is not self._best:
             # the best sentences' spans, kept while they are the best (the page's names change at every page)
             spans = _unique([a for s in self._best[1] for a in _answer_spans(s)])
@@ -668,7 +693,7 @@ class _Memory:
         """``stop [answer]`` for each of :meth:`answers`."""
         answers = self.answers()
         if self._stops is None or self._stops[0] is not answers:
-            self._stops = (answers, [f"stop [{a}]" for a in answers])
+            self._stops = (answers, list(map(_stop_text, answers)))
         return self._stops[1]
 
     def read_world(self, text: str) -> None:
@@ -750,6 +775,7 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
         self.action_space = spaces.Discrete(self.max_actions)
         self._candidates: list[str] = []
         self._mask = np.zeros(self.max_actions, dtype=bool)
+        self._indices = np.arange(self.max_actions)  # the mask is the indices below the candidate count
         self._memory: _Memory | None = None
         #: how many candidates the last state had before the cut at ``max_actions``
         self.last_candidate_count = 0
@@ -776,8 +802,7 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
         full = all_candidates(base, obs, info, self._memory)
         self.last_candidate_count = len(full)
         self._candidates = full if len(full) <= self.max_actions else full[: self.max_actions]  # a new list
-        self._mask = np.zeros(self.max_actions, dtype=bool)
-        self._mask[: len(self._candidates)] = True
+        self._mask = self._indices < len(self._candidates)
         info["action_mask"] = self._mask.copy()
         info["candidate_actions"] = list(self._candidates)
 
