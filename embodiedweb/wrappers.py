@@ -442,12 +442,12 @@ _TEXT_ROLES = frozenset(("paragraph", "StaticText", "listitem", "cell"))
 #: own and its years, when it is a heading or cell), the thing it counts, the place it offers (an option), the
 #: names in its text, the sentences of its text with their words, its kind of field (:data:`_FIELD_KINDS`,
 #: 0 for none), an option's ``type`` text); the strings of the first five whitespace-normalised
-Element = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
-                tuple[tuple[str, tuple[str, ...]], ...], int, str]
+_ElementReading = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                        tuple[tuple[str, tuple[str, ...]], ...], int, str]
 #: the kinds of field of an element: 1 a search or text box, 2 a number field, 3 a drop-down, 4 an option
 _FIELD_KINDS = {"searchbox": 1, "textbox": 1, "spinbutton": 2, "combobox": 3, "option": 4}
 #: the reading of a line that is no element
-_NO_ELEMENT: Element = ((), (), (), (), (), (), 0, "")
+_NO_ELEMENT: _ElementReading = ((), (), (), (), (), (), 0, "")
 
 
 def _spaced(text: str) -> str:
@@ -455,7 +455,7 @@ def _spaced(text: str) -> str:
     return " ".join(text.split())
 
 
-def _element_reading(role: str, name: str, title: str | None) -> Element:
+def _element_reading(role: str, name: str, title: str | None) -> _ElementReading:
     """One element's share of :func:`_page` (``title``: the line's raw title, as :data:`_TITLE` reads it)."""
     page_names: tuple[str, ...] = ()
     if role in ("heading", "cell") and 0 < len(name) <= 80:
@@ -474,7 +474,7 @@ def _element_reading(role: str, name: str, title: str | None) -> Element:
 
 
 @lru_cache(maxsize=65536)
-def _element(rest: str) -> Element | None:
+def _element(rest: str) -> _ElementReading | None:
     """:func:`_element_reading` of an element line without its id (``rest``), cached (ids are numbered per
     page: the same element on another page has another line, but the same rest); :data:`_NO_ELEMENT` for a
     line that is no element, None for one whose quoted name does not end on it."""
@@ -487,7 +487,7 @@ def _element(rest: str) -> Element | None:
 
 
 @lru_cache(maxsize=65536)
-def _line_reading(line: str) -> tuple[Any, str | None, Element | None]:
+def _line_reading(line: str) -> tuple[Any, str | None, _ElementReading | None]:
     """(:func:`_line_plain_words`, the element's id, :func:`_element`) of one line of tree text, cached: the
     one lookup a page makes per line when the line was on a page before."""
     m = _BID_PREFIX.match(line)
@@ -499,13 +499,13 @@ def _line_reading(line: str) -> tuple[Any, str | None, Element | None]:
 #: what the candidate generator reads of a page (:func:`_page`): (places, names, counted things, the names in
 #: its text, its sentences with their words, boxes, number fields, drop-downs' ``type`` candidates, its
 #: :func:`_plain_words`)
-Page = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
-             tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
-             tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]]
+_PageReading = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                     tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                     tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]]
 
 
 @lru_cache(maxsize=4096)
-def _page(tree_text: str) -> Page:
+def _page(tree_text: str) -> _PageReading:
     """What the candidate generator reads of a page (its tree text), in page order: its places (its title,
     the options of its drop-downs), its names (headings, table cells and the years in them), the things its
     list items count ("1 tomato"), the names in its text (at most :data:`LATEST_NAMES`) and the sentences of
