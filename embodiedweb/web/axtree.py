@@ -178,20 +178,23 @@ def _text_content(el: Any, hidden: set[Any]) -> str:
     if len(el) == 0 and tag != "img":  # most names: a link or button with plain text
         return "" if not isinstance(tag, str) or tag in _SKIP or el in hidden else norm(el.text)
     parts: list[str] = []
-
-    def walk(e: Any) -> None:
-        if not isinstance(e.tag, str) or e.tag in _SKIP or e in hidden:
-            return
-        if e.tag == "img":
-            parts.append(e.get("alt") or "")
-        if e.text:
-            parts.append(e.text)
-        for c in e:
-            walk(c)
-            if c.tail:
-                parts.append(c.tail)
-    walk(el)
+    _text_parts(el, hidden, parts)
     return norm(" ".join(parts))
+
+
+def _text_parts(e: Any, hidden: set[Any], parts: list[str]) -> None:
+    """Append the texts of ``e`` and its descendants to ``parts``, in document order. (A module function, not a
+    nested one: a nested function that calls itself is a reference cycle, left to the garbage collector.)"""
+    if not isinstance(e.tag, str) or e.tag in _SKIP or e in hidden:
+        return
+    if e.tag == "img":
+        parts.append(e.get("alt") or "")
+    if e.text:
+        parts.append(e.text)
+    for c in e:
+        _text_parts(c, hidden, parts)
+        if c.tail:
+            parts.append(c.tail)
 
 
 class TreeBuilder:
@@ -320,72 +323,73 @@ class TreeBuilder:
         self.lines.append("\t" * depth + f"[{bid}] {role} {quote(text)}")
 
     def _walk(self, root: Any, depth: int, block: Any, run: list[str]) -> None:
-        state = {"flushed": set()}
-        hidden = self.hidden
-
-        def visit(el: Any, depth: int, block: Any, run: list[str], in_label: bool) -> None:
-            skip_captions = el.tag in ("fieldset", "table")
-            for child in el:
-                tag = child.tag
-                tail = child.tail
-                if not isinstance(tag, str) or tag in _SKIP or child in hidden or (
-                        skip_captions and tag in ("legend", "caption")):
-                    if tail:
-                        run.append(tail)
-                    continue
-                role = implicit_role(child)
-                if role in _LEAF_ROLES:
-                    if run:
-                        self._flush(run, block, depth, state)
-                    name = self.name_of(child, role)
-                    if role != "img" or name:
-                        self._emit(child, role, name, depth)
-                    if role == "combobox":
-                        for opt in child.iter("option"):
-                            self._emit(opt, "option", self.text_of(opt), depth + 1)
-                    elif role not in ("link", "button", "option", "heading", "img", "alert", "status"):
-                        visit(child, depth + 1, child, [], in_label)
-                    elif role in ("link", "heading", "alert", "status"):
-                        # interactive descendants of a link or heading stay reachable
-                        for sub in child.iter():
-                            if sub is not child and isinstance(sub.tag, str) and sub not in hidden:
-                                sub_role = implicit_role(sub)
-                                if sub_role in _INTERACTIVE_NOT_LINK:
-                                    self._emit(sub, sub_role, self.name_of(sub, sub_role), depth + 1)
-                    if tail:
-                        run.append(tail)
-                    continue
-                if role in _CONTAINER_ROLES:
-                    if run:
-                        self._flush(run, block, depth, state)
-                    self._emit(child, role, self.name_of(child, role), depth)
-                    sub_run: list[str] = []
-                    visit(child, depth + 1, child, sub_run, in_label)
-                    if sub_run:
-                        self._flush(sub_run, child, depth + 1, state)
-                elif tag in _INLINE:
-                    if child.text:
-                        run.append(child.text)
-                    visit(child, depth, block, run, in_label)
-                else:
-                    if run:
-                        self._flush(run, block, depth, state)
-                    sub_run = []
-                    lab = in_label or (tag == "label" and (
-                        (child.get("for") and child.get("for") in self.by_id)
-                        or any(d.tag in ("input", "select", "textarea") for d in child.iter())))
-                    if not lab and child.text:
-                        sub_run.append(child.text)
-                    visit(child, depth, child, sub_run, lab)
-                    if sub_run and not lab:
-                        self._flush(sub_run, child, depth, state)
-                if tail and not in_label:
-                    run.append(tail)
-
+        state: dict[str, Any] = {"flushed": set()}
         if root.text:
             run.append(root.text)
-        visit(root, depth, root if block is None else block, run, False)
+        self._visit(root, depth, root if block is None else block, run, False, state)
         self._flush(run, root if block is None else block, depth, state)
+
+    def _visit(self, el: Any, depth: int, block: Any, run: list[str], in_label: bool, state: dict[str, Any]) -> None:
+        """Walk ``el``'s children (a method, not a nested function: one that calls itself is a reference cycle,
+        and this one would hold the builder and the document until the garbage collector's next pass)."""
+        hidden = self.hidden
+        skip_captions = el.tag in ("fieldset", "table")
+        for child in el:
+            tag = child.tag
+            tail = child.tail
+            if not isinstance(tag, str) or tag in _SKIP or child in hidden or (
+                    skip_captions and tag in ("legend", "caption")):
+                if tail:
+                    run.append(tail)
+                continue
+            role = implicit_role(child)
+            if role in _LEAF_ROLES:
+                if run:
+                    self._flush(run, block, depth, state)
+                name = self.name_of(child, role)
+                if role != "img" or name:
+                    self._emit(child, role, name, depth)
+                if role == "combobox":
+                    for opt in child.iter("option"):
+                        self._emit(opt, "option", self.text_of(opt), depth + 1)
+                elif role not in ("link", "button", "option", "heading", "img", "alert", "status"):
+                    self._visit(child, depth + 1, child, [], in_label, state)
+                elif role in ("link", "heading", "alert", "status"):
+                    # interactive descendants of a link or heading stay reachable
+                    for sub in child.iter():
+                        if sub is not child and isinstance(sub.tag, str) and sub not in hidden:
+                            sub_role = implicit_role(sub)
+                            if sub_role in _INTERACTIVE_NOT_LINK:
+                                self._emit(sub, sub_role, self.name_of(sub, sub_role), depth + 1)
+                if tail:
+                    run.append(tail)
+                continue
+            if role in _CONTAINER_ROLES:
+                if run:
+                    self._flush(run, block, depth, state)
+                self._emit(child, role, self.name_of(child, role), depth)
+                sub_run: list[str] = []
+                self._visit(child, depth + 1, child, sub_run, in_label, state)
+                if sub_run:
+                    self._flush(sub_run, child, depth + 1, state)
+            elif tag in _INLINE:
+                if child.text:
+                    run.append(child.text)
+                self._visit(child, depth, block, run, in_label, state)
+            else:
+                if run:
+                    self._flush(run, block, depth, state)
+                sub_run = []
+                lab = in_label or (tag == "label" and (
+                    (child.get("for") and child.get("for") in self.by_id)
+                    or any(d.tag in ("input", "select", "textarea") for d in child.iter())))
+                if not lab and child.text:
+                    sub_run.append(child.text)
+                self._visit(child, depth, child, sub_run, lab, state)
+                if sub_run and not lab:
+                    self._flush(sub_run, child, depth, state)
+            if tail and not in_label:
+                run.append(tail)
 
 
 #: how many pages' trees :func:`build_tree` keeps (a few MB)

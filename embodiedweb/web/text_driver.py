@@ -250,19 +250,8 @@ class TextDriver(WebDriver):
         if body is None:
             return
         order: list[Any] = []
-        skip: set[Any] = set()
-
-        def walk(e: Any) -> None:
-            for c in e:
-                if not isinstance(c.tag, str) or c.get("hidden") is not None or c.tag in ("script", "style", "template"):
-                    continue
-                if c in skip:
-                    continue
-                if self._focusable(c) and (c.get("tabindex") or "0").strip() != "-1":
-                    order.append(c)
-                walk(c)
         all_els = [e for e in body.iter() if isinstance(e.tag, str)]
-        walk(body)
+        self._focus_order(body, order)
         # radio groups: one stop, on the checked radio (else the first one in the direction of travel)
         groups: dict[tuple[Any, str], list[Any]] = {}
         for e in order:
@@ -292,6 +281,16 @@ class TextDriver(WebDriver):
             tab.focus = None
             tab.focus_start = None
 
+
+    def _focus_order(self, e: Any, order: list[Any]) -> None:
+        """Append the focusable elements under ``e`` to ``order``, in document order (a method, not a nested
+        function: one that calls itself is a reference cycle, left to the garbage collector)."""
+        for c in e:
+            if not isinstance(c.tag, str) or c.get("hidden") is not None or c.tag in ("script", "style", "template"):
+                continue
+            if self._focusable(c) and (c.get("tabindex") or "0").strip() != "-1":
+                order.append(c)
+            self._focus_order(c, order)
     def _do_scroll(self, direction: str) -> str:
         self.tab.scroll = max(0, self.tab.scroll + (1 if direction == "down" else -1))
         return ""

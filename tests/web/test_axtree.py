@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from embodiedweb.web import axtree
 from web_sites.dom import parse_html
 
@@ -54,3 +56,27 @@ def test_the_cache_keeps_only_the_last_pages(monkeypatch):
     for i in range(5):
         axtree.build_tree(parse_html(PAGE.replace("Title", f"Title {i}")))
     assert len(axtree._TREES) == 3
+
+
+NESTED = """<html><body><main><form><fieldset><legend>Size</legend>
+<label data-bid="4">Quantity <input data-bid="5" type="number" value="2"></label>
+<select data-bid="6" aria-label="Pick"><option>One (1)</option><option>Two</option></select></fieldset></form>
+<ul><li><a data-bid="7" href="/y"><span>Deep <b>nested <i>link</i></b></span> text</a></li>
+<li><button data-bid="8"><img alt="icon"> Press</button></li></ul>
+<table><tr><td><div><p>A cell <em>with</em> inline words.</p></div></td></tr></table></main></body></html>"""
+
+
+def test_building_a_tree_leaves_no_reference_cycles():
+    """The walk is made of methods and module functions, not nested functions that call themselves: such a
+    function is a reference cycle, and the walk's would hold the builder and the document until the garbage
+    collector's next pass (a new page at almost every web step of random play)."""
+    for page in (PAGE, NESTED):
+        gc.collect()
+        gc.disable()
+        try:
+            tree = axtree.TreeBuilder(parse_html(page)).build()
+            assert "[7] link 'Deep nested link text'" in tree.text or page is PAGE
+            del tree
+            assert gc.collect() == 0
+        finally:
+            gc.enable()
