@@ -251,8 +251,6 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
-#: the start of an element line of :data:`_LINE`, up to its name's opening quote
-_LINE_START = re.compile(r"^\s*\[(\w+)\] (\S+) '")
 _CONNECTORS = {"of", "the", "de", "del", "della", "do", "dos", "das", "des", "la", "las", "los", "du", "on", "upon", "&",
                "and", "y", "van", "von", "der", "den", "da", "di", "le", "el", "al", "bin", "ibn", "ter"}
 #: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
@@ -369,29 +367,11 @@ def _answer_spans(sentence: str) -> tuple[str, ...]:
     return tuple(answer_spans(sentence))
 
 
-@lru_cache(maxsize=4096)
 def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
-    """(id, role, name) of each line of a page's tree text (the name unescaped), cached per page and per line
-    (:func:`_tree_line`; a page whose element names hold a line break is read whole)."""
-    out = []
-    for line in tree_text.split("\n"):
-        hit = _tree_line(line)
-        if hit is None:  # a name that goes on past this line: the whole-text reading
-            return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
-                         for m in _LINE.finditer(tree_text))
-        if hit:
-            out.append(hit)
-    return tuple(out)
-
-
-@lru_cache(maxsize=65536)
-def _tree_line(line: str) -> tuple[str, str, str] | tuple[()] | None:
-    """(id, role, name) of one line of tree text, () for a line that is no element, None for an element
-    line whose quoted name does not end on it."""
-    m = _LINE.match(line)
-    if m is not None:
-        return m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\")
-    return None if _LINE_START.match(line) else ()
+    """(id, role, name) of each element line of a page's tree text (the name unescaped), read from the whole
+    text: a name may hold a line break (:func:`_page` reads other pages line by line)."""
+    return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+                 for m in _LINE.finditer(tree_text))
 
 
 @lru_cache(maxsize=65536)

@@ -154,56 +154,58 @@ def replayed_overhead(env_id: str, wrap: Any, warmup: int, steps: int, rounds: i
     cache out of its way: see :mod:`embodiedweb.wrappers`)."""
     from embodiedweb.wrappers import find_discrete
 
-    clock = time.thread_time
     ratios = []
-    collecting = gc.isenabled()
     for r in range(rounds):
         env = wrap(gym.make(env_id))
         discrete = find_discrete(env)
         rng = np.random.default_rng(r)
-        obs, info = env.reset(seed=r)
-        sent: list[str] = []
-        ends: list[tuple[int, str]] = []  # where each episode ended, and its trace's digest
-        wrapped = 0.0
-        for i in range(warmup + steps):
-            if i == warmup and not collecting_in_runs:
-                gc.collect()
-                gc.disable()
+        sent: list[Any] = []
+
+        def choose(_i: int, info: dict[str, Any], env: Any = env, discrete: Any = discrete,
+                   rng: np.random.Generator = rng, sent: list[Any] = sent) -> Any:
             action = _random_action(env, info, rng)
             sent.append(discrete.action_text(action) if discrete is not None else action)
-            t0 = clock()
-            obs, _, terminated, truncated, info = env.step(action)
-            wrapped += clock() - t0 if i >= warmup else 0.0
-            if terminated or truncated:
-                ends.append((i, env.unwrapped.trace_digest()))
-                obs, info = env.reset(seed=r + 1000 * (i + 1))
-        ends.append((-1, env.unwrapped.trace_digest()))
-        if collecting:
-            gc.enable()
-        env.close()
-        bare = gym.make(env_id)
-        bare.reset(seed=r)
-        raw = 0.0
-        bare_ends: list[tuple[int, str]] = []
-        for i, text in enumerate(sent):
-            if i == warmup and not collecting_in_runs:
-                gc.collect()
-                gc.disable()
-            t0 = clock()
-            _, _, terminated, truncated, _ = bare.step(text)
-            raw += clock() - t0 if i >= warmup else 0.0
-            if terminated or truncated:
-                bare_ends.append((i, bare.unwrapped.trace_digest()))
-                bare.reset(seed=r + 1000 * (i + 1))
-        bare_ends.append((-1, bare.unwrapped.trace_digest()))
-        if collecting:
-            gc.enable()
-        bare.close()
+            return action
+
+        wrapped, ends = _timed_play(env, choose, warmup + steps, warmup, r, collecting_in_runs)
+        raw, bare_ends = _timed_play(gym.make(env_id), lambda i, _info, sent=sent: sent[i], warmup + steps, warmup, r,
+                                     collecting_in_runs)
         if bare_ends != ends:
             raise RuntimeError(f"{env_id}: the replay left the wrapped env's trajectory (episode ends and trace "
                                f"digests {bare_ends[:3]} against {ends[:3]})")
         ratios.append(100 * (wrapped / raw - 1))
     return round(float(np.median(ratios)), 1)
+
+
+def _timed_play(env: Any, choose: Any, total: int, warmup: int, seed: int, collecting: bool
+                ) -> tuple[float, list[tuple[int, str]]]:
+    """Play ``total`` steps of ``env`` (``choose(i, info)`` gives step ``i``'s action; reset with ``seed``, and
+    after an episode's end with ``seed + 1000 * (i + 1)``), then close it: (the main thread's CPU time of the
+    steps after the first ``warmup``, where each episode ended with its trace's digest, and the last one's).
+    Unless ``collecting``, the garbage collector collects before the timed steps and is off during them."""
+    clock = time.thread_time
+    was_on = gc.isenabled()
+    spent = 0.0
+    ends: list[tuple[int, str]] = []
+    obs, info = env.reset(seed=seed)
+    try:
+        for i in range(total):
+            if i == warmup and not collecting:
+                gc.collect()
+                gc.disable()
+            action = choose(i, info)
+            t0 = clock()
+            obs, _, terminated, truncated, info = env.step(action)
+            spent += clock() - t0 if i >= warmup else 0.0
+            if terminated or truncated:
+                ends.append((i, env.unwrapped.trace_digest()))
+                obs, info = env.reset(seed=seed + 1000 * (i + 1))
+        ends.append((-1, env.unwrapped.trace_digest()))
+    finally:
+        if was_on:
+            gc.enable()
+        env.close()
+    return spent, ends
 
 
 def _random_vector_actions(infos: dict[str, Any], n: int, rng: np.random.Generator) -> tuple[str, ...]:

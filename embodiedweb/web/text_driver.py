@@ -281,7 +281,6 @@ class TextDriver(WebDriver):
             tab.focus = None
             tab.focus_start = None
 
-
     def _focus_order(self, e: Any, order: list[Any]) -> None:
         """Append the focusable elements under ``e`` to ``order``, in document order (a method, not a nested
         function: one that calls itself is a reference cycle, left to the garbage collector)."""
@@ -291,6 +290,7 @@ class TextDriver(WebDriver):
             if self._focusable(c) and (c.get("tabindex") or "0").strip() != "-1":
                 order.append(c)
             self._focus_order(c, order)
+
     def _do_scroll(self, direction: str) -> str:
         self.tab.scroll = max(0, self.tab.scroll + (1 if direction == "down" else -1))
         return ""
