@@ -611,9 +611,16 @@ def _chain_names() -> frozenset[str]:
     return frozenset(sp["chain"]["name"] for sp in load_standpoints().values() if sp.get("chain"))
 
 
+@lru_cache(maxsize=65536)
+def _padded(text: str) -> str:
+    """:func:`norm` of ``text`` between two spaces (``"  "`` for a text of no word), cached: the checker of a
+    shaped-reward loop matches every search of the episode against the cue terms at most steps."""
+    return f" {norm(text)} "
+
+
 def _mentions(query: str, term: str) -> bool:
-    q, t = f" {norm(query)} ", norm(term)
-    return bool(t) and f" {t} " in q
+    t = _padded(term)
+    return t != "  " and t in _padded(query)
 
 
 #: :func:`_other_cue_terms` by (gazetteer id, place, hard tier, its terms): (the gazetteer, the terms)
@@ -621,9 +628,10 @@ _OTHER_TERMS: dict[tuple[Any, ...], tuple[Gazetteer, tuple[str, ...]]] = {}
 
 
 def _other_cue_terms(gz: Gazetteer, here: tuple[Any, Any], hard: bool, terms: tuple[str, ...]) -> tuple[str, ...]:
-    """The cue terms of every place but ``here`` (country code, city): the gazetteer's other cities', and in
-    the hard tier the regional chains other than ``terms``. A function of its arguments, cached: a checker in
-    a shaped-reward loop runs at most steps, and the gazetteer lists thousands of terms."""
+    """The cue terms of every place but ``here`` (country code, city), each :func:`_padded` (those of no word
+    left out): the gazetteer's other cities', and in the hard tier the regional chains other than ``terms``.
+    A function of its arguments, cached: a checker in a shaped-reward loop runs at most steps, and the
+    gazetteer lists thousands of terms."""
     key = (id(gz), here, hard, terms)
     hit = _OTHER_TERMS.get(key)
     if hit is not None and hit[0] is gz:  # the gazetteer itself is kept, so its id is not another's
@@ -633,8 +641,13 @@ def _other_cue_terms(gz: Gazetteer, here: tuple[Any, Any], hard: bool, terms: tu
         others += sorted(_chain_names() - set(terms))
     if len(_OTHER_TERMS) >= 4096:
         _OTHER_TERMS.clear()
-    _OTHER_TERMS[key] = (gz, tuple(others))
+    _OTHER_TERMS[key] = (gz, tuple(p for p in map(_padded, others) if p != "  "))
     return _OTHER_TERMS[key][1]
+
+
+def _looks_up(query: str, mine: list[str], others: tuple[str, ...]) -> bool:
+    """Whether a :func:`_padded` query names one of this place's padded cue terms and none of the others'."""
+    return any(t in query for t in mine) and not any(t in query for t in others)
 
 
 def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, Any],
@@ -652,8 +665,8 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     others = _other_cue_terms(gz, here, standpoint.get("tier") == "hard", tuple(terms))
     seen = sorted({n for n in world.get("visited", []) if n in nodes})
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
-    searched = sorted({q for q in (wiki.get("searches") or []) if any(_mentions(q, t) for t in terms)
-                       and not any(_mentions(q, t) for t in others)})
+    mine = [p for p in map(_padded, terms) if p != "  "]
+    searched = sorted({q for q in (wiki.get("searches") or []) if _looks_up(_padded(q), mine, others)})
     return {"seen": seen, "read": read, "searched": searched}
 
 

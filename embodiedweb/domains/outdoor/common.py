@@ -30,7 +30,7 @@ def near(node: str | None, goal: str, radius_m: float = GOAL_RADIUS_M) -> bool:
     """``node`` is ``goal`` or within ``radius_m`` of it by walking distance."""
     if node is None or node not in city().nodes:
         return False
-    return node == goal or city().shortest_length(node, goal) <= radius_m
+    return node == goal or node in city().within_walk(goal, radius_m)
 
 
 def checkpoints(path: list[str], n: int = 3) -> list[str]:

@@ -384,6 +384,34 @@ class City:
         cache[node] = dist
         return dist
 
+    def within_walk(self, goal: str, radius_m: float) -> frozenset[str]:
+        """The nodes whose :meth:`shortest_length` to ``goal`` is at most ``radius_m`` (cached for the last 1,024
+        pairs asked: a checker asks at most steps whether the agent, or a place it looked up, is near a goal).
+        A Dijkstra from ``goal`` that stops 1 m past the radius finds them; each is then measured as
+        :meth:`shortest_length` measures it, so a node at the radius's edge is judged by the same sum."""
+        cache: dict[tuple[str, float], frozenset[str]] = self.__dict__.setdefault("_within_walk", {})
+        key = (goal, float(radius_m))
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        bound = float(radius_m) + 1.0
+        dist: dict[str, float] = {goal: 0.0} if goal in self.nodes else {}
+        heap = [(0.0, goal)] if dist else []
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d > dist[u]:
+                continue
+            for v, _heading, length, _street in self._adj[u]:
+                nd = d + length
+                if nd <= bound and nd < dist.get(v, math.inf):
+                    dist[v] = nd
+                    heapq.heappush(heap, (nd, v))
+        found = frozenset(n for n in dist if self.shortest_length(n, goal) <= radius_m)
+        if len(cache) >= 1024:
+            cache.pop(next(iter(cache)))
+        cache[key] = found
+        return found
+
     def shortest_length(self, a: str, b: str) -> float:
         """Length of the shortest route between two nodes (``inf`` when unreachable)."""
         p = self.route(a, b)

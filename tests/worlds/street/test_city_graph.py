@@ -138,6 +138,21 @@ def test_route_optimal_on_city_sample(city):
             assert city.route_length(p) == pytest.approx(truth[b], abs=1e-6)
 
 
+@pytest.mark.parametrize("radius", [0.0, 12.0, 20.0, 45.0])
+def test_within_walk_is_every_node_within_the_radius(city, radius):
+    """The nodes near a goal are exactly those whose shortest route to it is within the radius (checked against
+    every node of the city), whatever the cache holds; a small graph's edge exactly at the radius is in."""
+    rng = random.Random(11)
+    for goal in rng.sample(city.node_ids(), 12):
+        want = {n for n, d in _brute_force(city, goal).items() if city.shortest_length(n, goal) <= radius}
+        assert city.within_walk(goal, radius) == want and city.within_walk(goal, radius) == want, goal
+        assert goal in want
+    c = _small_city()
+    edge = c.neighbors("n0")[0]
+    assert edge[0] in c.within_walk("n0", edge[2]) and edge[0] not in c.within_walk("n0", edge[2] - 0.01)
+    assert c.within_walk("nope", 20.0) == frozenset()
+
+
 def test_route_unknown_nodes(city):
     assert city.route("n0", "nope") == [] and city.route("x", "n0") == []
     assert city.route("n5", "n5") == ["n5"]
