@@ -369,6 +369,9 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self.history: list[dict[str, Any]] = []
         self._web_state: dict[str, Any] = {}
         self._world_state: dict[str, Any] = {}
+        #: whether ``_web_state`` and ``_world_state`` are the states now (with ``record_trace``, from the start
+        #: of an episode: every step that may change a state takes its diff, which leaves the new state there)
+        self._states_recorded = False
         self._actions: list[Any] = []  # as given to step(), for replay by a copy (__getstate__)
         # a skill variant's replayed oracle prefix (see reset): its steps and switches, and whether it runs now
         self._prefix_steps = 0
@@ -433,6 +436,7 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         if self.record_trace:
             self._world_state = self.world.semantic_state()
             self._web_state = self.webapp.snapshot(self.session)
+            self._states_recorded = True
             record = {"step": 0, "event": "reset", "task_id": task.task_id, "seed": ep_seed,
                       "active": self.active, "web_url": driver.url, "world": self._world_state,
                       "web": self._web_state}
@@ -627,10 +631,17 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
                 out["world"] = d
         return out
 
-    def _metrics(self) -> dict[str, Any]:
+    def _metrics(self, between_steps: bool = False) -> dict[str, Any]:
+        """The checker's metrics of the current state. ``between_steps`` (a wrapper's call after a step or
+        reset returned): with ``record_trace`` the states the last step's diffs left are the current ones
+        and are read instead of new ones (a world step leaves the web's snapshot as it was, and the other way
+        round); the step that ends an episode checks before its diffs are taken, so it reads new ones."""
         assert self.task is not None
-        ep = Episode(self.task, self.world.semantic_state(), self.webapp.snapshot(self.session), self.answer,
-                     self.steps, self.switches, self.history, list(self.turns))
+        if between_steps and self._states_recorded:
+            world, web = self._world_state, self._web_state
+        else:
+            world, web = self.world.semantic_state(), self.webapp.snapshot(self.session)
+        ep = Episode(self.task, world, web, self.answer, self.steps, self.switches, self.history, list(self.turns))
         try:
             m = dict(self.domain.check(ep))
         except Exception as e:  # a checker bug must be visible, not crash the run

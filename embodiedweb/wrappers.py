@@ -37,18 +37,20 @@ __all__ = ["ShapedReward", "DiscreteActions", "TokenObservations", "all_candidat
            "tokenize", "token_id"]
 
 
-def completion_now(base: Any) -> float:
+def completion_now(base: Any, fresh: bool = False) -> float:
     """The checker's completion fraction (0..1) of the env's current semantic state.
 
     ``base`` is an :class:`embodiedweb.env.EmbodiedWebEnv`; the domain's ``check`` runs on an
     :class:`embodiedweb.domains.base.Episode` built from the world's semantic state, the web session's
     snapshot, the answer so far (``None`` until ``stop``), the step and switch counts and the history:
     the same Episode the env checks at the end of an episode, so at the last step this is
-    ``info["metrics"]["completion"]``. A checker error counts as 0.
+    ``info["metrics"]["completion"]``. A checker error counts as 0. Called between steps, it reads the
+    states the env's trace recorded last (they are the current ones); ``fresh`` asks the world and the
+    sites for them again.
     """
     if base.task is None:
         return 0.0
-    return float(base._metrics().get("completion", 0.0))
+    return float(base._metrics(between_steps=not fresh).get("completion", 0.0))
 
 
 class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorArgs):
@@ -105,8 +107,9 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     shipped ones); otherwise one checker call per step (see the README's measured figures).
     """
 
-    #: reuse the completion while the env's ``state_version`` is unchanged (see the class docstring); False
-    #: checks every step (the reference the cached path is tested against)
+    #: reuse the completion while the env's ``state_version`` is unchanged, and check the states the env's
+    #: trace recorded last (see the class docstring); False checks every step on states asked for afresh (the
+    #: reference the cached path is tested against)
     cache = True
 
     def __init__(self, env: gym.Env[Any, Any], mode: str = "progress", gamma: float = 0.99,
@@ -159,8 +162,9 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     def _completion(self) -> float:
         base = self.env.unwrapped
         version = getattr(base, "state_version", None)
-        if not self.cache or version is None or not getattr(getattr(base, "domain", None), "completion_from_state",
-                                                           False):
+        if not self.cache:
+            return completion_now(base, fresh=True)
+        if version is None or not getattr(getattr(base, "domain", None), "completion_from_state", False):
             return completion_now(base)
         if self._cached is not None and self._cached[0] == version:
             return self._cached[1]
@@ -352,7 +356,10 @@ def _words(text: str) -> set[str]:
 @lru_cache(maxsize=65536)
 def _word_set(text: str) -> tuple[str, ...]:
     """:func:`_words` of ``text``, once each in order (a tuple: see above), cached."""
-    return tuple(dict.fromkeys(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS))
+    words = dict.fromkeys(map(str.lower, _WORD.findall(text)))  # in order, once each (C loops)
+    for stop in _STOPWORDS.intersection(words):
+        del words[stop]
+    return tuple(words)
 
 
 @lru_cache(maxsize=65536)
@@ -1245,6 +1252,7 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         self._token_ids: dict[str, int] = {}
         self._text_ids: dict[str, np.ndarray] = {}  # text -> all its token ids
         self._line_ids: dict[str, bytes] = {}  # line of a text -> its token ids (int32 bytes)
+        self._chunk_ids: dict[str, bytes] = {}  # whitespace-free chunk of a line -> its token ids (int32 bytes)
         self._fields: dict[tuple[str, str], np.ndarray] = {}  # (key, text) -> the field's padded ids
         self._last: dict[str, tuple[str, np.ndarray]] = {}  # key -> (its text last encoded, its encoding)
         self._rows: dict[str, bytes] = {}  # candidate text -> its padded ids (int32 bytes)
@@ -1273,8 +1281,19 @@ class TokenObservations(gym.ObservationWrapper[Any, Any, Any], gym.utils.RecordC
         return ids
 
     def _line_bytes(self, line: str) -> bytes:
-        """The token ids of one line (no token spans a line break) as int32 bytes, uncached: callers cache them."""
-        return array("i", self._token_list(tokenize(line))).tobytes()
+        """The token ids of one line as int32 bytes, joined from those of its whitespace-separated chunks (no
+        token holds a space, and casing a chunk is casing it in its line), which are cached: a new line is
+        mostly chunks seen before (an element's id, a distance, an object's name). Callers cache the lines."""
+        chunks = self._chunk_ids
+        split = line.split()
+        parts = list(map(chunks.get, split))
+        if None in parts:
+            if len(chunks) > 200_000:
+                chunks.clear()
+            for i, chunk_ids in enumerate(parts):
+                if chunk_ids is None:
+                    parts[i] = chunks[split[i]] = array("i", self._token_list(tokenize(split[i]))).tobytes()
+        return b"".join(parts)  # type: ignore[arg-type]
 
     def _token_list(self, tokens: list[str]) -> list[int]:
         table = self._token_ids

@@ -119,6 +119,37 @@ def test_space_contains_every_oracle_observation(env_id, encoding):
     env.close()
 
 
+#: texts whose lines the per-chunk token cache must read as their whole: Unicode spaces (str.split and the
+#: tokenizer's \\S agree on them), a final sigma (cased by its word), dotted capitals, ligatures, numbers
+ODD_TEXTS = ["ΟΔΟΣ ΣΟΦΟΚΛΕΟΥΣ Σ. ΣΑΣ", "İstanbul\u00a0Straße\u2003x\u3000y", "a\x1cb\x1fc\x85d", "ﬁ ǅ ﬀ",
+             "[12] link 'x'\n\t[13] StaticText ','\n\t[14] StaticText ','", "1,000.5:30 12:00 v2.0 -0.35|+0.77",
+             "", "\n\n", "tab\tsep  double  space ", " lead", "\ufffd x\ufffdy", "a\u200bb c\u2028d"]
+
+
+def test_text_ids_are_the_ids_of_the_texts_tokens():
+    """The ids of a text, joined from cached lines and chunks, are the ids of its tokens, afresh and from the
+    caches, on odd texts and on every text of random episodes of every env."""
+    env = TokenObservations(gym.make("EWA-Assistant-v0"))
+    texts = list(ODD_TEXTS)
+    for env_id in IDS:
+        probe = gym.make(env_id)
+        obs, info = probe.reset(seed=3)
+        rng = np.random.default_rng(3)
+        for _ in range(12):
+            texts += [str(obs[k]) for k in DEFAULT_TOKEN_KEYS if k != "active"]
+            adm = info["admissible_actions"]
+            obs, _, term, trunc, info = probe.step(adm[int(rng.integers(len(adm)))])
+            if term or trunc:
+                break
+        probe.close()
+    for rounds in range(2):
+        for text in texts if rounds == 0 else reversed(texts):
+            want = [token_id(t, env.vocab_size) for t in tokenize(text)]
+            assert env.text_ids(text).tolist() == want, text[:200]
+            assert env._line_bytes(text.replace("\n", " ")) == np.array(want, dtype=np.int32).tobytes()
+    env.close()
+
+
 #: token_id("walk", 4096), pinned: the ids must not change between releases (saved policies use them)
 WALK_4096 = 2712
 

@@ -83,9 +83,9 @@ def count_checks(monkeypatch):
     """Count the calls of :func:`embodiedweb.wrappers.completion_now` (one checker run each)."""
     real = wrappers.completion_now
 
-    def counted(base):
+    def counted(base, fresh=False):
         counted.calls += 1
-        return real(base)
+        return real(base, fresh)
 
     counted.calls = 0
     monkeypatch.setattr(wrappers, "completion_now", counted)
@@ -142,6 +142,80 @@ def test_an_unchanged_state_version_means_an_unchanged_state(env_id):
         prev = cur
     assert unchanged >= n // (REFUSED_EVERY + 1)  # the refused actions at least
     env.close()
+
+
+def _mutating_checker(monkeypatch):
+    """Break: a checker that writes into the states it is given (the recorded ones, between steps)."""
+    from embodiedweb.domains.base import Episode
+
+    real = Episode.__init__
+
+    def init(self, task, world_state, web_state, *args, **kwargs):
+        if isinstance(world_state, dict):
+            world_state["checked"] = world_state.get("checked", 0) + 1
+        real(self, task, world_state, web_state, *args, **kwargs)
+
+    monkeypatch.setattr(Episode, "__init__", init)
+
+
+def _recorded_mismatches(env_id):
+    """Steps of the scripted episode, played under ShapedReward (whose checks read the recorded states), after
+    which the env's recorded world or web state is not what the world and the sites give afresh."""
+    env = ShapedReward(gym.make(env_id), mode="progress")
+    base = env.unwrapped
+    agent = OracleAgent()
+    obs, info = env.reset(seed=0, options={"task_id": base.tasks.tasks[0].task_id})
+    agent.reset(env, obs, info)
+
+    def dumps(state):
+        return json.dumps(state, sort_keys=True, default=repr)
+
+    bad, done, n = [], False, 0
+    while not done:
+        n += 1
+        action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(obs, info)
+        obs, _, term, trunc, info = env.step(action)
+        done = term or trunc
+        if (dumps(base._world_state), dumps(base._web_state)) != (dumps(base.world.semantic_state()),
+                                                                  dumps(base.webapp.snapshot(base.session))):
+            bad.append(n)
+    env.close()
+    return bad
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_recorded_states_are_the_current_states(env_id):
+    """Between steps the states the trace recorded last are the world's and the sites' (ShapedReward's checks
+    read those), and checking them leaves them so."""
+    assert base_records(env_id) and not _recorded_mismatches(env_id)
+
+
+def base_records(env_id):
+    env = gym.make(env_id)
+    try:
+        env.reset(seed=0)
+        return env.unwrapped._states_recorded
+    finally:
+        env.close()
+
+
+def _stale_web_record(monkeypatch):
+    """Break: a step's web diff is taken but the recorded web state is left as it was."""
+    real = EmbodiedWebEnv._changes
+
+    def changes(self, changed):
+        web = self._web_state
+        out = real(self, changed)
+        self._web_state = web
+        return out
+
+    monkeypatch.setattr(EmbodiedWebEnv, "_changes", changes)
+
+
+@pytest.mark.parametrize("breakage", [_stale_web_record, _mutating_checker])
+def test_the_recorded_states_check_catches_stale_or_written_states(breakage, monkeypatch):
+    breakage(monkeypatch)
+    assert _recorded_mismatches("EWA-Navigation-v0")
 
 
 def test_reset_moves_the_state_version():

@@ -99,9 +99,19 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
     return bad
 
 
+def held(world: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Receptacle id -> everything resting in or on it (at any depth), in the world's order: one pass over the
+    objects for all the dishes a check looks into."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for o in world.get("objects", []):
+        for r in dict.fromkeys(o.get("parentReceptacles") or ()):
+            out.setdefault(r, []).append(o)
+    return out
+
+
 def contents(world: dict[str, Any], dish_id: str) -> list[dict[str, Any]]:
     """Everything resting in or on ``dish_id`` (at any depth)."""
-    return [o for o in world.get("objects", []) if dish_id in (o.get("parentReceptacles") or [])]
+    return held(world).get(dish_id, [])
 
 
 def complete_for(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> bool:
@@ -135,12 +145,15 @@ def _by_name() -> dict[str, list[dict[str, Any]]]:
     return _NAMED[1]
 
 
-def judge_dish(recipe: dict[str, Any], world: dict[str, Any]) -> tuple[str | None, list[bool], list[dict[str, Any]]]:
-    """The dish that best serves ``recipe``: (id, per-final-condition ok, its foreign contents)."""
+def judge_dish(recipe: dict[str, Any], world: dict[str, Any], on: dict[str, list[dict[str, Any]]] | None = None
+               ) -> tuple[str | None, list[bool], list[dict[str, Any]]]:
+    """The dish that best serves ``recipe``: (id, per-final-condition ok, its foreign contents); ``on`` is
+    :func:`held` of ``world`` (made if not given)."""
+    on = held(world) if on is None else on
     best: tuple[tuple[int, int, str], str | None, list[bool], list[dict[str, Any]]] | None = None
     dishes = sorted(o["objectId"] for o in world.get("objects", []) if o["objectType"] == recipe["dish"])
     for d in dishes:
-        comps = contents(world, d)
+        comps = on.get(d, [])
         oks = [any(matches(o, c) for o in comps) for c in recipe["final"]]
         extra = [o for o in comps if not any(matches(o, c) for c in recipe["final"])]
         key = (-sum(oks), len(extra), d)
@@ -151,16 +164,18 @@ def judge_dish(recipe: dict[str, Any], world: dict[str, Any]) -> tuple[str | Non
     return best[1], best[2], best[3]
 
 
-def other_versions_served(recipe: dict[str, Any], world: dict[str, Any], dish_id: str | None) -> list[str]:
+def other_versions_served(recipe: dict[str, Any], world: dict[str, Any], dish_id: str | None,
+                          on: dict[str, list[dict[str, Any]]] | None = None) -> list[str]:
     """Other recipes of the same name served: the judged dish is exactly one too, or another dish holds
-    every component of one."""
+    every component of one (``on``: :func:`held` of ``world``, made if not given)."""
+    on = held(world) if on is None else on
     out = []
     for other in same_name(recipe):
-        if dish_id and exactly(other, contents(world, dish_id)):
+        if dish_id and exactly(other, on.get(dish_id, [])):
             out.append(f"{other['recipe_id']} on {dish_id}")
         for o in world.get("objects", []):
             if o["objectType"] == other["dish"] and o["objectId"] != dish_id \
-                    and complete_for(other, contents(world, o["objectId"])):
+                    and complete_for(other, on.get(o["objectId"], [])):
                 out.append(f"{other['recipe_id']} on {o['objectId']}")
     return out
 
@@ -180,8 +195,9 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     rid, n = recipe["recipe_id"], len(recipe["steps"])
     views = web.get("recipes", {}).get("views", [])
     times = steps_viewed_in_order(views, rid, n)
-    dish, final_ok, extra = judge_dish(recipe, world)
-    comps = contents(world, dish) if dish else []
+    on = held(world)
+    dish, final_ok, extra = judge_dish(recipe, world, on)
+    comps = on.get(dish, []) if dish else []
     early = early_work(recipe, comps, times)
 
     web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work", times[i] is not None and i not in early)
@@ -201,7 +217,7 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     labels = [f"{c['type']} {c.get('state', {})}{' heated by ' + c['heated_by'] if c.get('heated_by') else ''} "
               f"in the {recipe['dish']}" for c in recipe["final"]]
     emb_conds = list(zip(labels, final_ok, strict=True))
-    others = other_versions_served(recipe, world, dish)
+    others = other_versions_served(recipe, world, dish, on)
     gates = [(f"nothing else in the {recipe['dish']}" + (f" (has {', '.join(sorted(o['objectType'] for o in extra))})"
                                                          if extra else ""), not extra),
              ("no other version served" + (f" ({', '.join(others)})" if others else ""), not others)]

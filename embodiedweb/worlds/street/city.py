@@ -431,7 +431,17 @@ class City:
         return compass4(heading - self.compass_offset)
 
     def intersection_name(self, node_id: str) -> str:
-        """``"5th Ave & W 42nd St"`` at an intersection, ``"5th Ave between W 42nd St & W 43rd St"`` else."""
+        """``"5th Ave & W 42nd St"`` at an intersection, ``"5th Ave between W 42nd St & W 43rd St"`` else
+        (cached per node: every semantic state of the street world names the agent's)."""
+        cache: dict[str, str] = self.__dict__.setdefault("_intersection_name", {})
+        name = cache.get(node_id)
+        if name is None:
+            name = self._name_intersection(node_id)
+            if node_id in self.nodes:
+                cache[node_id] = name
+        return name
+
+    def _name_intersection(self, node_id: str) -> str:
         node = self.nodes.get(node_id)
         if node is None:
             return ""
