@@ -104,7 +104,10 @@ def held(world: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     objects for all the dishes a check looks into."""
     out: dict[str, list[dict[str, Any]]] = {}
     for o in world.get("objects", []):
-        for r in dict.fromkeys(o.get("parentReceptacles") or ()):
+        parents = o.get("parentReceptacles")
+        if not parents:
+            continue
+        for r in (parents if len(parents) == 1 else dict.fromkeys(parents)):
             out.setdefault(r, []).append(o)
     return out
 
