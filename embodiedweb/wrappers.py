@@ -104,7 +104,9 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     Cost: the checker runs only when the state it reads changed: the completion is kept while the env's
     ``state_version`` stays the same (a step that moved nothing, a failed action, a page read), for the
     domains whose ``check`` reads the states and the answer only (``Domain.completion_from_state``, all the
-    shipped ones); otherwise one checker call per step (see the README's measured figures).
+    shipped ones); otherwise one checker call per step (see the README's measured figures). The checker
+    reads the world's and the web session's states as the env's trace recorded them last (with
+    ``record_trace``, the default: they are the current ones), without asking the world and the sites again.
     """
 
     #: reuse the completion while the env's ``state_version`` is unchanged, and check the states the env's
@@ -699,7 +701,9 @@ class _Memory:
         answers = self.answers()
         cached = self._dones  # the same answers (list) and no name added: the same list
         if cached is None or cached[0] is not answers or cached[1:3] != (len(self.page_names), len(self.seen_names)):
-            said = _unique(chain(answers, reversed(self.page_names), reversed(self.seen_names)), MAX_DONES)
+            # each of the three is normalised, without empty items or repeats (as _unique leaves a list): only
+            # repeats across them are dropped
+            said = list(dict.fromkeys(chain(answers, reversed(self.page_names), reversed(self.seen_names))))[:MAX_DONES]
             cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
                                     ["done"] + [f"done [{a}]" for a in said])
         return cached[3]
@@ -763,6 +767,7 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
         self._candidates: list[str] = []
         self._mask = np.zeros(self.max_actions, dtype=bool)
         self._indices = np.arange(self.max_actions)  # the mask is the indices below the candidate count
+        self._masks: dict[int, np.ndarray] = {}  # candidate count -> its mask (never handed out: copies are)
         self._memory: _Memory | None = None
         #: how many candidates the last state had before the cut at ``max_actions``
         self.last_candidate_count = 0
@@ -789,7 +794,11 @@ class DiscreteActions(gym.Wrapper[Any, int, Any, Any], gym.utils.RecordConstruct
         full = all_candidates(base, obs, info, self._memory)
         self.last_candidate_count = len(full)
         self._candidates = full if len(full) <= self.max_actions else full[: self.max_actions]  # a new list
-        self._mask = self._indices < len(self._candidates)
+        n = len(self._candidates)
+        mask = self._masks.get(n)
+        if mask is None:
+            mask = self._masks[n] = self._indices < n
+        self._mask = mask
         info["action_mask"] = self._mask.copy()
         info["candidate_actions"] = list(self._candidates)
 
