@@ -348,6 +348,23 @@ def test_token_and_candidate_caches_give_the_uncached_outputs(env_id, encoding):
     assert info["sparse_reward" if "sparse_reward" in info else "metrics"]  # the episode ran to its end
 
 
+def test_a_full_field_cache_still_gives_the_uncached_outputs(monkeypatch):
+    """Past :data:`wrappers.FIELD_CACHE` padded fields the cache starts again: with room for 2, the outputs are
+    still the reference's at every step, and the cache never holds more."""
+    monkeypatch.setattr(wrappers, "FIELD_CACHE", 2)
+    held = []
+    real = TokenObservations._field
+
+    def field(self, key, text):
+        out = real(self, key, text)
+        held.append(len(self._fields))
+        return out
+
+    monkeypatch.setattr(TokenObservations, "_field", field)
+    bad, _ = _token_and_candidate_mismatches("EWA-Cooking-v0", "ids")
+    assert not bad and held and max(held) <= 2
+
+
 def _token_memo_never_invalidated(monkeypatch):
     """Break: TokenObservations takes every field's text for the one it encoded last."""
     monkeypatch.setattr(TokenObservations, "_unchanged", staticmethod(lambda old, new: True))
