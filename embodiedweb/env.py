@@ -369,9 +369,6 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         self.history: list[dict[str, Any]] = []
         self._web_state: dict[str, Any] = {}
         self._world_state: dict[str, Any] = {}
-        #: whether ``_web_state`` and ``_world_state`` are the states now (with ``record_trace``, from the start
-        #: of an episode: every step that may change a state takes its diff, which leaves the new state there)
-        self._states_recorded = False
         self._actions: list[Any] = []  # as given to step(), for replay by a copy (__getstate__)
         # a skill variant's replayed oracle prefix (see reset): its steps and switches, and whether it runs now
         self._prefix_steps = 0
@@ -436,7 +433,6 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
         if self.record_trace:
             self._world_state = self.world.semantic_state()
             self._web_state = self.webapp.snapshot(self.session)
-            self._states_recorded = True
             record = {"step": 0, "event": "reset", "task_id": task.task_id, "seed": ep_seed,
                       "active": self.active, "web_url": driver.url, "world": self._world_state,
                       "web": self._web_state}
@@ -630,6 +626,12 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
             if d:
                 out["world"] = d
         return out
+
+    @property
+    def _states_recorded(self) -> bool:
+        """Whether ``_web_state`` and ``_world_state`` are the states now: with ``record_trace``, from the start
+        of an episode (every step that may change a state takes its diff, which leaves the new state there)."""
+        return self.record_trace and self.task is not None
 
     def _metrics(self, between_steps: bool = False) -> dict[str, Any]:
         """The checker's metrics of the current state. ``between_steps`` (a wrapper's call after a step or

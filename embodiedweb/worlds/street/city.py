@@ -367,8 +367,16 @@ class City:
         hit = cache.get(node)
         if hit is not None:
             return hit
-        dist: dict[str, float] = {node: 0.0} if node in self.nodes else {}
-        heap = [(0.0, node)] if dist else []
+        dist = self._dijkstra(node, math.inf)
+        if len(cache) >= 256:
+            cache.pop(next(iter(cache)))
+        cache[node] = dist
+        return dist
+
+    def _dijkstra(self, source: str, bound: float) -> dict[str, float]:
+        """Walking distance (m) from ``source`` to every node at most ``bound`` away (none for an unknown source)."""
+        dist: dict[str, float] = {source: 0.0} if source in self.nodes else {}
+        heap = [(0.0, source)] if dist else []
         adj = self._adj
         while heap:
             d, u = heapq.heappop(heap)
@@ -376,12 +384,9 @@ class City:
                 continue
             for v, _heading, length, _street in adj[u]:
                 nd = d + length
-                if nd < dist.get(v, math.inf):
+                if nd <= bound and nd < dist.get(v, math.inf):
                     dist[v] = nd
                     heapq.heappush(heap, (nd, v))
-        if len(cache) >= 256:
-            cache.pop(next(iter(cache)))
-        cache[node] = dist
         return dist
 
     def within_walk(self, goal: str, radius_m: float) -> frozenset[str]:
@@ -394,19 +399,8 @@ class City:
         hit = cache.get(key)
         if hit is not None:
             return hit
-        bound = float(radius_m) + 1.0
-        dist: dict[str, float] = {goal: 0.0} if goal in self.nodes else {}
-        heap = [(0.0, goal)] if dist else []
-        while heap:
-            d, u = heapq.heappop(heap)
-            if d > dist[u]:
-                continue
-            for v, _heading, length, _street in self._adj[u]:
-                nd = d + length
-                if nd <= bound and nd < dist.get(v, math.inf):
-                    dist[v] = nd
-                    heapq.heappush(heap, (nd, v))
-        found = frozenset(n for n in dist if self.shortest_length(n, goal) <= radius_m)
+        near = self._dijkstra(goal, float(radius_m) + 1.0)
+        found = frozenset(n for n in near if self.shortest_length(n, goal) <= radius_m)
         if len(cache) >= 1024:
             cache.pop(next(iter(cache)))
         cache[key] = found
