@@ -258,7 +258,33 @@ class PlacePageDirections(NavAgent):
         yield "stop"
 
 
-NAV_SHORTCUTS = (WalkWithoutWeb, DirectionsElsewhere, StopShort, StopAtNeighbouringPlace, NeverStops)
+class StopJustOutsideRadius(NavAgent):
+    """Follows the directions and stops at the last route node just outside the goal radius (20-35 m out):
+    the radius's edge is where the rule is."""
+
+    breaks = ("embodied",)
+
+    @staticmethod
+    def last_outside(task: Task) -> list[str]:
+        goal = task.goal["dest_node"]
+        path = city().route(task.embodied["start"], goal)
+        while len(path) > 1 and city().shortest_length(path[-1], goal) <= GOAL_RADIUS_M:
+            path.pop()
+        return path
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        path = cls.last_outside(task)
+        return GOAL_RADIUS_M < city().shortest_length(path[-1], task.goal["dest_node"]) <= 35.0
+
+    def plan(self) -> Plan:
+        yield from self.ask_directions(self.task.goal["dest_name"])
+        yield from self.walk_path(self.last_outside(self.task))
+        yield "stop"
+
+
+NAV_SHORTCUTS = (WalkWithoutWeb, DirectionsElsewhere, StopShort, StopAtNeighbouringPlace, NeverStops,
+                 StopJustOutsideRadius)
 class TwoLegs(NavAgent):
     """Gets directions to a place about halfway, walks them, then asks from there to the destination."""
 
@@ -285,8 +311,34 @@ class TwoLegs(NavAgent):
         yield "stop"
 
 
+class OvershootAroundTheCorner(NavAgent):
+    """Walks to the destination, then one node on along a street the route did not come by (still inside the
+    goal radius), and stops there: a walker who overshot a little."""
+
+    kind = "genuine"
+
+    @staticmethod
+    def past(task: Task) -> str | None:
+        goal = task.goal["dest_node"]
+        path = city().route(task.embodied["start"], goal)
+        came = path[-2] if len(path) > 1 else None
+        on = [n for n, *_ in city().neighbors(goal) if n != came and city().shortest_length(n, goal) <= GOAL_RADIUS_M]
+        return on[0] if on else None
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return cls.past(task) is not None
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.ask_directions(g["dest_name"])
+        yield from self.walk_route_to(g["dest_node"])
+        yield f"move [{self.past(self.task)}]"
+        yield "stop"
+
+
 NAV_GENUINE = (AddressFollower, FullPostalAddress, DetourFirst, LongerRoute, StopOneNodeEarly, PlacePageDirections,
-               TwoLegs)
+               TwoLegs, OvershootAroundTheCorner)
 
 
 # ------------------------------------------------------------------------------------------ shopping
