@@ -149,6 +149,16 @@ def test_other_versions_served():
     assert ck.other_versions_served(TOAST, w2, None) == ["r2 on Plate|1"]
 
 
+def test_a_world_state_without_objects_is_judged_not_a_crash():
+    """Bad input: a world state that lists no objects (a world that failed to load) fails every embodied
+    condition, the same-name recipe's check included, with metrics, not an exception."""
+    assert ck.other_versions_served(TOAST, {}, "Plate|1") == []
+    assert ck.other_versions_served(TOAST, {}, None) == []
+    m = ck.check_cooking({"recipe_id": "r1"}, {}, VIEWS)
+    assert not m["overall"] and not m["embodied"] and m["dish"] is None
+    assert m["conditions"]["no other version served"] is True
+
+
 def test_the_dish_on_another_plate_of_the_kitchen_passes():
     """A genuine alternative: the dish served on a second plate while the first stays empty."""
     w = {"objects": [obj("Plate|1", "Plate"), obj("Plate|2", "Plate"),
