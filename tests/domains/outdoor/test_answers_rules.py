@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from embodiedweb.domains.outdoor.answers import MAX_CHARS, MAX_WORDS, Verdict, judge
+from embodiedweb.domains.outdoor.answers import MAX_CHARS, MAX_WORDS, Person, Verdict, judge, parse_names
 from tests.domains.outdoor.test_traveling_answers import N, P, T  # the fact-record constructors
 
 
@@ -123,3 +123,12 @@ def test_ignored_text_is_removed_only_as_whole_adjacent_words():
     assert judge("the swan by the hotel", C("owl", ["owl", "swan"]), ignore=["Swan Hotel"]) == \
         no("swan is not owl")
     assert judge("the owl on the Swan Hotel", C("owl", ["owl", "swan"]), ignore=["Swan Hotel"]) == OK
+
+
+def test_a_person_reads_as_written_or_from_its_parts():
+    """A parsed person reads as its list wrote it (the "also names ..." reason quotes it); one made from its
+    parts reads given names, particles, surname."""
+    (p,) = parse_names("Raymond  van Hood (architect)")
+    assert (p.given, p.particles, p.surname, str(p)) == (("raymond",), ("van",), "hood", "Raymond van Hood")
+    assert str(Person(("Ludwig", "Mies"), ("van", "der"), "Rohe")) == "Ludwig Mies van der Rohe"
+    assert str(Person((), (), "Hood")) == "Hood"
