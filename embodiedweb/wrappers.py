@@ -892,31 +892,101 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
         corner = _CORNER.search(view)
         if corner:
             out += [_directions(" & ".join(corner.group(1).split(" / ")), p) for p in memory.directions_to()]
-    # the titles of the index in _plain(" ".join([page, memory.instruction, view])), in the order of their
-    # first words there: the words of each part and those that start a title are cached per part (a word
-    # never spans the space that joins two parts)
     *_read, boxes, spins, options, plain = _page(page)
-    parts = [plain, _plain_words(memory.instruction), _plain_words(view)]
-    firsts = dict.fromkeys(w for part in parts for w in part[1])
-    if firsts:
-        texts = [part[0] for part in parts if part[0]]
-        seen = " " + " ".join(texts) + " "
-        # a title of one word is in ``seen`` (its word is); one of more words only if its first two words
-        # are: a set lookup (within a part, or across the join of two) before the substring search
-        joins = {(a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]) for a, b in zip(texts, texts[1:], strict=False)}
-        # the titles in the order of their first words, then of the index: each hit ranked so, and sorted
-        singles, by_pair = _site_index_lookup()
-        rank = {w: i for i, w in enumerate(firsts)}
-        hits = [(i, pos, goto) for w, i in rank.items() for pos, goto in singles.get(w, ())]
-        hits += [(rank[first], pos, goto) for pair in set(parts[0][2]).union(parts[1][2], parts[2][2], joins)
-                 for first, pos, title, goto in by_pair.get(pair, ())
-                 if first in rank and (title is None or title in seen)]
-        hits.sort()
-        out += [goto for _i, _pos, goto in hits]
+    out += _title_gotos((plain, _plain_words(memory.instruction), _plain_words(view)))
     out += _SITE_GOTOS
     if boxes or spins:
         out += memory.typed(boxes, spins, _signs(view))
     return out + list(options)
+
+
+_PlainWords = tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]
+
+
+def _title_gotos(parts: tuple[_PlainWords, _PlainWords, _PlainWords]) -> list[str]:
+    """The ``goto`` of every title of :func:`_site_index` in ``seen = _plain(" ".join(texts))`` (whole words), where
+    ``parts`` are the :func:`_plain_words` of the page, the instruction and the view: in the order of their first
+    words there, then of the index (a repeat may follow its first: callers drop repeats).
+
+    A title of one word is there when its word is. A title of more words can only be where its first two
+    words are, as a pair of one part or across the space that joins two: each part's titles are looked up from
+    its pairs once and kept (:func:`_part_titles`, by the part's text: a page comes back in later episodes), and
+    only those not whole in their part are searched for around the joins (a title whole in another part is
+    found there, from that part's pairs)."""
+    page, instruction, view = parts
+    rank = dict(zip(page[1], range(len(page[1])), strict=True))  # title-starting word -> its first place in ``seen``
+    for w in chain(instruction[1], view[1]):
+        if w not in rank:
+            rank[w] = len(rank)
+    if not rank:
+        return []
+    hits: list[tuple[int, int, str]] = []
+    spanning: list[tuple[str, int, str, str]] = []
+    for part in parts:
+        if part[0]:
+            singles, whole, cut = _part_titles(part)
+            hits += [(rank[w], pos, goto) for w, pos, goto in chain(singles, whole) if w in rank]
+            spanning += cut
+    texts = [part[0] for part in parts if part[0]]
+    if len(texts) > 1:
+        by_pair = _site_index_lookup()[1]
+        for a, b in zip(texts, texts[1:], strict=False):  # the pair across each join
+            for first, pos, title, goto in by_pair.get((a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]), ()):
+                if first not in rank:
+                    continue
+                if title is None:
+                    hits.append((rank[first], pos, goto))
+                else:
+                    spanning.append((first, pos, title, goto))
+        if spanning:
+            windows = _join_windows(texts, max(len(t) for _f, _p, t, _g in spanning))
+            hits += [(rank[first], pos, goto) for first, pos, title, goto in spanning
+                     if first in rank and any(title in w for w in windows)]
+    hits.sort()
+    return [goto for _i, _pos, goto in hits]
+
+
+def _join_windows(texts: list[str], longest: int) -> list[str]:
+    """The stretches of ``seen = " " + " ".join(texts) + " "`` that hold every occurrence, at most ``longest``
+    characters long, of a string that holds one of the spaces joining two texts."""
+    n = longest - 1
+    if all(len(t) >= n for t in texts):  # each stretch from the two texts beside its space
+        return [f"{a[-n:]} {b[:n]}" if n > 0 else " " for a, b in zip(texts, texts[1:], strict=False)]
+    seen = " " + " ".join(texts) + " "
+    out, k = [], 0
+    for t in texts[:-1]:
+        k += 1 + len(t)  # the joining space after ``t``
+        out.append(seen[max(0, k - n): k + n + 1])
+    return out
+
+
+#: :func:`_part_titles` by the part's text (its words, which its pairs and first words are made of)
+_PART_TITLES: dict[str, tuple[Any, ...]] = {}
+
+
+def _part_titles(part: _PlainWords) -> tuple[tuple[tuple[str, int, str], ...], tuple[tuple[str, int, str], ...],
+                                              tuple[tuple[str, int, str, str], ...]]:
+    """One part's share of :func:`_title_gotos`, kept by its text: ((word, position, goto) of the titles of one
+    word; (first word, position, goto) of the titles of more words whose first two words are a pair of the part
+    and that are whole in it; (first word, position, title, goto) of those that are not: they may still run on
+    across a join). Tuples of strings and numbers only (see the caches above)."""
+    joined, firsts, pairs = part
+    hit = _PART_TITLES.get(joined)
+    if hit is None:
+        singles, by_pair = _site_index_lookup()
+        padded = f" {joined} "
+        whole, cut = [], []
+        for pair in pairs:
+            for first, pos, title, goto in by_pair.get(pair, ()):
+                if title is None or title in padded:
+                    whole.append((first, pos, goto))
+                else:
+                    cut.append((first, pos, title, goto))
+        hit = (tuple((w, pos, goto) for w in firsts for pos, goto in singles.get(w, ())), tuple(whole), tuple(cut))
+        if len(_PART_TITLES) >= 4096:
+            _PART_TITLES.clear()
+        _PART_TITLES[joined] = hit
+    return hit
 
 
 @lru_cache(maxsize=4096)

@@ -573,3 +573,52 @@ def test_a_lines_words_read_as_id_and_rest_equal_the_whole_lines(env_id):
     for _ in range(3):
         gc.collect()
     assert not any(gc.is_tracked(wrappers._line_plain_words(line)) for line in lines)
+
+
+def _reference_title_gotos(page: str, instruction: str, view: str) -> list[str]:
+    """The ``goto`` of every title of the site index that is whole in the three texts' plain words joined, in
+    the order of their first words there, then of the index: searched for title by title."""
+    texts = [" ".join(re.findall(r"\w+", t.lower())) for t in (page, instruction, view)]
+    seen = " " + " ".join(t for t in texts if t) + " "
+    index = wrappers._site_index()
+    out = []
+    for word in dict.fromkeys(seen.split()):
+        out += [f"goto [{url}]" for title, url in index.get(word, ()) if title in seen]
+    return list(dict.fromkeys(out))
+
+
+def test_title_gotos_are_the_titles_in_the_joined_text():
+    """``_title_gotos`` looks titles up per part (kept by the part's text) and searches only around the joins
+    for those cut by one; it equals searching the whole joined text for every title, on the pages, instructions
+    and views of random episodes of every env and on titles cut by a join, after a short middle part too."""
+    cases: set[tuple[str, str, str]] = set()
+    for env_id in registered_ids():
+        env = gym.make(env_id)
+        rng = np.random.default_rng(1)
+        obs, info = env.reset(seed=1)
+        for _ in range(60):
+            cases.add((str(obs["web_text"]), str(obs["instruction"]), str(obs["embodied_text"])))
+            adm = [a for a in info["admissible_actions"] if not a.startswith("stop")]
+            obs, _, term, trunc, info = env.step(adm[int(rng.integers(len(adm)))] if adm else "noop")
+            if term or trunc:
+                obs, info = env.reset()
+        env.close()
+    longest = max((t for entries in wrappers._site_index().values() for t, _url in entries), key=len).split()
+    three = next(t for entries in wrappers._site_index().values() for t, _url in entries if len(t.split()) == 3)
+    a, b, c = three.split()
+    cases |= {
+        (f"x {a}", f"{b} {c} y", "z"),  # cut after its first word
+        (f"x {a} {b}", f"{c}", "z"),  # cut after its second; the middle part shorter than the title
+        ("x", f"{a}", f"{b} {c}"),  # from the instruction into the view
+        (f"{a}", f"{b}", f"{c}"),  # across both joins
+        (" ".join(longest[:-1]), longest[-1], ""),  # the longest title, cut before its last word; no view
+        ("", f"w {a} {b} {c}", ""),  # whole in one part, the others empty
+        (f"{a} {b} x", f"{a} {b} {c}", f"{a}"),  # its first words in every part, whole in one
+        ("", "", ""),
+    }
+    assert len(cases) > 200
+    for page, instruction, view in cases:
+        parts = (wrappers._plain_words(page), wrappers._plain_words(instruction), wrappers._plain_words(view))
+        got = list(dict.fromkeys(wrappers._title_gotos(parts)))
+        assert got == _reference_title_gotos(page, instruction, view), (page[:80], instruction[:80], view[:80])
+        assert got == list(dict.fromkeys(wrappers._title_gotos(parts)))  # the same from the kept parts
