@@ -271,7 +271,8 @@ def names_in(text: str) -> list[str]:
     or numbers (``St. Bartholomew's Church``, ``225 W 44th St``), cut of trailing connectors and
     punctuation, and each of those with a leading article (``The``) dropped; then the places named after
     "to", "at" or "from" as written (``34th Street-Penn Station station``)."""
-    out: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(text)]
+    # each pattern's literal is looked for first: most texts have no quote and no parenthesis
+    out: list[str] = [m.group(1).strip() for m in _QUOTED.finditer(text)] if '"' in text or "“" in text else []
     for m in _NAME.finditer(text):
         words = m.group(0).split()
         while words and (words[-1].lower() in _CONNECTORS):
@@ -284,7 +285,8 @@ def names_in(text: str) -> list[str]:
             if words[0] in ("The", "A", "An") and len(words) > 1:
                 out.append(" ".join(words[1:]).rstrip(".,;:!?"))
     out += [m.group(1).strip() for m in _PLACE.finditer(text)]
-    out += [m.group(1).strip() for m in _PLACE_PAREN.finditer(text)]
+    if " (" in text:
+        out += [m.group(1).strip() for m in _PLACE_PAREN.finditer(text)]
     return _unique(out)
 
 

@@ -375,6 +375,18 @@ def test_names_may_start_with_any_capital_letter():
     assert {"İzmir", "Turkey", "Łódź", "Ürümqi"} <= set(names)
 
 
+def test_names_in_reads_quotes_of_both_kinds_and_places_with_their_parentheses():
+    """Quoted text is a name whatever its case, in typographic or straight quotes; a place after "to", "at" or
+    "from" is a name with the parenthesis that follows it, up to the next one (a station's line)."""
+    from embodiedweb.wrappers import names_in
+
+    assert names_in("Cook “sunny feast bowl” now")[0] == "sunny feast bowl"
+    assert names_in('Search for "apple pie" please')[0] == "apple pie"
+    names = names_in("Walk to 34th Street-Penn Station station (8th Ave) (200 m).")
+    assert names[-2:] == ["34th Street-Penn Station station", "34th Street-Penn Station station (8th Ave)"]
+    assert names_in("A paragraph with no quote, no parenthesis and no place.") == ["A"]
+
+
 @pytest.mark.parametrize("env_id, answers", [("EWA-Navigation-v0", False), ("EWA-Cooking-v0", False),
                                              ("EWA-Shopping-v0", False), ("EWA-Traveling-v0", True),
                                              ("EWA-Geolocation-v0", True)])
