@@ -397,7 +397,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])(?<!\s[A-Z]\.)\s+")
 @lru_cache(maxsize=65536)
 def _sentences(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The sentences of a page line's name with their :func:`_words`, cached."""
-    return tuple((sent, _word_set(sent)) for sent in _SENTENCE.split(name))
+    sentences = _SENTENCE.split(name)
+    return tuple(zip(sentences, map(_word_set, sentences), strict=True))
 
 
 #: the best-scored page sentences whose names, numbers and words are ``stop [answer]`` candidates
@@ -1048,8 +1049,8 @@ def _plain_line_words(line: str) -> tuple[str, str, str, tuple[str, ...], tuple[
     if not words:
         return None
     index, title_pairs = _site_index(), _site_index_lookup()[1]
-    return (" ".join(words), words[0], words[-1], tuple(w for w in dict.fromkeys(words) if w in index),
-            tuple(dict.fromkeys(p for p in zip(words, words[1:], strict=False) if p in title_pairs)))
+    return (" ".join(words), words[0], words[-1], tuple(dict.fromkeys(filter(index.__contains__, words))),
+            tuple(dict.fromkeys(filter(title_pairs.__contains__, zip(words, words[1:], strict=False)))))
 
 
 @lru_cache(maxsize=4096)
