@@ -507,9 +507,13 @@ def _page(tree_text: str) -> _PageReading:
 
     Cached (the same pages come back in other episodes), and read line by line through :func:`_line_reading`
     (a new page mostly repeats lines of others). A page whose element names hold a line break has its
-    elements read from the whole text."""
+    elements read from the whole text (not one cut in its last element's name: that element is left out)."""
     plains, bids, elements = zip(*map(_line_reading, tree_text.split("\n")), strict=True)
     whole = None in elements
+    if whole and elements.index(None) == len(elements) - 1:
+        # only the last element's name does not end: the page was cut there (a long page is cut to the
+        # observation's size), and the whole text's reading leaves that element out too
+        elements, whole = (*elements[:-1], _NO_ELEMENT), False
     if whole:
         read = [(bid, _element_reading(role, name, None)) for bid, role, name in _page_lines(tree_text)]
         bids, elements = zip(*read, strict=True) if read else ((), ())
@@ -1067,10 +1071,12 @@ def _joined_plain_words(parts: list[tuple[str, str, str, tuple[str, ...], tuple[
                         ) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
     """:func:`_plain_words` of a text from its lines' :func:`_line_plain_words` (those with words, in order):
     the pairs in order, each line's then those across line breaks, once each (a tuple: see the caches above)."""
-    title_pairs = _site_index_lookup()[1]
-    across = [(a[2], b[1]) for a, b in zip(parts, parts[1:], strict=False) if (a[2], b[1]) in title_pairs]
-    return (" ".join([p[0] for p in parts]), tuple(dict.fromkeys(chain.from_iterable([p[3] for p in parts]))),
-            tuple(dict.fromkeys(chain(chain.from_iterable([p[4] for p in parts]), across))))
+    if not parts:
+        return "", (), ()
+    joined, starts, ends, firsts, pairs = zip(*parts, strict=True)  # the lines' columns
+    across = filter(_site_index_lookup()[1].__contains__, zip(ends, starts[1:], strict=False))  # (a line's last, the next's first)
+    return (" ".join(joined), tuple(dict.fromkeys(chain.from_iterable(firsts))),
+            tuple(dict.fromkeys(chain(chain.from_iterable(pairs), across))))
 
 
 @lru_cache(maxsize=1)

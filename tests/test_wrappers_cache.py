@@ -490,6 +490,12 @@ ODD_PAGES = [
     "\n[5] combobox 'Color'\n\t[6] option 'Navy Blue'\n[7] spinbutton 'Qty'\n[8] searchbox 'Search'",
     "[11] heading 'Café d\\'Orsay' level=1\n[12] paragraph 'Opened in 1986. It shows \"Olympia\" to Paris.'"
     "\n[13] cell '1889'\n[14] textbox 'To' value='x'\n[15] listitem '1 tomato'\n[16] cell ''",
+    # cut to the observation's size in its last element's name, after a whole one and after a name over lines
+    "[1] heading 'Paris' level=1\n[2] paragraph 'Opened in 1986 by Anna Ruiz.'\n\t\t[3] link 'Transport in Arm"
+    "enia… (20,329 characters in all)",
+    "[1] cell 'Paris'\n[2] paragraph 'Designed by Carl Berg in 1901… (9,000 characters in all)",
+    "[1] heading 'A name\nover two lines' level=1\n[2] cell 'Rome'\n[3] link 'Cut… (9,000 characters in all)",
+    "[1] link 'Cut at once… (9,000 characters in all)",
 ]
 
 
