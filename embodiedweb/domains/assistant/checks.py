@@ -14,12 +14,17 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from embodiedweb.text import NAME_ABBREVIATIONS, fold
+
 _RECIPE = re.compile(r"/recipes/recipe/(r\d+)")
 
 
 def norm(text: str | None) -> str:
-    """Lower case, punctuation to spaces, single spaces (for name matching)."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", (text or "").lower()).split())
+    """A name as it is matched (:func:`embodiedweb.text.fold`: casefolded, accents stripped, punctuation to
+    spaces), with ``&`` and ``+`` read as "and" and ``St.``, ``Mt.`` ... spelled out: ``Carrere & Hastings`` names
+    Carrère and Hastings, ``St. Thomas Church`` Saint Thomas Church."""
+    words = fold((text or "").replace("&", " and ").replace("+", " and ")).split()
+    return " ".join(NAME_ABBREVIATIONS.get(w, w) for w in words)
 
 
 def names(answer: str, name: str) -> bool:
@@ -53,12 +58,14 @@ def _result(ok: bool, why: str = "") -> dict[str, Any]:
 
 
 def open_two(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The recipe tabs gained during the turn show exactly the two recipes, each in its own tab."""
+    """The recipe tabs gained during the turn show exactly the two recipes, each in its own new tab (the
+    instruction asks for two new tabs: one result loaded in the tab that was there does not count)."""
     gained = _tab_recipes(after) - _tab_recipes(before)
     want = set(e["recipes"])
     if set(gained) != want:
         return _result(False, f"recipe tabs opened {sorted(gained)}, asked {sorted(want)}")
-    return _result(True)
+    new_tabs = len(after["browser"]["tabs"]) - len(before["browser"]["tabs"])
+    return _result(new_tabs >= 2, f"{new_tabs} new tab(s) opened, asked two")
 
 
 def focus(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -113,10 +120,25 @@ def moved(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answ
     return _result(not extra, f"also moved {extra} there")
 
 
+def _looked_up(e: dict[str, Any], after: dict[str, Any]) -> bool:
+    """The place's wiki article was opened this episode (by the turn's ``done``): the turn says to check the
+    wiki, and a fact known beforehand is not a fact looked up (geolocation's rule for research)."""
+    return e["place"] in after["web"].get("wiki", {}).get("views", [])
+
+
 def answer_year(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The answer gives exactly one year, the right one."""
+    """The place's article was read this episode, and the answer gives exactly one year, the right one."""
+    if not _looked_up(e, after):
+        return _result(False, f"the wiki article of {e['place']} was not opened")
     years = sorted(set(re.findall(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)", answer or "")))
     return _result(years == [str(e["year"])], f"answer gives the years {years}, asked {e['year']}")
+
+
+def answer_fact_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+    """The place's article was read this episode, and the answer names the right one and no other candidate."""
+    if not _looked_up(e, after):
+        return _result(False, f"the wiki article of {e['place']} was not opened")
+    return answer_name(e, before, after, answer)
 
 
 def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -130,6 +152,6 @@ def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], an
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
     "open_two": open_two, "focus": focus, "compare": answer_name, "order_grounded": order, "same_store": order,
     "recall": answer_name, "recipe_grounded": active_recipe, "move_grounded": moved,
-    "name_seen": answer_name, "fact_year": answer_year, "fact_architect": answer_name, "walk_there": at_node,
+    "name_seen": answer_name, "fact_year": answer_year, "fact_architect": answer_fact_name, "walk_there": at_node,
     "go_back": at_node, "order_seen": order,
 }

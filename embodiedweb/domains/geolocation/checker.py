@@ -67,12 +67,13 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from embodiedweb.paths import data_dir
+from embodiedweb.text import NAME_ABBREVIATIONS
+from embodiedweb.text import fold as norm
 from embodiedweb.worlds.street.geo import haversine_km
 
 CITY_RADIUS_KM = 25.0
@@ -129,18 +130,8 @@ _LABEL_RX = re.compile(r"(?i)(?:^|(?<=[\s;,|(\[{]))(" + "|".join(sorted(LABELS, 
                        + r")\s*[:=]")
 
 
-def norm(s: str) -> str:
-    """Casefold, ß -> ss, strip accents and punctuation, collapse spaces."""
-    s = (s or "").replace("ß", "ss").replace("ẞ", "ss").replace("ı", "i").replace("İ", "I").replace("ł", "l")
-    s = s.replace("Ł", "L").replace("đ", "d").replace("Đ", "D").replace("ø", "o").replace("Ø", "O")
-    s = s.replace("æ", "ae").replace("Æ", "AE").replace("œ", "oe")
-    s = unicodedata.normalize("NFKD", s)
-    s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
-    s = re.sub(r"[^\w]+", " ", s)
-    return " ".join(s.split())
-
-
-_ABBREV = {"st": "saint", "ste": "sainte", "mt": "mount", "ft": "fort"}
+#: the abbreviations of place names spelled out (``St.`` = ``Saint``); :func:`embodiedweb.text.fold` is ``norm``
+_ABBREV = NAME_ABBREVIATIONS
 
 
 def place_norm(s: str) -> str:

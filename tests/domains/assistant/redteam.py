@@ -3,9 +3,10 @@
 Shortcuts (must fail, and the turn they change must be judged wrong in every episode they carry out):
 hedging between candidates, ignoring a reference (staying on the last tab, another store than last
 time), answering from the instructions alone, acting on the previous instruction's target, guessing the
-food without looking, opening every result. Genuine alternatives (must pass): other ways to the same
+food without looking, opening every result, answering "look it up" turns without the wiki, one new tab
+where two are asked for. Genuine alternatives (must pass): other ways to the same
 result (the search form and its result links, tabs in another order, closing the start tab, looking in the
-kitchen first, answers in a sentence).
+kitchen first, answers in a sentence, names spelled as people also write them).
 """
 
 from __future__ import annotations
@@ -212,6 +213,37 @@ class OpenAllResults(Changed):
         yield from self.open_two({**e, "recipes": [r["recipe_id"] for r in hits]})
 
 
+class KnowsTheFacts(Changed):
+    """Answers "look it up" turns from what it knows (the right year or architect) without opening the wiki."""
+
+    changes = ("fact_year", "fact_architect")
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        return str(e["year"])
+        yield
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        return e["name"]
+        yield
+
+
+class OneNewTab(Changed):
+    """Asked for two new tabs, loads the first result in the tab it is on and only the second in a new one."""
+
+    changes = ("open_two",)
+
+    def alt_open_two(self, e: dict[str, Any]) -> Plan:
+        from web_sites.recipes import catalog
+
+        yield from self.switch("web")
+        self.results = catalog.search("", [e["diet"]], "", [e["ingredient"]], [])
+        for i, rid in enumerate(e["recipes"]):
+            if i:
+                yield "new_tab"
+            yield from self.search_recipes(e["diet"], "", e["ingredient"])
+            yield from self.open_result(rid)
+
+
 # ------------------------------------------------------------------------------------------- genuine
 class SearchForm(Changed):
     """Opens the two recipes from the search form's results: filters, then each result link in a new tab."""
@@ -309,6 +341,36 @@ class LookFirst(Changed):
         yield from self.recipe_grounded(e)
 
 
+def spelled_otherwise(name: str) -> str:
+    """``name`` as people also write it: "&" for "and", "St." for "Saint", without accents."""
+    import unicodedata
+
+    out = name.replace(" and ", " & ").replace("Saint ", "St. ")
+    return "".join(c for c in unicodedata.normalize("NFKD", out) if not unicodedata.combining(c))
+
+
+class SpelledOtherwise(Changed):
+    """Names things as people also write them: "Carrere & Hastings", "St. Thomas Church"."""
+
+    kind = "genuine"
+    changes = ("compare", "recall", "name_seen", "fact_architect")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes and spelled_otherwise(t["expect"]["name"]) != t["expect"]["name"]
+                   for t in task.goal["turns"])
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return spelled_otherwise(e["name"])
+        yield
+
+    alt_recall = alt_name_seen = alt_compare
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_architect(e)
+        return spelled_otherwise(e["name"])
+
+
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
-             OpenAllResults, StayPut, WrongPlaceInSight)
-GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour)
+             OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab)
+GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise)
