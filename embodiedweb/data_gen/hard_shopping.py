@@ -10,7 +10,8 @@ Writes ``data/shopping/hard.jsonl`` (``hard_tasks`` of ``envs/shopping.toml``; i
 - **quantities**: 2 to 5 items, all from one store (``goal.qty``: exactly that many are ordered);
 - **a budget** (``web.sites.shop.budget``, ``goal.budget``): the session may spend at most that much; in the
   ``nearest_in_budget`` rule it picks the store (the total is quantity x (the store's price + the options'
-  surcharges), so a rule-follower has to compute it per store);
+  surcharges), so a rule-follower has to compute it per store); under the other rules it leaves room for the
+  order at every store with stock, so checkouts tried store by store do not pick the store;
 - **stock that differs by store** (``web.sites.shop.out_of_stock``): at least one store that sells the
   product is out of it today, always the one a stock-blind reading of the rule would pick.
 
@@ -177,12 +178,15 @@ def hard_rule(rule: str, p: dict[str, Any], options: dict[str, str], qty: int, d
         raise ValueError(f"unknown hard store rule {rule!r}")
     if store is None or not gone:
         return None
-    if budget is None:  # room for the answer's order, not for much more
-        budget = float(math.ceil(totals[store]) + rng.choice([0, 1, 2]))
-        if budget - totals[store] < BUDGET_MARGIN:
+    left = [s for s in selling if s not in gone]
+    if budget is None:
+        # room for the order at every store with stock: a budget that fitted the answer's store only would
+        # pick the store for an agent that tries checkouts until one goes through, whatever the rule says
+        most = max(totals[s] for s in left)
+        budget = float(math.ceil(most) + rng.choice([0, 1, 2]))
+        if budget - most < BUDGET_MARGIN:
             budget += 1.0
-    return store, text, {**extra, "out_of_stock": sorted(gone), "budget": budget,
-                         "available": [s for s in selling if s not in gone]}
+    return store, text, {**extra, "out_of_stock": sorted(gone), "budget": budget, "available": left}
 
 
 def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:

@@ -88,13 +88,17 @@ def work_steps(recipe: dict[str, Any]) -> dict[str, list[tuple[int, str]]]:
 
 
 def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None]) -> set[int]:
-    """Indices of steps whose work on these components was done before the step was (in order) viewed."""
+    """Indices of steps whose work on these components was done before the step was (in order) viewed. A cook
+    step's work is any heating of the component, by the appliance it names or another (``heated``, the first
+    heating's time): food cooked ahead by another appliance and then given a turn on the named one was cooked
+    before its step was read."""
     req = work_steps(recipe)
     bad: set[int] = set()
     for o in comps:
+        stamps = o.get("stamps", {})
         for i, stamp in req.get(o["objectType"], []):
-            done = o.get("stamps", {}).get(stamp)
-            if done is not None and (times[i] is None or done < times[i]):
+            done = [stamps.get(s) for s in ((stamp, "heated") if stamp.startswith("heated:") else (stamp,))]
+            if any(t is not None and (times[i] is None or t < times[i]) for t in done):
                 bad.add(i)
     return bad
 

@@ -61,6 +61,8 @@ class CookingDomain(Domain):
     completion_from_state = True
 
     name = "cooking"
+    #: 2: a cook step's work is any heating of its component (food heated ahead by another appliance is early work)
+    checker_version = 2
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

@@ -117,6 +117,7 @@ STREET_WORDS = {
     "calea", "bulevardul", "odos", "leoforos", "dori", "daero", "thanon", "marg", "pho", "duong", "rechov",
     "sderot", "shari", "mall", "drive", "terrace", "causeway", "corniche", "promenade", "square", "plaza",
     "platz", "soi", "allee", "alley", "eixo", "namesti", "ulice", "aleje", "lu", "jie", "dajie", "ro", "gil",
+    "donglu", "xilu", "nanlu", "beilu", "zhonglu", "yilu",
 }
 STREET_SUFFIXES = ("strasse", "straat", "gatan", "gade", "katu", "gasse", "gracht", "platz", "vagen", "veien",
                    "daero", "caddesi", "bulvari", "prospekt", "allee", "dori")

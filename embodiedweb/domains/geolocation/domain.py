@@ -66,7 +66,7 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 2  # 2: the street level counts only where a view shows the street's name
+    checker_version = 3  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

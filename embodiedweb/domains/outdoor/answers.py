@@ -208,9 +208,15 @@ _SEP = re.compile(r"\s*(?:;|,|&|\+|\band\b|\bwith\b|\bet\b)\s*")
 
 
 def _name_tokens(text: str) -> list[str]:
-    """Folded word tokens of a name or answer: apostrophes dropped ("O'Neill" = "oneill"), hyphenated names
-    one token ("Tanaka-Reid" = "tanakareid"), initials split ("I.M." = "i m")."""
-    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z])-(?=[a-z])", "", fold(text).replace("'", "")))
+    """Folded word tokens of a name or answer: a possessive's ending dropped ("Papadakis's" = "papadakis"),
+    other apostrophes dropped ("O'Neill" = "oneill"), hyphenated names one token ("Tanaka-Reid" =
+    "tanakareid"), initials split ("I.M." = "i m")."""
+    t = _POSSESSIVE.sub("", fold(text)).replace("'", "")
+    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z])-(?=[a-z])", "", t))
+
+
+#: a possessive's ``'s`` at the end of a word (curly quotes are straight after :func:`fold`)
+_POSSESSIVE = re.compile(r"(?<=[a-z0-9])'s\b")
 
 
 @dataclass(frozen=True)

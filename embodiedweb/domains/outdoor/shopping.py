@@ -42,6 +42,8 @@ class ShoppingDomain(StreetDomain):
     """
 
     name = "shopping"
+    #: 2: the hard tier counts every unit of the item ordered, whatever its delivery; a possessive names the person
+    checker_version = 2
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "
@@ -139,7 +141,10 @@ class ShoppingDomain(StreetDomain):
         if "qty" in g or "budget" in g:  # the hard tier's goal fields (standard tasks have neither)
             mine = [i for o in orders for i in o["items"] if i.get("product_id") == g["product_id"]]
             qty = sum(int(i.get("qty", 0)) for o in pickup for i in o["items"] if _item_ok(i, g))
-            qty_ok = ("qty" not in g or qty == int(g["qty"])) and all(_item_ok(i, g) for i in mine)
+            # every unit of the product ordered counts, whatever its delivery: the pickup orders hold exactly
+            # the quantity asked, and no other order holds one more (delivered to the kitchen, say)
+            units = sum(int(i.get("qty", 0)) for i in mine)
+            qty_ok = ("qty" not in g or qty == units == int(g["qty"])) and all(_item_ok(i, g) for i in mine)
             spent = round(sum(float(o.get("total", 0.0)) for o in orders), 2)
             in_budget = "budget" not in g or spent <= float(g["budget"]) + 1e-9
             web = web and qty_ok and in_budget

@@ -64,10 +64,14 @@ def landmark_names(goal: dict[str, Any]) -> list[str]:
 
 
 def judge_answer(answer: str | None, goal: dict[str, Any]) -> Verdict:
+    """The answer judged against the fact, with the landmark's names and, in the hard tier, its description
+    ("the skyscraper completed in the 1980s with the most floors") left out: an answer that restates what the
+    instruction calls the place does not state the description's numbers as the answer."""
     fact = fact_of(goal)
     if fact is None:
         return Verdict(False, f"the wiki has no fact {goal.get('fact')!r} for {goal.get('slug')!r}")
-    return judge(answer, fact, ignore=landmark_names(goal), others=known_people())
+    ignore = [*landmark_names(goal), *([goal["description"]] if goal.get("description") else [])]
+    return judge(answer, fact, ignore=ignore, others=known_people())
 
 
 class TravelingDomain(StreetDomain):
@@ -83,6 +87,8 @@ class TravelingDomain(StreetDomain):
     """
 
     name = "traveling"
+    #: 2: a name in the possessive names the person; the hard tier's description restated in an answer is not judged
+    checker_version = 2
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

@@ -92,6 +92,19 @@ def test_work_steps_and_early_work():
     assert ck.early_work(TOAST, [obj("A", "AppleSliced")], [None, None]) == set()  # never sliced: no stamp
 
 
+def test_food_heated_ahead_by_another_appliance_is_early_work():
+    """A cook step's work is any heating of its component: bread microwaved before step 2 was read, then given
+    a turn in the toaster after, was cooked early (a red-team shortcut); heated only after reading, by the
+    toaster alone or first by something else, is fine."""
+    ahead = {"heated": 3, "heated:Microwave": 3, "heated:Toaster": 9}
+    bread = [obj("B", "BreadSliced", cooked=True, heated=["Microwave", "Toaster"], stamps=ahead)]
+    assert ck.early_work(TOAST, bread, [2, 6]) == {1}
+    after = {"heated": 7, "heated:Microwave": 7, "heated:Toaster": 9}
+    assert ck.early_work(TOAST, [{**bread[0], "stamps": after}], [2, 6]) == set()
+    assert ck.early_work(TOAST, [{**bread[0], "stamps": {"heated": 9, "heated:Toaster": 9}}], [2, 6]) == set()
+    assert ck.early_work(TOAST, [{**bread[0], "stamps": {"heated": 9, "sliced": 1}}], [2, 6]) == set()
+
+
 def test_contents_complete_exactly():
     w = good_world([obj("Potato|1", "Potato", "Plate|1"), obj("Egg|1", "Egg", "Bowl|1")])
     assert sorted(o["objectId"] for o in ck.contents(w, "Plate|1")) == ["AppleSliced|1", "BreadSliced|1", "Potato|1"]

@@ -160,9 +160,10 @@ def test_take_coords():
 
 # --------------------------------------------------------------------------------------- the parser
 def test_is_street_and_labels():
-    for s in ("Friedrichstraße", "Main St", "Karl Johans gate", "Drottninggatan", "Rue de Rivoli", "Nevsky Prospekt"):
+    for s in ("Friedrichstraße", "Main St", "Karl Johans gate", "Drottninggatan", "Rue de Rivoli", "Nevsky Prospekt",
+              "Nanjing Donglu", "Huaihai Zhonglu", "Yan'an Xilu"):  # Chinese road names end in -lu with a direction
         assert ck.is_street(s), s
-    for s in ("Berlin", "Stuttgart", "", "Gatestone"):
+    for s in ("Berlin", "Stuttgart", "", "Gatestone", "Honolulu"):
         assert not ck.is_street(s), s
     assert ck._labelled("no labels here") is None and ck._labelled("velocity: 3") is None
     assert ck._labelled("city: Paris, country: France;") == [("", ""), ("city", "Paris"), ("country", "France")]

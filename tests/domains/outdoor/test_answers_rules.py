@@ -132,3 +132,12 @@ def test_a_person_reads_as_written_or_from_its_parts():
     assert (p.given, p.particles, p.surname, str(p)) == (("raymond",), ("van",), "hood", "Raymond van Hood")
     assert str(Person(("Ludwig", "Mies"), ("van", "der"), "Rohe")) == "Ludwig Mies van der Rohe"
     assert str(Person((), (), "Hood")) == "Hood"
+
+
+@pytest.mark.parametrize("answer", ["The plaque bears Inès V. Papadakis's name.", "Inès V. Papadakis’s",
+                                    "It was Inès V. Papadakis' work", "the work of Inès V. Papadakis and Leila Tanaka-Reid's"])
+def test_a_name_in_the_possessive_names_the_person(answer):
+    """A surname in the possessive ("Papadakis's", "Papadakis’s", "Papadakis'") is the surname (a red-team
+    review found every possessive answer rejected as not naming the person)."""
+    assert judge(answer, P("Inès V. Papadakis")).ok
+    assert not judge("Inès V. Papadakisson's name", P("Inès V. Papadakis")).ok  # another surname stays another

@@ -196,6 +196,9 @@ def test_checker_rules_on_end_states(hard_tasks):
     wrong = catalog.default_options(catalog.product(g["product_id"]))
     assert d.check(_episode(no_budget, [order(g["qty"])]))["web"]
     assert not d.check(_episode(no_budget, [order(g["qty"]), order(1, wrong)]))["web"]  # an extra wrong-option item
+    # one more unit of the very item, delivered to the kitchen from the same store: more than asked (red team)
+    delivered = {**order(1), "order_id": "ORD-00002", "delivery": "kitchen"}
+    assert not d.check(_episode(no_budget, [order(g["qty"]), delivered]))["web"]
     m = d.check(_episode(g, [order(g["qty"], total=g["budget"] + 0.01)]))
     assert not m["web"] and m["spent"] == round(g["budget"] + 0.01, 2)
     # a standard goal (no qty, no budget) is checked as before: any quantity, no extra metrics
@@ -305,9 +308,10 @@ def test_standard_digests_unchanged(key, standard_runs):
 
 
 def test_standard_shopping_suite_version_unchanged():
-    """The hard task file is no part of the standard tier's world digest (task files are left out)."""
+    """The hard task file is no part of the standard tier's world digest (task files are left out). (The checker
+    version went from 1 to 2 with the hard tier's quantity rule; the digest is the one this test always pinned.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c1-02910e9d38ee"
+        assert e.unwrapped.suite_version == "c2-02910e9d38ee"
     finally:
         e.close()

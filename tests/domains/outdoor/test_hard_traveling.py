@@ -157,3 +157,20 @@ def test_random_and_perturbed_fail(env, hard_tasks):
             done = term or trunc
         wins += bool(info["metrics"]["overall"])
     assert perturbed == 0 and wins == 0, (perturbed, wins)
+
+
+def test_an_answer_that_restates_the_description_is_judged_on_its_answer(hard_tasks):
+    """"The skyscraper completed in the 1980s with the most floors: the exhibition is on floor 48." answers 48:
+    the description's own numbers (1980s) are not part of the answer (a red-team review found 15 of the 20 number
+    tasks with a digit in their description rejected so). The same sentence with a wrong number still fails."""
+    from embodiedweb.domains.outdoor.traveling import fact_of, judge_answer
+
+    numbers = [t for t in hard_tasks if fact_of(t.goal)["kind"] == "number"]
+    with_digit = [t for t in numbers if any(c.isdigit() for c in t.goal["description"])]
+    assert len(with_digit) >= 10
+    for t in numbers:
+        f = fact_of(t.goal)
+        said = f"{t.goal['description'][0].upper()}{t.goal['description'][1:]}: it is {f['value']} {f.get('unit') or ''}."
+        assert judge_answer(said, t.goal).ok, (t.task_id, said, judge_answer(said, t.goal).reason)
+        wrong = said.replace(f" {f['value']} ", f" {float(f['value']) * 3 + 7:g} ")
+        assert not judge_answer(wrong, t.goal).ok, (t.task_id, wrong)
