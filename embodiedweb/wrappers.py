@@ -879,10 +879,13 @@ def _on_type(action: str) -> str:
 
 
 def _object_ids(world: Any) -> list[str]:
-    """The ids of the world's objects (a kitchen's; none for the street and geo worlds)."""
+    """The ids of the world's objects the agent may name (a kitchen's; none for the street and geo worlds)."""
     world = getattr(world, "live", world)  # a world of several parts: the episode's
     if getattr(world, "kind", None) != "kitchen":
         return []
+    known = getattr(world, "known_object_ids", None)
+    if known is not None:  # not one the agent cannot know of (in a closed receptacle not opened yet)
+        return known()
     try:
         return [o.object_id for o in world._require().active_objects()]
     except AttributeError:  # another kitchen implementation: its semantic state lists the objects

@@ -116,7 +116,7 @@ def task_for(recipe: dict[str, Any], kitchen: str, missing: str | None, rng: ran
     if shelf:
         web["sites"] = {"recipes": {"extra": shelf}}
     return {"env_id": "EWA-Cooking-v0", "instruction": instruction(recipe, cons),
-            "embodied": {"kitchen_id": kitchen, "remove": ings, "add": add}, "web": web,
+            "embodied": {"kitchen_id": kitchen, "remove": ings, "add": add, "teleport": "seen"}, "web": web,
             "goal": {"recipe_id": recipe["recipe_id"], "missing": missing, "missing_told": False},
             "split": split_of(recipe["name"]), "start": "web",
             "meta": {"recipe_name": recipe["name"], "pair_id": recipe["pair_id"], "constraint": cons,

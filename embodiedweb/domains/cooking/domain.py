@@ -91,6 +91,11 @@ class CookingDomain(Domain):
         for t in remove:
             if not isinstance(t, str) or not t:
                 raise TaskError(f"task {task.task_id!r}: field 'embodied.remove': bad object type {t!r}")
+        from embodiedweb.worlds.kitchen.world import TELEPORT_MODES
+
+        if task.embodied.get("teleport", "all") not in TELEPORT_MODES:
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.teleport': must be one of "
+                            f"{', '.join(TELEPORT_MODES)}, got {task.embodied.get('teleport')!r}")
         fresh = validate_additions(task)
         problems = infeasible_steps(catalog.get(rid) or {}, (kitchen_inventory(kid) - set(remove)) | fresh, missing)
         if problems:

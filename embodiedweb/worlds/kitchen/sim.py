@@ -318,11 +318,13 @@ class KitchenSim:
         _, dist = self.visibility()
         return float(dist[obj.index])
 
-    def resolve(self, name: str, for_teleport: bool = False) -> str | None:
-        """An objectId for an id or a type name (nearest interactable instance, else nearest)."""
+    def resolve(self, name: str, for_teleport: bool = False, among: set[str] | None = None) -> str | None:
+        """An objectId for an id or a type name (nearest interactable instance, else nearest); ``among``: the ids
+        of the only objects that may be meant (the others are as if absent)."""
         if name in self.objects:
-            return name if self.objects[name].active else None
-        cands = [o for o in self._order if o.active and o.object_type.lower() == name.lower()]
+            return name if self.objects[name].active and (among is None or name in among) else None
+        cands = [o for o in self._order if o.active and o.object_type.lower() == name.lower()
+                 and (among is None or o.object_id in among)]
         if not cands:
             return None
         geo, dist = self.visibility()

@@ -25,6 +25,10 @@ from .kitchens import kitchen_scene, list_kitchens
 from .observe import object_states
 from .sim import KitchenSim
 
+#: ``embodied.teleport``: ``all`` (any object may be named, the default) or ``seen`` (not one in a closed receptacle
+#: the agent has not opened: the hard cooking tier, where the food is put away)
+TELEPORT_MODES = ("all", "seen")
+
 
 def object_action(name: str, desc: str, example: str, label: str = "obj") -> ActionSpec:
     """A kitchen action taking one object (an objectId or a type name)."""
@@ -103,6 +107,9 @@ class KitchenWorld(EmbodiedWorld):
         self._note = ""  # said once, in the observation after the action that caused it
         self._state: dict[str, Any] | None = None
         self._state_key: tuple[int, int] | None = None
+        #: ``teleport = "seen"`` (the hard cooking tier): what lies in a closed receptacle is known only once seen
+        self.seen_only = False
+        self._seen: set[str] = set()
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, config: dict[str, Any], seed: int) -> None:
@@ -127,6 +134,12 @@ class KitchenWorld(EmbodiedWorld):
         self.delivered = []
         self._note = ""
         self._state = self._state_key = None
+        teleport = config.get("teleport", "all")
+        if teleport not in TELEPORT_MODES:
+            raise ValueError(f"embodied.teleport must be one of {', '.join(TELEPORT_MODES)}, got {teleport!r}")
+        self.seen_only = teleport == "seen"
+        self._seen = set()
+        self._look()
 
     def set_clock(self, t: int) -> None:
         """Stamp kitchen events from now on with time ``t`` (the env's step number)."""
@@ -157,7 +170,14 @@ class KitchenWorld(EmbodiedWorld):
                 ambiguous = self._ambiguous(ref)
                 if ambiguous:
                     return ambiguous
-            oid = sim.resolve(ref, for_teleport=name == "Teleport")
+            if self.seen_only:  # an object in a closed receptacle not opened yet is as unknown as an absent one
+                known = {o.object_id for o in sim.active_objects() if self._known(o)}
+                oid = sim.resolve(ref, for_teleport=name == "Teleport", among=known)
+                if oid is None:
+                    return (f"No object named {ref!r} seen in this kitchen: what is inside a closed cupboard, "
+                            "drawer or fridge is seen once it is opened")
+            else:
+                oid = sim.resolve(ref, for_teleport=name == "Teleport")
             if oid is None:
                 return f"Object ID appears to be invalid: no object named {ref!r} in this kitchen"
             if name == "PutObject":
@@ -169,7 +189,30 @@ class KitchenWorld(EmbodiedWorld):
         event = sim.step(name, **kwargs)
         if name == "Teleport" and event.lastActionSuccess:
             self._note = self._hidden_note(kwargs["objectId"])
+        if self.seen_only:
+            self._look(kwargs.get("objectId") if name == "OpenObject" and event.lastActionSuccess else None)
         return "" if event.lastActionSuccess else event.errorMessage
+
+    def _known(self, o: Any) -> bool:
+        """Whether the agent may know of ``o``: it is not inside a closed receptacle, or it was seen (always,
+        unless ``teleport = "seen"``)."""
+        return not self.seen_only or o.object_id in self._seen or not self._require().is_hidden(o)
+
+    def _look(self, opened: str | None = None) -> None:
+        """``teleport = "seen"``: remember what is in view now, and what the receptacle just ``opened`` holds in
+        the open (opening it is looking in)."""
+        if not self.seen_only:
+            return
+        sim = self._require()
+        geo, _ = sim.visibility()
+        self._seen.update(o.object_id for o in sim.active_objects() if geo[o.index] and not sim.is_hidden(o))
+        if opened is not None and opened in sim.objects:
+            self._seen.update(o.object_id for o in sim.descendants(sim.objects[opened]) if not sim.is_hidden(o))
+
+    def known_object_ids(self) -> list[str]:
+        """The ids of the objects the agent may name (every object, unless ``teleport = "seen"``: then not those
+        inside a closed receptacle it has not seen), in the kitchen's order."""
+        return [o.object_id for o in self._require().active_objects() if self._known(o)]
 
     def _hidden_note(self, oid: str) -> str:
         """After a Teleport to an object a closed receptacle hides: which one (the agent faces it)."""
@@ -254,7 +297,7 @@ class KitchenWorld(EmbodiedWorld):
             out.append("LookUp")
         if sim.hor + sim.horizon_step <= 60 + 1e-6:
             out.append("LookDown")
-        out += [f"Teleport [{t}]" for t in sorted({o.object_type for o in sim.active_objects()})]
+        out += [f"Teleport [{t}]" for t in sorted({o.object_type for o in sim.active_objects() if self._known(o)})]
         held = sim.objects[sim.held] if sim.held else None
         for o in sim.active_objects():
             if o.object_id == sim.held or not sim.is_visible(o):

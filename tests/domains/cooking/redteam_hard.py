@@ -2,7 +2,8 @@
 :mod:`tests.domains.cooking.redteam` (which also run on hard tasks).
 
 Shortcuts (must fail): take the leftovers that match the recipe's components; hedge on the missing
-ingredient by ordering every ingredient; slice every food on the first step's page, ahead of the recipe.
+ingredient by ordering every ingredient; slice every food on the first step's page, ahead of the recipe; find
+the missing ingredient by which names the kitchen refuses, without opening anything.
 Genuine alternatives (must pass): the other fresh instance of an ingredient; order the missing ingredient
 only when a step needs it; look through every closed cupboard, drawer and fridge before starting; take the
 serving dish to another counter before the first component goes on it. :class:`GuessMissing` is neither: it orders an ingredient it never
@@ -127,6 +128,31 @@ class GuessMissing(RedTeamAgent):
         return True
 
 
+class ProbeWithoutLooking(RedTeamAgent):
+    """Never opens a cupboard, drawer or the fridge to see what is missing: in the kitchen it names each of the
+    recipe's ingredients (``Teleport [Tomato]``) and orders every one the kitchen refuses to name, then cooks.
+    (Before the hard tier's ``embodied.teleport = "seen"``, only the missing one was refused, and the admissible
+    list left it out: this passed all 142 tasks without looking.)"""
+
+    def plan(self) -> Plan:
+        yield from self.switch("embodied", "checking the ingredients")
+        refused = []
+        for ing in sorted(self.recipe["ingredients"]):
+            yield f"Teleport [{ing}]"
+            if "named" in (self.obs.get("last_action_error") or ""):
+                refused.append(ing)
+        for ing in refused:
+            self.missing = ing
+            yield from self.order_missing()
+        self.missing = self.task.goal.get("missing")
+        yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def carried_out(self) -> bool:
+        return True
+
+
 # ------------------------------------------------------------------------------ genuine alternatives
 class OtherFreshInstance(_Genuine):
     """Uses the fresh instance with the highest id (e.g. the second bread, in a drawer) where the oracle takes
@@ -200,7 +226,7 @@ class DishElsewhere(_Genuine):
         yield from super().place(otype, state)
 
 
-SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead)
+SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead, ProbeWithoutLooking)
 GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst, DishElsewhere)
 
 

@@ -222,6 +222,7 @@ def test_leftovers_are_told_apart_by_their_stamps():
     (lambda t: t["embodied"]["add"].append({"type": "Dragonfruit"}), r"embodied\.add\[\d+\]"),
     (lambda t: t["embodied"]["add"].append({"type": "Apple", "on": "Moon"}), r"embodied\.add\[\d+\]\.on"),
     (lambda t: t["goal"].update(missing_told="no"), r"goal\.missing_told"),
+    (lambda t: t["embodied"].update(teleport="anywhere"), r"embodied\.teleport"),
 ])
 def test_bad_hard_task_names_task_and_field(tmp_path, change, field):
     row = json.loads((data_dir() / "cooking" / "hard.jsonl").read_text(encoding="utf-8").splitlines()[0])

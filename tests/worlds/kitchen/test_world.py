@@ -110,3 +110,33 @@ def test_teleport_to_a_hidden_object_names_the_closed_receptacle_once():
             w.execute("Teleport", {"obj": visible.object_id})
             assert "Note:" not in w.text()
     assert checked >= 30
+
+
+def test_teleport_seen_names_nothing_in_a_closed_receptacle_not_opened_yet():
+    """``teleport = "seen"`` (the hard cooking tier): food put away in the closed fridge is as unknown as absent
+    food (not in the admissible list or the known ids, and every action naming it, by type or by id, gets the
+    absent food's answer) until the fridge is opened; then it stays known after the fridge is closed. The
+    default leaves everything nameable (the standard tier)."""
+    import pytest
+
+    from embodiedweb.worlds.kitchen.kitchens import list_kitchens
+
+    kid = list_kitchens()[0]
+    w = make(kid, remove=["Tomato", "Lettuce"], add=[{"type": "Tomato", "on": "Fridge"}], teleport="seen")
+    tomato = next(o["objectId"] for o in w.semantic_state()["objects"] if o["objectType"] == "Tomato")
+    fridge = next(o["objectId"] for o in w.semantic_state()["objects"] if o["objectType"] == "Fridge")
+    assert "Teleport [Tomato]" not in w.admissible_actions() and tomato not in w.known_object_ids()
+    absent = w.execute("Teleport", {"obj": "Lettuce"})
+    assert "No object named 'Lettuce' seen" in absent
+    for name, ref in (("Teleport", "Tomato"), ("Teleport", tomato), ("PickupObject", "Tomato"), ("PickupObject", tomato)):
+        assert w.execute(name, {"obj": ref}) == absent.replace("Lettuce", ref), (name, ref)
+    assert w.execute("Teleport", {"obj": fridge}) == "" and w.execute("OpenObject", {"obj": fridge}) == ""
+    assert "Teleport [Tomato]" in w.admissible_actions() and tomato in w.known_object_ids()
+    assert w.execute("CloseObject", {"obj": fridge}) == ""
+    assert tomato in w.known_object_ids() and w.execute("Teleport", {"obj": "Tomato"}) == ""
+    assert w.execute("Teleport", {"obj": "Lettuce"}) == absent  # still absent
+    default = make(kid, remove=["Tomato"], add=[{"type": "Tomato", "on": "Fridge"}])
+    assert "Teleport [Tomato]" in default.admissible_actions()
+    assert len(default.known_object_ids()) == len(default.semantic_state()["objects"])
+    with pytest.raises(ValueError, match="embodied.teleport"):
+        make(kid, teleport="never")
