@@ -8,8 +8,8 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   consistent answer; a unit of another dimension is wrong; a quantity without a unit is read in the
   fact's unit. Ordinals count ("14th floor", "floor 14"). A hedge fails unless both agree ("180 or 191").
 - ``time`` (``value`` like ``"2:15 pm"``): every clock time in the answer ("2:15 pm", "14:15",
-  "2.15 p.m.", "2 pm" for 2:00) must be that minute of the day; a time without am/pm is read on a
-  12-hour clock. A number that is not a clock time is ignored.
+  "2.15 p.m.", "2 pm" or "2 o'clock" for 2:00, "1415 hrs") must be that minute of the day; a time without
+  am/pm is read on a 12-hour clock. A number that is not a clock time is ignored.
 - ``name`` (``value``: one or more people or firms joined by "and", "&", ",", ";", "+" or "with";
   optional ``aliases``: whole alternative values): the answer must name every one of them and no other
   person of ``others``. A person is named by the surname (particles such as "van der" optional) with one
@@ -156,7 +156,7 @@ _TIME = re.compile(r"(?<![\w.:])(\d{1,2})(?:\s*[:.h]\s*(\d{2}))?\s*(a\.?\s?m\b\.
 
 def clock_times(text: str) -> list[tuple[int, int, str | None]]:
     """``(hour, minute, "am"|"pm"|None)`` for each clock time in folded ``text``: ``H:MM``/``H.MM`` with or
-    without am/pm, ``H am``/``H pm``, noon and midnight."""
+    without am/pm, ``H am``/``H pm``, noon and midnight, ``H o'clock`` and ``HHMM hrs``."""
     out: list[tuple[int, int, str | None]] = []
     for m in _TIME.finditer(text):
         h, mins, ap = int(m.group(1)), m.group(2), m.group(3)
@@ -166,7 +166,16 @@ def clock_times(text: str) -> list[tuple[int, int, str | None]]:
         out.append((h, int(mins) if mins is not None else 0, half))  # impossible times are kept: they match nothing
     for m in re.finditer(r"\b(noon|midday|midnight)\b", text):
         out.append((12, 0, "pm" if m.group(1) != "midnight" else "am"))
+    for m in _OCLOCK.finditer(text):  # "4 o'clock", "4 o'clock pm"
+        ap = m.group(2)
+        out.append((int(m.group(1)), 0, ("am" if ap.startswith("a") else "pm") if ap else None))
+    for m in _HOURS.finditer(text):  # "1705 hrs", "0930 hours": the 24-hour clock
+        out.append((int(m.group(1)), int(m.group(2)), None))
     return out
+
+
+_OCLOCK = re.compile(r"(?<![\w.:])(\d{1,2})\s*o\s*'?\s*clock\b\s*(a\.?\s?m\b\.?|p\.?\s?m\b\.?)?")
+_HOURS = re.compile(r"(?<![\w.:])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|hr|h)\b")
 
 
 def parse_time(value: str) -> int:

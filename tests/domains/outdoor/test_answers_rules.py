@@ -141,3 +141,15 @@ def test_a_name_in_the_possessive_names_the_person(answer):
     review found every possessive answer rejected as not naming the person)."""
     assert judge(answer, P("Inès V. Papadakis")).ok
     assert not judge("Inès V. Papadakisson's name", P("Inès V. Papadakis")).ok  # another surname stays another
+
+
+@pytest.mark.parametrize(("answer", "value", "ok"), [
+    ("1705 hrs", "5:05 pm", True), ("at 0930 hours", "9:30 am", True), ("4 o'clock", "4:00 pm", True),
+    ("At 4 o’clock in the afternoon", "4:00 pm", True), ("4 o'clock pm", "4:00 pm", True),
+    ("1705 hrs", "5:15 pm", False), ("5 o'clock", "4:00 pm", False), ("4 o'clock am", "4:00 pm", False),
+    ("4 o'clock or 5 o'clock", "4:00 pm", False), ("Room 1705", "5:05 pm", False), ("2460 hrs", "1:00 am", False),
+])
+def test_times_on_the_hour_and_on_the_24_hour_clock(answer, value, ok):
+    """"4 o'clock" and "1705 hrs" are clock times (a red-team review found both rejected on every task); every
+    time in the answer must agree, and a four-digit number without "hrs" is no time."""
+    assert judge(answer, T(value)).ok is ok
