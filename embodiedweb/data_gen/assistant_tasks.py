@@ -48,13 +48,31 @@ DIETS = ("vegetarian", "vegan", "gluten-free")
 DEST_TYPES = ("DiningTable", "Fridge", "SinkBasin")
 
 
-def kitchen_state(kitchen_id: str) -> dict[str, Any]:
-    """The kitchen's semantic state at an episode's start (kitchens are fixed by id)."""
+def kitchen_state(kitchen_id: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The kitchen's semantic state at an episode's start (``config``: the task's ``embodied``, default the
+    kitchen as it is)."""
     from embodiedweb.worlds.kitchen.world import KitchenWorld
 
     w = KitchenWorld()
-    w.reset({"kitchen_id": kitchen_id}, 0)
+    w.reset(config or {"kitchen_id": kitchen_id}, 0)
     return w.semantic_state()
+
+
+def dressed_kitchen(i: int, kitchen_id: str, plain: dict[str, Any]) -> dict[str, Any]:
+    """Episode ``i``'s ``embodied``: the kitchen with its food swapped by a permutation of :data:`FOODS` drawn
+    for the episode, each piece where the kitchen keeps one (``remove`` every food type, ``add`` the swapped
+    types at the same receptacles by id). Without it a kitchen always held the same food at the same place, so
+    an agent that had learnt the train episodes' kitchens knew "the food in the fridge" of a test episode
+    without looking (a red-team agent did, in 94 of 96 test episodes)."""
+    from embodiedweb.domains.assistant.grounding import FOODS
+
+    order = list(FOODS)
+    random.Random(f"{SEED}-{i}-food").shuffle(order)
+    swap = dict(zip(FOODS, order, strict=True))
+    foods = [o for o in plain["objects"] if o["objectType"] in FOODS and o.get("parentReceptacles")]
+    return {"kitchen_id": kitchen_id, "remove": sorted({o["objectType"] for o in plain["objects"]
+                                                         if o["objectType"] in FOODS}),
+            "add": [{"type": swap[o["objectType"]], "on": o["parentReceptacles"][0]} for o in foods]}
 
 
 def _label(name: str) -> str:
@@ -322,9 +340,12 @@ def phrase(turns: list[dict[str, Any]], rng: random.Random) -> None:
             t["text"] = PHRASES[t["kind"]][k - 1].format(**slots)
 
 
-def episode(i: int, kitchen_id: str, state: dict[str, Any]) -> dict[str, Any] | None:
-    """Episode ``i`` in ``kitchen_id``, or None when the kitchen does not allow the blocks drawn."""
+def episode(i: int, kitchen_id: str, plain: dict[str, Any]) -> dict[str, Any] | None:
+    """Episode ``i`` in ``kitchen_id`` (``plain``: its state undressed), or None when the kitchen does not allow
+    the blocks drawn."""
     rng = random.Random(f"{SEED}-{i}")
+    embodied = dressed_kitchen(i, kitchen_id, plain)
+    state = kitchen_state(kitchen_id, embodied)
     tg = targets(state)
     singles = [t for t in tg if len(t.objects) == 1]
     if not singles:
@@ -357,7 +378,7 @@ def episode(i: int, kitchen_id: str, state: dict[str, Any]) -> dict[str, Any] | 
         "task_id": f"assist-{i:03d}", "env_id": "EWA-Assistant-v0",
         "split": "test" if i % 10 < 3 else "train", "start": "web",
         "instruction": turns[0]["text"],
-        "embodied": {"kitchen_id": kitchen_id}, "web": {"start_url": "/"},
+        "embodied": embodied, "web": {"start_url": "/"},
         "goal": {"turns": turns},
         "meta": {"n_turns": len(turns), "blocks": list(wanted), "max_steps": 40 + 25 * len(turns),
                  "refers": sum(t["refers"] for t in turns), "grounded": sum(t["grounded"] for t in turns)},

@@ -86,7 +86,7 @@ class KitchenWorld(EmbodiedWorld):
     """One of the project's kitchens driven by parsed kitchen actions.
 
     ``reset(config, seed)`` takes ``{"kitchen_id": "kitchen_03"}`` plus optional ``"remove": [types]`` and
-    ``"add": [{"type": ..., "on": receptacle type, "prepare": [...]}]``. ``prepare`` readies an added food
+    ``"add": [{"type": ..., "on": receptacle type or objectId, "prepare": [...]}]``. ``prepare`` readies an added food
     before the episode starts (leftovers): ``"slice"`` cuts it, ``"heat:<Appliance>"`` heats it (every piece
     when it was cut) as that appliance would; both are stamped with time -1, before any step.
     """
@@ -122,9 +122,12 @@ class KitchenWorld(EmbodiedWorld):
                 sim.remove_object(o.object_id)
         for item in config.get("add", []) or []:
             otype, on = item["type"], item.get("on", "CounterTop")
-            recs = sorted(o.object_id for o in sim.active_objects()
-                          if o.object_type == on and sim._free(o) >= vocab.unit_size(otype))
-            oid = sim.spawn_in(otype, rng.choice(recs)) if recs else sim.spawn_on_counter(otype)
+            if on in sim.objects and sim.objects[on].active:  # a receptacle by its id: exactly there
+                oid = sim.spawn_in(otype, on)
+            else:  # a receptacle type: one of them with room, drawn with the episode's seed
+                recs = sorted(o.object_id for o in sim.active_objects()
+                              if o.object_type == on and sim._free(o) >= vocab.unit_size(otype))
+                oid = sim.spawn_in(otype, rng.choice(recs)) if recs else sim.spawn_on_counter(otype)
             if item.get("prepare"):
                 sim.clock = SETUP_TIME
                 prepare(sim, oid, item["prepare"])
