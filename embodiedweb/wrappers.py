@@ -405,7 +405,7 @@ def _sentences(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 BEST_SENTENCES = 3
 #: multi-turn envs: at most this many ``done [answer]`` candidates
 MAX_DONES = 120
-_SEEN_PLACE = re.compile(r"(?<=: |, )([^;:()\n]+?) \(\d+ m walk\)")
+_SEEN_PLACE = re.compile(r"(?<=: |, )([^;:()\n]+?(?: \([^;:()\n]+\))?) \(\d+ m walk\)")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 #: a page's title: its level-1 heading
 _TITLE = re.compile(r"^\s*\[\w+\] heading '((?:[^'\\]|\\.){1,80})' level=1$", re.M)

@@ -157,7 +157,9 @@ def test_stop_keeps_finished_records(sig, tmp_path):
     are killed, the finished records kept whole, the exit code the shell's (SIGTERM works the same way:
     ``test_sigterm_keeps_finished_records`` in this process)."""
     out = tmp_path / "s.jsonl"
-    cmd = [sys.executable, "-m", "embodiedweb.cli", "eval", "--env", "all", "--agent", "random", "--limit", "100",
+    # 400 episodes per env (about a minute): the run must still be going when its third record is written (100
+    # each took 15 s, and a CI run once saw it end before the signal)
+    cmd = [sys.executable, "-m", "embodiedweb.cli", "eval", "--env", "all", "--agent", "random", "--limit", "400",
            "--out", str(out), "--ray", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:

@@ -127,7 +127,7 @@ class AssistantOracle(CookingOracle, StreetOracle):
         yield from self.switch("web")
         if "food" in e:  # the food seen (the instruction does not name the product): search the shop for it
             if "place" in e:
-                yield from self.look_at(e["place"])
+                yield from self.look_at(e["place"], e["food"])
                 yield from self.switch("web")
             yield "goto [/shop/]"
             box = find_bid(self.obs["web_text"], "searchbox", None)
@@ -155,18 +155,32 @@ class AssistantOracle(CookingOracle, StreetOracle):
 
     same_store = order_grounded
 
-    def look_at(self, place: str) -> Plan:
-        """Go and look at a place in the kitchen (opening it if closed, and closing it again)."""
+    def look_at(self, place: str, food: str | None = None) -> Plan:
+        """Go and look at a place in the kitchen (opening it if closed, and closing it again); when the ``food``
+        there is not in view yet (a long counter is not all within reach from one spot), walk along to it."""
         yield from self.switch("embodied")
         yield f"Teleport [{place}]"
         if self.objects()[place].get("isOpen") is False and place.split("|")[0] in ("Fridge", "Microwave"):
             yield f"OpenObject [{place}]"
+            if food and f"({food})" not in self.obs["embodied_text"]:
+                yield from self._walk_to_food(place, food)
             yield f"CloseObject [{place}]"
+        elif food and f"({food})" not in self.obs["embodied_text"]:
+            yield from self._walk_to_food(place, food)
+
+    def _walk_to_food(self, place: str, food: str) -> Plan:
+        objs = self.objects()
+        there = sorted(oid for oid, o in objs.items() if o["objectType"] == food and place in (o.get("parentReceptacles") or []))
+        if there:
+            yield f"Teleport [{there[0]}]"
 
     def recipe_grounded(self, e: dict[str, Any]) -> Plan:
-        """Open the recipe in the active tab: the site's search with the filters, the result link."""
+        """Look at the place in the kitchen (only looking tells which food it is), then open the recipe in the
+        active tab: the site's search with the filters, the result link."""
         from web_sites.recipes import catalog
 
+        if "place" in e:
+            yield from self.look_at(e["place"], e.get("food"))
         yield from self.switch("web")
         diet, level = e.get("diet", ""), e.get("level", "")
         self.results = catalog.search("", [diet] if diet else [], level, [e["food"]], [])
