@@ -26,6 +26,7 @@ import embodiedweb  # noqa: E402
 from embodiedweb.cli import main  # noqa: E402
 from embodiedweb.evaluate import evaluate  # noqa: E402
 from tests.baselines.fake_openai import FakeOpenAI  # noqa: E402
+from tests.signals import SIGINT_DEFAULT  # noqa: E402
 
 ENV_IDS = embodiedweb.registered_ids()
 COOKING = "EWA-Cooking-v0"
@@ -157,10 +158,10 @@ def test_stop_keeps_finished_records(sig, tmp_path):
     are killed, the finished records kept whole, the exit code the shell's (SIGTERM works the same way:
     ``test_sigterm_keeps_finished_records`` in this process)."""
     out = tmp_path / "s.jsonl"
-    # 400 episodes per env (about a minute): the run must still be going when its third record is written (100
-    # each took 15 s, and a CI run once saw it end before the signal)
-    cmd = [sys.executable, "-m", "embodiedweb.cli", "eval", "--env", "all", "--agent", "random", "--limit", "400",
-           "--out", str(out), "--ray", "--no-progress"]
+    # Ctrl-C at its default in the eval, whatever this process inherited: a CI job started in the background
+    # ignores SIGINT, and so would the eval (it then ran to its end and exited 0)
+    cmd = [sys.executable, "-c", SIGINT_DEFAULT, "-m", "embodiedweb.cli", "eval", "--env", "all", "--agent", "random",
+           "--limit", "100", "--out", str(out), "--ray", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 120

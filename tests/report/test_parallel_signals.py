@@ -21,6 +21,7 @@ pytest.importorskip("openai")
 pytest.importorskip("uvicorn")
 from embodiedweb.evaluate import load_done  # noqa: E402
 from tests.baselines.fake_openai import FakeOpenAI  # noqa: E402
+from tests.signals import SIGINT_DEFAULT  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the run's processes in /proc")
 
@@ -28,9 +29,6 @@ ENV = "EWA-Navigation-v0"
 LIMIT = 32  # 8 steps each: over 8 s of work for 2 workers at DELAY, so the old code's workers outlive GONE_S
 DELAY = 0.05
 GONE_S = 4.0  # every process of the run ends within this many seconds of the signal
-#: start Python with Ctrl-C at its default, whatever this test process inherited (a background job ignores it)
-SIGINT_DEFAULT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                  "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
 
 
 @pytest.fixture(scope="module")
