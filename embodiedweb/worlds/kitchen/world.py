@@ -215,7 +215,8 @@ class KitchenWorld(EmbodiedWorld):
     def known_object_ids(self) -> list[str]:
         """The ids of the objects the agent may name (every object, unless ``teleport = "seen"``: then not those
         inside a closed receptacle it has not seen), in the kitchen's order."""
-        return [o.object_id for o in self._require().active_objects() if self._known(o)]
+        objs = self._require().active_objects()
+        return [o.object_id for o in objs if self._known(o)] if self.seen_only else [o.object_id for o in objs]
 
     def _hidden_note(self, oid: str) -> str:
         """After a Teleport to an object a closed receptacle hides: which one (the agent faces it)."""
@@ -300,7 +301,8 @@ class KitchenWorld(EmbodiedWorld):
             out.append("LookUp")
         if sim.hor + sim.horizon_step <= 60 + 1e-6:
             out.append("LookDown")
-        out += [f"Teleport [{t}]" for t in sorted({o.object_type for o in sim.active_objects() if self._known(o)})]
+        named = [o for o in sim.active_objects() if self._known(o)] if self.seen_only else sim.active_objects()
+        out += [f"Teleport [{t}]" for t in sorted({o.object_type for o in named})]
         held = sim.objects[sim.held] if sim.held else None
         for o in sim.active_objects():
             if o.object_id == sim.held or not sim.is_visible(o):

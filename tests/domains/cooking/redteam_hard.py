@@ -70,6 +70,18 @@ class UseLeftovers(RedTeamAgent):
         return super().carried_out() and any(leftover(o) for o in dish_contents(self))
 
 
+def order_then_cook(agent: RedTeamAgent, ingredients: list[str]) -> Plan:
+    """Order each of ``ingredients`` with kitchen delivery (whatever the kitchen has), then cook as the oracle
+    does and stop: the shortcuts that decide what is missing without looking."""
+    for ing in ingredients:
+        agent.missing = ing
+        yield from agent.order_missing()
+    agent.missing = agent.task.goal.get("missing")
+    yield from agent.open_recipe()
+    yield from agent.follow_steps()
+    yield "stop"
+
+
 class OrderEveryIngredient(RedTeamAgent):
     """Never looks in the kitchen for what is missing: orders one of every ingredient of the recipe, with
     delivery, then cooks."""
@@ -77,13 +89,7 @@ class OrderEveryIngredient(RedTeamAgent):
     breaks = ("web",)
 
     def plan(self) -> Plan:
-        for ing in sorted(self.recipe["ingredients"]):
-            self.missing = ing
-            yield from self.order_missing()
-        self.missing = self.task.goal.get("missing")
-        yield from self.open_recipe()
-        yield from self.follow_steps()
-        yield "stop"
+        yield from order_then_cook(self, sorted(self.recipe["ingredients"]))
 
     def carried_out(self) -> bool:
         got = {i.get("object_type") for o in orders(self) for i in o["items"]}
@@ -117,12 +123,7 @@ class GuessMissing(RedTeamAgent):
     """Orders the recipe's first ingredient without looking (a blind guess at what is missing), then cooks."""
 
     def plan(self) -> Plan:
-        self.missing = sorted(self.recipe["ingredients"])[0]
-        yield from self.order_missing()
-        self.missing = self.task.goal.get("missing")
-        yield from self.open_recipe()
-        yield from self.follow_steps()
-        yield "stop"
+        yield from order_then_cook(self, sorted(self.recipe["ingredients"])[:1])
 
     def carried_out(self) -> bool:  # a wrong guess leaves the truly missing food unbought: steps fail
         return True
@@ -141,13 +142,7 @@ class ProbeWithoutLooking(RedTeamAgent):
             yield f"Teleport [{ing}]"
             if "named" in (self.obs.get("last_action_error") or ""):
                 refused.append(ing)
-        for ing in refused:
-            self.missing = ing
-            yield from self.order_missing()
-        self.missing = self.task.goal.get("missing")
-        yield from self.open_recipe()
-        yield from self.follow_steps()
-        yield "stop"
+        yield from order_then_cook(self, refused)
 
     def carried_out(self) -> bool:
         return True
