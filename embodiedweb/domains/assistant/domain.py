@@ -8,7 +8,7 @@ from typing import Any
 from embodiedweb.domains.assistant.checks import CHECKS
 from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.tasks import Task, TaskError
-from embodiedweb.worlds.kitchen.world import KitchenWorld
+from embodiedweb.worlds.kitchen.world import KitchenWorld, teleport_problem
 from embodiedweb.worlds.multi import MultiWorld
 from embodiedweb.worlds.street.world import StreetWorld
 
@@ -65,6 +65,8 @@ class AssistantDomain(Domain):
         kind = task.embodied.get("world", "kitchen")
         if kind not in HomeAndCity.kinds():
             raise TaskError(f"task {task.task_id!r}: field 'embodied.world': one of {', '.join(HomeAndCity.kinds())}")
+        if (problem := teleport_problem(task.embodied)) is not None:
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.teleport': {problem}")
         if kind == "street":
             from embodiedweb.domains.outdoor.common import city
 

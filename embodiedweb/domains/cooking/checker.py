@@ -2,13 +2,17 @@
 
 It reads semantic state only: the recipe site's view log (each view stamped with the env's step
 number), the shop's orders, and the kitchen's objects (their states, heat history and the step
-number at which each was sliced or first heated by each appliance).
+number at which each was sliced or first heated by each appliance, and at which it last came to rest
+in its receptacle).
 
 **web** — the recipe was followed:
 - every step page of the recipe viewed, in order (going back and forth is fine: some views
   ``t_1 < t_2 < ... < t_n`` of steps ``1..n`` exist, and the earliest such views are used);
 - no step's kitchen work on the dish was done before that step's page was viewed (a component sliced
-  or heated before the step that slices or heats it was read does not count as following it);
+  or heated before the step that slices or heats it was read, or resting on the dish since before the step
+  that puts it there was read, does not count as following it; a component taken off and put back after
+  reading is placed then, one inside a container on the dish arrived when the later of the two was put, and
+  one put on the dish raw to be cooked there, by a cook step already read, was served by that step);
 - a missing ingredient was ordered for delivery to the kitchen;
 - nothing else was ordered for delivery to the kitchen (a gate, like the dish's: hedging by ordering
   every ingredient fails, and so does ordering what the kitchen has). It is listed in ``conditions``
@@ -87,11 +91,31 @@ def work_steps(recipe: dict[str, Any]) -> dict[str, list[tuple[int, str]]]:
     return out
 
 
-def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None]) -> set[int]:
+def place_steps(recipe: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(step index from 0, the component as a condition: type and state) of each step that puts one on the dish."""
+    return [(i, {"type": op["obj"], "state": op.get("state", {})})
+            for i, step in enumerate(recipe["steps"]) for op in step["ops"] if op["op"] == "place"]
+
+
+def arrival(obj: dict[str, Any], dish_id: str, by_id: dict[str, dict[str, Any]]) -> int | None:
+    """The clock time ``obj`` came to rest in ``dish_id``: the latest ``placedAt`` along its way up to the dish
+    (it and each container between), ``None`` when the world does not record placing."""
+    times = [obj.get("placedAt")]
+    for pid in obj.get("parentReceptacles", []):
+        if pid == dish_id:
+            break
+        times.append(by_id.get(pid, {}).get("placedAt"))
+    return None if any(t is None for t in times) else max(times)
+
+
+def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None],
+               dish_id: str | None = None, world: dict[str, Any] | None = None) -> set[int]:
     """Indices of steps whose work on these components was done before the step was (in order) viewed. A cook
     step's work is any heating of the component, by the appliance it names or another (``heated``, the first
     heating's time): food cooked ahead by another appliance and then given a turn on the named one was cooked
-    before its step was read."""
+    before its step was read. With ``dish_id`` (the dish ``comps`` rest on) a place step's work is the
+    :func:`arrival` on the dish of each component it puts there (in ``world``'s objects), unless it went on the
+    dish to be cooked there by an earlier step (:func:`cooked_there`)."""
     req = work_steps(recipe)
     bad: set[int] = set()
     for o in comps:
@@ -100,7 +124,23 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
             done = [stamps.get(s) for s in ((stamp, "heated") if stamp.startswith("heated:") else (stamp,))]
             if any(t is not None and (times[i] is None or t < times[i]) for t in done):
                 bad.add(i)
+    if dish_id is not None:
+        by_id = {o["objectId"]: o for o in (world or {}).get("objects", [])}
+        for i, cond in place_steps(recipe):
+            for o in comps:
+                if matches(o, cond):
+                    t = arrival(o, dish_id, by_id)
+                    if t is not None and (times[i] is None or t < times[i]) and not cooked_there(o, t, req, i):
+                        bad.add(i)
     return bad
+
+
+def cooked_there(obj: dict[str, Any], arrived: int, req: dict[str, list[tuple[int, str]]], place_step: int) -> bool:
+    """``obj`` went on the dish to be cooked there: a cook step before ``place_step`` first heated it by its
+    appliance after it ``arrived`` (food microwaved on its plate is served by that step, not ahead of the next)."""
+    stamps = obj.get("stamps", {})
+    return any(j < place_step and stamp.startswith("heated:") and stamps.get(stamp, -1) >= arrived
+               for j, stamp in req.get(obj["objectType"], []))
 
 
 def held(world: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -205,7 +245,7 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     on = held(world)
     dish, final_ok, extra = judge_dish(recipe, world, on)
     comps = on.get(dish, []) if dish else []
-    early = early_work(recipe, comps, times)
+    early = early_work(recipe, comps, times, dish, world)
 
     web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work", times[i] is not None and i not in early)
                  for i in range(n)]

@@ -62,7 +62,7 @@ class CookingDomain(Domain):
 
     name = "cooking"
     #: 2: a cook step's work is any heating of its component (food heated ahead by another appliance is early work)
-    checker_version = 2
+    checker_version = 3
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (
@@ -91,11 +91,10 @@ class CookingDomain(Domain):
         for t in remove:
             if not isinstance(t, str) or not t:
                 raise TaskError(f"task {task.task_id!r}: field 'embodied.remove': bad object type {t!r}")
-        from embodiedweb.worlds.kitchen.world import TELEPORT_MODES
+        from embodiedweb.worlds.kitchen.world import teleport_problem
 
-        if task.embodied.get("teleport", "all") not in TELEPORT_MODES:
-            raise TaskError(f"task {task.task_id!r}: field 'embodied.teleport': must be one of "
-                            f"{', '.join(TELEPORT_MODES)}, got {task.embodied.get('teleport')!r}")
+        if (problem := teleport_problem(task.embodied)) is not None:
+            raise TaskError(f"task {task.task_id!r}: field 'embodied.teleport': {problem}")
         fresh = validate_additions(task)
         problems = infeasible_steps(catalog.get(rid) or {}, (kitchen_inventory(kid) - set(remove)) | fresh, missing)
         if problems:

@@ -35,6 +35,8 @@ class SimObject:
     ``history`` records processes the object went through (``heated``, ``heated:<appliance>``,
     ``cooled``, ``cleaned``, ``sliced``); ``stamps`` maps each to the clock time it first happened
     (the env's step number, so checkers can order kitchen work against the pages the agent read).
+    ``placed`` is the clock time the object last came to rest in its ``parent`` (``None``: since the
+    kitchen was set up), so checkers can order putting food on a dish against the step that says so.
     """
 
     object_id: str
@@ -52,6 +54,7 @@ class SimObject:
     controls: str | None = None
     history: set[str] = field(default_factory=set)
     stamps: dict[str, int] = field(default_factory=dict)
+    placed: int | None = None
     index: int = -1
     _meta: dict[str, Any] | None = field(default=None, repr=False)
 
@@ -73,6 +76,7 @@ class SimObject:
                   flags=flags, state=state, controls=spec.get("controls"))
         obj.history = set(spec.get("history", []))
         obj.stamps = {str(k): int(v) for k, v in spec.get("stamps", {}).items()}
+        obj.placed = None if spec.get("placed") is None else int(spec["placed"])
         return obj
 
     def move_to(self, x: float, y: float, z: float) -> None:
@@ -106,4 +110,6 @@ class SimObject:
             spec["history"] = sorted(self.history)
         if self.stamps:
             spec["stamps"] = dict(sorted(self.stamps.items()))
+        if self.placed is not None:
+            spec["placed"] = self.placed
         return spec

@@ -109,6 +109,8 @@ class KitchenSim:
         self._moved: set[int] = set()  # rows of _centers that moved since the last visibility()
         self._centers = np.zeros((0, 3))
         self._halves = np.zeros((0, 3))
+        # the time stamped on history events (objects' ``stamps``, ``placed``); the env sets it to its step number
+        self.clock: int | None = None
         self.objects: dict[str, SimObject] = {}
         self._order: list[SimObject] = []
         for spec in scene["objects"]:
@@ -128,8 +130,6 @@ class KitchenSim:
         # bumped by every step that may change an object (not the agent's own moves, turns and looks) and by
         # every object added or removed: what is drawn of the scene is cached on it (see scene_changed)
         self.scene_version = 0
-        # the time stamped on history events (objects' ``stamps``); the env sets it to its step number
-        self.clock: int | None = None
         self._link_fixtures()
         # bound methods and partials of them, never closures: a copy of the simulator (copy.deepcopy) then acts
         # on itself, not on the original
@@ -479,6 +479,7 @@ class KitchenSim:
             self._move_tree(obj, pos)
         rec.contents = [*rec.contents, obj.object_id]
         obj.parent = rec.object_id
+        obj.placed = self.clock
         self._touch(obj)
 
     def _move_tree(self, obj: SimObject, pos: list[float]) -> None:

@@ -30,6 +30,12 @@ from .sim import KitchenSim
 TELEPORT_MODES = ("all", "seen")
 
 
+def teleport_problem(embodied: dict[str, Any]) -> str | None:
+    """What is wrong with a task's ``embodied.teleport`` (``None``: nothing), for the domains' task checks."""
+    mode = embodied.get("teleport", "all")
+    return None if mode in TELEPORT_MODES else f"must be one of {', '.join(TELEPORT_MODES)}, got {mode!r}"
+
+
 def object_action(name: str, desc: str, example: str, label: str = "obj") -> ActionSpec:
     """A kitchen action taking one object (an objectId or a type name)."""
     return ActionSpec(name, "kitchen", (Arg("obj", "object", label=label),), desc, example)
@@ -280,7 +286,8 @@ class KitchenWorld(EmbodiedWorld):
                 "receptacleObjectIds": [d.object_id for d in sim.descendants(o)] if o.flags["receptacle"] else [],
                 **{k: o.state[k] for k in ("isOpen", "isToggled", "isSliced", "isCooked", "isBroken", "isDirty",
                                            "isFilledWithLiquid", "temperature")},
-                "history": sorted(o.history), "stamps": dict(sorted(o.stamps.items())), "isPickedUp": o.object_id == sim.held,
+                "history": sorted(o.history), "stamps": dict(sorted(o.stamps.items())), "placedAt": SETUP_TIME if o.placed is None else o.placed,
+                "isPickedUp": o.object_id == sim.held,
                 "position": [round(v, 3) for v in o.position],
             })
         return {"kitchen_id": self.kitchen_id, "sceneName": sim.scene_name,

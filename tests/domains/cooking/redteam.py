@@ -17,9 +17,9 @@ import random
 from typing import Any, ClassVar
 
 from baselines.script import Plan, find_bid
-from embodiedweb.domains.cooking.checker import same_name, sliced_type
+from embodiedweb.domains.cooking.checker import matches, same_name, sliced_type
 from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
-from embodiedweb.domains.cooking.oracle import CookingOracle
+from embodiedweb.domains.cooking.oracle import CookingOracle, leftover
 from embodiedweb.tasks import Task
 from tests.redteam import RedTeam, markdown, run, table
 from web_sites.recipes import catalog
@@ -353,6 +353,53 @@ class PickupInsteadOfDelivery(RedTeamAgent):
         return any(o.get("delivery") == "pickup" for o in orders)
 
 
+class PlaceAhead(RedTeamAgent):
+    """Puts each finished component on the dish as soon as it is ready, before the page of the step that says
+    to put it there was read, then clicks through (placing is a step's kitchen work too)."""
+
+    breaks = ("web",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(op["op"] == "place" for s in catalog.get(task.goal["recipe_id"])["steps"][1:] for op in s["ops"])
+
+    def follow_steps(self) -> Plan:
+        steps, n = self.recipe["steps"], len(self.recipe["steps"])
+        self.ahead: set[int] = set()
+        for i, step in enumerate(steps, 1):
+            yield from self.switch("embodied", f"step {i} of {n}")
+            yield from (self.placed_already(step) if i in self.ahead else self.do_step(step))
+            for j in range(i + 1, n + 1):
+                ops = steps[j - 1]["ops"]
+                if j in self.ahead or any(op["op"] != "place" for op in ops):
+                    continue
+                if all(self.ready(op) for op in ops):
+                    yield from self.ahead_of_reading(ops)
+                    self.ahead.add(j)
+            if i < n:
+                yield from self.switch("web")
+                yield from self.click("link", "Next")
+
+    def ready(self, op: dict[str, Any]) -> bool:
+        """A component for this place op is made and not on the dish yet."""
+        cond = next((c for c in self.recipe["final"] if c["type"] == op["obj"] and c.get("state", {}) == op.get("state", {})),
+                    None)
+        return cond is not None and any(matches(o, cond) and not leftover(o)
+                                        and not (self.dish_id and self.dish_id in o["parentReceptacles"])
+                                        for o in self.objects().values())
+
+    def ahead_of_reading(self, ops: list[dict[str, Any]]) -> Plan:
+        for op in ops:
+            yield from self.do_op(op)
+
+    def placed_already(self, step: dict[str, Any]) -> Plan:
+        """On reading a place step whose component went on the dish ahead: nothing more to do."""
+        yield from ()
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and bool(getattr(self, "ahead", ()))
+
+
 # ------------------------------------------------------------------------------ genuine alternatives
 class _Genuine(RedTeamAgent):
     kind = "genuine"
@@ -541,12 +588,29 @@ class SearchWithoutFilters(_Genuine):
         yield from self.click("link", "Start cooking: step 1")
 
 
+class ReplateAfterReading(_Genuine, PlaceAhead):
+    """Puts finished components on the dish early, as :class:`PlaceAhead` does, but on reading the step that
+    puts one there lifts it off the dish and puts it back: it rests on the dish from after that step on."""
+
+    breaks = ()
+
+    def placed_already(self, step: dict[str, Any]) -> Plan:
+        for op in step["ops"]:
+            cond = {"type": op["obj"], "state": op.get("state", {})}
+            on = sorted(o["objectId"] for o in self.objects().values()
+                        if self.dish_id and self.dish_id in o["parentReceptacles"] and matches(o, cond))
+            if on:
+                yield from self.fetch(on[0])
+                yield from self.put(str(self.dish_id))
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
-    PickupInsteadOfDelivery)
+    PickupInsteadOfDelivery, PlaceAhead)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
-    PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters)
+    PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
+    ReplateAfterReading)
 
 
 def all_tasks() -> list[Task]:

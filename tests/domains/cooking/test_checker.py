@@ -105,6 +105,50 @@ def test_food_heated_ahead_by_another_appliance_is_early_work():
     assert ck.early_work(TOAST, [{**bread[0], "stamps": {"heated": 9, "sliced": 1}}], [2, 6]) == set()
 
 
+PLATED = {**TOAST, "steps": [*TOAST["steps"], {"ops": [{"op": "place", "obj": "AppleSliced", "state": {"isCooked": False}}]},
+                             {"ops": [{"op": "place", "obj": "BreadSliced", "state": {"isCooked": True}}]}]}
+
+
+def test_a_component_on_the_dish_before_its_place_step_was_read_is_early_work():
+    """A place step's work is the component's arrival on the dish (``placedAt``; through a container on the
+    dish, the later of the two): put there before the step was read is early, put (back) after is not; a
+    world that does not record placing is not judged on it."""
+    def world(apple_at, bread_at, bowl_at=None):
+        apple = {**obj("A", "AppleSliced", "Bowl|1" if bowl_at is not None else "Plate|1", stamps={"sliced": 1}),
+                 "placedAt": apple_at}
+        if bowl_at is not None:
+            apple["parentReceptacles"] = ["Bowl|1", "Plate|1"]
+        bread = {**obj("B", "BreadSliced", "Plate|1", cooked=True, heated=["Toaster"], stamps={"heated:Toaster": 3}),
+                 "placedAt": bread_at}
+        return {"objects": [{**obj("Plate|1", "Plate"), "placedAt": -1}, apple, bread,
+                            {**obj("Bowl|1", "Bowl", "Plate|1"), "placedAt": bowl_at}]}
+
+    def early(w, times):
+        return ck.early_work(PLATED, ck.contents(w, "Plate|1"), times, "Plate|1", w)
+
+    times = [1, 2, 5, 8]
+    assert early(world(6, 9), times) == set()
+    assert early(world(4, 9), times) == {2}
+    assert early(world(6, 7), times) == {3}
+    assert early(world(6, 9), [1, 2, 5, None]) == {3}  # never read
+    assert early(world(-1, 9), times) == {2}  # on the dish since the set-up
+    assert early(world(3, 9, bowl_at=4), times) == {2}  # in a bowl, and the bowl on the plate, early
+    assert early(world(6, 9, bowl_at=4), times) == set()  # into the bowl on the plate after reading
+    assert early(world(4, 9, bowl_at=6), times) == set()  # the bowl it was in put on the plate after
+    cooked = world(6, 4)  # the bread went on the plate raw at 4, then step 2 (read at 2) toasted it there at 5
+    cooked["objects"][2]["stamps"] = {"heated:Toaster": 5, "heated": 5}
+    assert early(cooked, times) == set()
+    cooked["objects"][2]["stamps"] = {"heated:Toaster": 3, "heated": 3}  # toasted first, then put on the plate
+    assert early(cooked, times) == {3}
+    bare = world(4, 7)
+    for o in bare["objects"]:
+        o.pop("placedAt")
+    assert early(bare, times) == set()
+    assert ck.early_work(PLATED, ck.contents(world(4, 7), "Plate|1"), times) == set()  # no dish: not judged
+    assert ck.place_steps(PLATED) == [(2, {"type": "AppleSliced", "state": {"isCooked": False}}),
+                                      (3, {"type": "BreadSliced", "state": {"isCooked": True}})]
+
+
 def test_contents_complete_exactly():
     w = good_world([obj("Potato|1", "Potato", "Plate|1"), obj("Egg|1", "Egg", "Bowl|1")])
     assert sorted(o["objectId"] for o in ck.contents(w, "Plate|1")) == ["AppleSliced|1", "BreadSliced|1", "Potato|1"]

@@ -104,6 +104,27 @@ def test_stamps_record_when_work_happened(sim):
     assert o.stamps["sliced"] == 5 and o.stamps["heated:StoveBurner"] == 12
 
 
+def test_placed_records_when_an_object_last_came_to_rest(sim):
+    """``placed`` is the clock time an object was last put into its receptacle (checkers time putting food on
+    a dish by it): not changed when its receptacle is carried elsewhere, renewed when it is put down again, a
+    slice's is when it was cut; ``None`` from the set-up; kept by a kitchen-file round trip."""
+    from embodiedweb.worlds.kitchen.objects import SimObject
+
+    assert sim.objects[APPLE].placed is None and KitchenSim(tiny_scene()).objects[APPLE].placed is None
+    sim.clock = 9
+    put(sim, APPLE, PAN)
+    assert sim.objects[APPLE].placed == 9
+    sim.clock = 15
+    put(sim, PAN, COUNTER)
+    assert sim.objects[PAN].placed == 15 and sim.objects[APPLE].placed == 9
+    sim.clock = 20
+    put(sim, APPLE, PAN)
+    assert sim.objects[APPLE].placed == 20
+    assert SimObject.build(sim.objects[APPLE].to_spec()).placed == 20
+    sim.clock = 25
+    assert {sim.objects[s].placed for s in slices(sim, EGG)} == {25}
+
+
 def test_toggling_what_has_no_power_is_a_clear_error(sim):
     before = snapshot(sim)
     ev = sim.step("ToggleObjectOn", objectId=PAN, forceAction=True)
