@@ -27,7 +27,8 @@ def world_digest(folder: str | None = None, level: str = "standard") -> str:
     ``curricula/`` (derived difficulty records: a curriculum level puts its own task ids into the suite
     version, see :attr:`embodiedweb.env.EmbodiedWebEnv.suite_version`) and ``tables/`` (the hand-written
     tables the generators read, :mod:`embodiedweb.tables`: what they say reaches an episode only through
-    the generated files, which are covered, as it did when the tables were Python literals) and
+    the generated files, which are covered, as it did when the tables were Python literals; the one table a
+    checker reads, geolocation's regions, is part of that checker's rules and bumps its version) and
     ``subsets/`` (lists of task ids that choose which episodes run, not what an episode is; each record
     names its selection).
 

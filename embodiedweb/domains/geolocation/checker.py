@@ -33,7 +33,20 @@ and the reason is in ``metrics["answer_error"]``.
 **One place per answer.** The city level judges the city part (in free text: every part that names a
 city). If it names more than one city of the gazetteer ("Paris / Lyon", "Paris, Lyon, Marseille,
 France"), the city level fails and ``metrics["answer_notes"]`` says so: listing candidates is not naming
-the place. The country level does the same with countries.
+the place. The country level does the same with countries (and reads the regions of the next paragraph
+the same way: "Sydney, New South Wales, Australia" names Australia, not Wales's United Kingdom too).
+
+**A city's own region is not a second city.** An address names the city's first-level region (state,
+province, canton, prefecture, ...) beside it, and many regions are named like a city or contain one's name
+("Seattle, Washington", "Montreal, Quebec", "Zurich, Canton of Zurich", "Porto Alegre, Rio Grande do Sul",
+"Makati, Metro Manila"). So when the city part names several cities, it names city X alone if every other
+mention lies in a phrase that names a region holding X (the project's table of regions,
+``data/tables/geo_places.json``: a region by any of its names, with or without a word such as "Canton of",
+"Province", "State", "Prefecture"); where a phrase could be read either way, the region reading wins, and a
+longer name wins over a shorter one ("Quebec City, Quebec" is Quebec City in Quebec). Exactly one city must
+be read so; otherwise the answer names several cities as before. So an answer still counts for at most one
+city: a region that does not hold the city ("Boston, Washington", "Zurich, Geneva") or of another country
+is read as before, and "Washington" or "Quebec" alone is still the city of that name.
 
 **Coordinates for the city.** With the city left blank, coordinates count for the city level when the
 city's centre is within 25 km of them and no other city of the gazetteer is nearer (so one point can
@@ -67,11 +80,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from embodiedweb.paths import data_dir
+from embodiedweb.tables import geo_regions
 from embodiedweb.text import NAME_ABBREVIATIONS
 from embodiedweb.text import fold as norm
 from embodiedweb.worlds.street.geo import haversine_km
@@ -121,6 +136,15 @@ STREET_WORDS = {
 }
 STREET_SUFFIXES = ("strasse", "straat", "gatan", "gade", "katu", "gasse", "gracht", "platz", "vagen", "veien",
                    "daero", "caddesi", "bulvari", "prospekt", "allee", "dori")
+#: words that name a kind of first-level region, before its name ("Canton of Zurich", "Provincia de Buenos
+#: Aires", "the State of Washington") or after it ("Kyoto Prefecture", "Washington State"), as folded tokens
+REGION_WORDS = tuple(tuple(w.split()) for w in (
+    "state", "province", "provincia", "canton", "kanton", "prefecture", "region", "county", "oblast", "krai",
+    "republic", "department", "departamento", "governorate", "district", "territory", "emirate", "voivodeship",
+    "municipality", "metropolis", "land", "estado", "comunidad", "community", "autonomous community",
+    "federal state", "special municipality", "metropolitan city", "special city"))
+#: the small words between a region word before the name and the name ("Canton of", "Estado de")
+REGION_LINKS = {"of", "de", "do", "da", "del", "di", "du", "des"}
 _NUM = r"[-+]?\d{1,3}(?:\.\d+)?"
 _JUNK = {"", "unknown", "none", "n a", "na", "not sure", "unsure", "x"}
 LABELS = {"latitude": "lat", "lat": "lat", "longitude": "lng", "lng": "lng", "lon": "lng", "long": "lng",
@@ -146,17 +170,56 @@ def place_norm(s: str) -> str:
 # --------------------------------------------------------------------------------------------- gazetteer
 @dataclass(frozen=True)
 class Gazetteer:
-    """Names of the places an answer may name (``data/geo/places.json``)."""
+    """Names of the places an answer may name (``data/geo/places.json``) and, per city, the names of the
+    first-level regions that hold it (``regions`` in ``data/tables/geo_places.json``)."""
 
     cities: tuple[dict[str, Any], ...]
     city_index: dict[str, tuple[int, ...]]  # place_norm(name) -> city indices
     country_index: dict[str, str]  # norm(name or alias) -> canonical country
     longest: int
     cue_terms: tuple[tuple[str, str, str], ...] = ()  # (term, country code, city) of every city's cues
+    regions: tuple[tuple[tuple[str, ...], ...], ...] = ()  # per city: place_norm'd tokens of its regions' names
 
     def find_cities(self, text: str) -> list[int]:
         """Indices of the distinct cities named in ``text`` (longest names first, left to right)."""
         return _scan(place_norm(text).split(), self.city_index, self.longest)
+
+    def named_cities(self, text: str) -> list[int]:
+        """:meth:`find_cities`, except that where it finds several, ``[x]`` if exactly one of them, ``x``, is
+        named with every other mention inside a phrase naming a region that holds ``x`` (the module
+        docstring's "a city's own region is not a second city")."""
+        hits = self.find_cities(text)
+        if len(hits) < 2 or not self.regions:
+            return hits
+        toks = place_norm(text).split()
+
+        def cities_at(i: int) -> tuple[int, tuple[int, ...]]:
+            return _match(toks, i, self.city_index, self.longest)
+
+        alone = [x for x in hits if set(_beside_regions(toks, self.regions[x], cities_at)) <= {x}]
+        return alone if len(alone) == 1 else hits
+
+    def named_countries(self, text: str) -> list[str]:
+        """:meth:`find_countries` with the same exception for the regions of a country (those holding one of
+        its cities): "New South Wales, Australia" names Australia alone, not Wales's United Kingdom too."""
+        found = self.find_countries(text)
+        if len(found) < 2 or not self.regions:
+            return found
+        toks = place_norm(text).split()
+
+        def countries_at(i: int) -> tuple[int, tuple[str, ...]]:
+            for n in range(min(8, len(toks) - i), 0, -1):
+                c = self.country_index.get(" ".join(toks[i:i + n]))
+                if c:
+                    return n, (c,)
+            return 0, ()
+
+        def regions_of(country: str) -> tuple[tuple[str, ...], ...]:
+            return tuple({k for c, r in zip(self.cities, self.regions, strict=False)
+                          if self.country_index.get(norm(c.get("country", ""))) == country for k in r})
+
+        alone = [x for x in found if set(_beside_regions(toks, regions_of(x), countries_at)) <= {x}]
+        return alone if len(alone) == 1 else found
 
     def exact_city(self, text: str) -> list[int]:
         """Indices of the cities whose normalised name equals the whole ``text``."""
@@ -184,19 +247,71 @@ def _strip_city(key: str) -> str:
     return key[:-5] if key.endswith(" city") and len(key) > 5 else key
 
 
+def _match(toks: list[str], i: int, index: dict[str, tuple[int, ...]], longest: int) -> tuple[int, tuple[int, ...]]:
+    """(length, cities) of the longest name of ``index`` that starts at token ``i``; ``(0, ())`` for none."""
+    for n in range(min(longest, len(toks) - i), 0, -1):
+        hit = index.get(" ".join(toks[i:i + n]))
+        if hit:
+            return n, hit
+    return 0, ()
+
+
 def _scan(toks: list[str], index: dict[str, tuple[int, ...]], longest: int) -> list[int]:
     found: list[int] = []
     i = 0
     while i < len(toks):
-        for n in range(min(longest, len(toks) - i), 0, -1):
-            hit = index.get(" ".join(toks[i:i + n]))
-            if hit:
-                found += [h for h in hit if h not in found]
-                i += n
-                break
+        n, hit = _match(toks, i, index, longest)
+        if hit:
+            found += [h for h in hit if h not in found]
+            i += n
         else:
             i += 1
     return found
+
+
+def _beside_regions(toks: list[str], names: tuple[tuple[str, ...], ...],
+                    places_at: Callable[[int], tuple[int, tuple[Any, ...]]]) -> list[Any]:
+    """The places named in ``toks`` (``places_at(i)``: the length and places of the longest name at token ``i``)
+    outside the phrases that name one of the regions ``names``: left to right, the longer of a place's name
+    and such a region phrase, the region where they are as long."""
+    found: list[Any] = []
+    i = 0
+    while i < len(toks):
+        n, hit = places_at(i)
+        r = _region_span(toks, i, names)
+        if r and r >= n:
+            i += r
+        elif hit:
+            found += [h for h in hit if h not in found]
+            i += n
+        else:
+            i += 1
+    return found
+
+
+def _region_word(toks: list[str], i: int) -> int:
+    """The length of the longest of :data:`REGION_WORDS` at token ``i`` (0 for none)."""
+    return max((len(w) for w in REGION_WORDS if tuple(toks[i:i + len(w)]) == w), default=0)
+
+
+def _region_span(toks: list[str], i: int, names: tuple[tuple[str, ...], ...]) -> int:
+    """The length of the longest phrase at token ``i`` that names one of the regions ``names``: the name,
+    optionally after "the", a region word and a link ("the Canton of", "Provincia de") or followed by a
+    region word ("Prefecture"); 0 for none."""
+    if not names:
+        return 0
+    starts = {i}
+    j = i + 1 if toks[i:i + 1] == ["the"] else i
+    w = _region_word(toks, j)
+    if w:
+        starts |= {j + w, *([j + w + 1] if toks[j + w:j + w + 1] and toks[j + w] in REGION_LINKS else [])}
+    best = 0
+    for s in starts:
+        for name in names:
+            if tuple(toks[s:s + len(name)]) == name:
+                end = s + len(name)
+                best = max(best, end + _region_word(toks, end) - i)
+    return best
 
 
 def _country_table(extra: dict[str, list[str]] | None = None) -> dict[str, str]:
@@ -239,7 +354,25 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
                     index[key].append(k)
     longest = max((len(k.split()) for k in index), default=1)
     terms = tuple((str(t[0]), str(t[1]), str(t[2])) for t in raw.get("cue_terms", []) if len(t) == 3)
-    return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms)
+    return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms,
+                     _city_regions(cities))
+
+
+def _city_regions(cities: tuple[dict[str, Any], ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Per city (by country code and name), the :func:`place_norm` tokens of every name of every region of
+    :func:`embodiedweb.tables.geo_regions` that holds it; none where the table is missing or has no row."""
+    try:
+        table = geo_regions()
+    except (OSError, ValueError):
+        table = {}
+    held: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+    for code, rows in table.items():
+        for name, others, inside in rows:
+            keys = {tuple(place_norm(n).split()) for n in [name, *others]} - {()}
+            for city in inside:
+                held.setdefault((code, city), set()).update(keys)
+    return tuple(tuple(sorted(held.get((c.get("country_code", ""), c["name"]), ()), key=lambda k: (-len(k), k)))
+                 for c in cities)
 
 
 # --------------------------------------------------------------------------------------------- parsing
@@ -350,12 +483,19 @@ def _take_coords(out: ParsedAnswer, parts: list[str]) -> list[str]:
 
 
 def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
-    """Fill the empty fields of ``out`` from free-text parts, each recognised by what it names."""
+    """Fill the empty fields of ``out`` from free-text parts, each recognised by what it names. Two parts that
+    a city's name spans, split at its comma ("Washington", "D.C."), are read as one part."""
     cities: list[str] = []
     streets: list[str] = []
     unknown: list[str] = []
     countries: list[str] = []
+    joined: list[str] = []
     for p in parts:
+        if joined and _spans(gz, joined[-1], p):
+            joined[-1] = f"{joined[-1].strip()}, {p.strip()}"
+        else:
+            joined.append(p)
+    for p in joined:
         p = p.strip().strip("\"'").strip()
         if _junk(p):
             continue
@@ -382,6 +522,18 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
         out.city = unknown.pop(0)
     if out.street is None:
         out.street = streets[0] if streets else (unknown.pop(0) if unknown else None)
+
+
+def _spans(gz: Gazetteer, a: str, b: str) -> bool:
+    """Whether the longest-first reading of ``a, b`` matches a city name that starts in ``a`` and ends in ``b``."""
+    head, toks = len(place_norm(a).split()), place_norm(f"{a}, {b}").split()
+    i = 0
+    while i < head:
+        n, _hit = _match(toks, i, gz.city_index, gz.longest)
+        if i + n > head:
+            return True
+        i += max(n, 1)
+    return False
 
 
 def is_street(p: str) -> bool:
@@ -420,8 +572,7 @@ def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gaz
         return out
     gz = gz or load_gazetteer()
     if countries:
-        gz = Gazetteer(gz.cities, gz.city_index, {**_names_table(tuple(countries)), **gz.country_index},
-                       gz.longest, gz.cue_terms)
+        gz = replace(gz, country_index={**_names_table(tuple(countries)), **gz.country_index})
     s = str(answer).strip().strip("`").strip()
     if len(s) >= 2 and s[0] in "[({" and s[-1] in "])}":
         s = s[1:-1]
@@ -524,10 +675,11 @@ def _goal_city_names(goal: dict[str, Any], gz: Gazetteer) -> set[str]:
 
 
 def judge_city(goal: dict[str, Any], p: ParsedAnswer, gz: Gazetteer) -> tuple[bool, str]:
-    """(city correct, note): one city named and it is this one, or coordinates nearest this city's centre."""
+    """(city correct, note): one city named and it is this one (its own region beside it is no second city:
+    :meth:`Gazetteer.named_cities`), or coordinates nearest this city's centre."""
     goal_names = _goal_city_names(goal, gz)
     if p.city:
-        hits = gz.find_cities(p.city)
+        hits = gz.named_cities(p.city)
         if len(hits) > 1:
             shown = ", ".join(gz.cities[h]["name"] for h in hits[:6])
             return False, f"the answer names {len(hits)} cities ({shown}): name one place"
@@ -562,7 +714,7 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
         [goal["continent"], *goal.get("continent_alt", [])])
     country_ok = False
     if p.country:
-        named = Gazetteer(gz.cities, gz.city_index, table, gz.longest).find_countries(p.country)
+        named = replace(gz, country_index=table).named_countries(p.country)
         if len(named) > 1:
             notes.append(f"the answer names {len(named)} countries ({', '.join(named[:6])}): name one")
         elif named:

@@ -66,7 +66,8 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 3  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street
+    checker_version = 4  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
+    # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

@@ -92,6 +92,80 @@ def test_gazetteer_city_lookups(gz):
     assert gz.exact_city("Mexico") == []  # the country, not Mexico City
 
 
+def test_region_phrases():
+    names = (("rio", "grande", "do", "sul"), ("zurich",))
+    span = ck._region_span
+    assert span("canton of zurich x".split(), 0, names) == 3 and span("the canton of zurich".split(), 0, names) == 4
+    assert span("zurich canton".split(), 0, names) == 2 and span("kanton zurich".split(), 0, names) == 2
+    assert span("rio grande do sul state".split(), 0, names) == 5 and span("estado do rio grande do sul".split(), 0,
+                                                                           names) == 6
+    assert span("zurich".split(), 0, names) == 1 and span("x zurich".split(), 1, names) == 1
+    assert span("rio".split(), 0, names) == 0 and span("canton".split(), 0, names) == 0
+    assert span("canton of".split(), 0, names) == 0 and span("zurich".split(), 0, ()) == 0
+    assert span("the zurich".split(), 0, names) == 0  # "the" only before a region word
+    assert ck._region_word("metropolitan city of x".split(), 0) == 2 and ck._region_word(["x"], 0) == 0
+    idx = {"zurich": (0,), "canton": (1,), "rio": (2,), "geneva": (3,)}
+
+    def at(toks):
+        return lambda i: ck._match(toks, i, idx, 1)
+
+    toks = "geneva canton of zurich".split()
+    assert ck._beside_regions(toks, names, at(toks)) == [3] and ck._scan(toks, idx, 1) == [3, 1, 0]
+    toks = "geneva rio grande do sul".split()  # the longer reading wins: the region, not "rio"
+    assert ck._beside_regions(toks, names, at(toks)) == [3] and ck._scan(toks, idx, 1) == [3, 2]
+    toks = "canton of geneva".split()  # not a region of these names: read as before
+    assert ck._beside_regions(toks, names, at(toks)) == [1, 3]
+    toks = "zurich zurich".split()  # as long: the region reading wins
+    assert ck._beside_regions(toks, names, at(toks)) == []
+
+
+def test_a_citys_own_region_is_not_a_second_city(gz):
+    def names(text):
+        return [gz.cities[i]["name"] for i in gz.named_cities(text)]
+
+    assert names("Zurich, Canton of Zurich") == ["Zurich"] and names("Seattle, Washington") == ["Seattle"]
+    assert names("Washington State, Seattle") == ["Seattle"] and names("Montreal, Quebec") == ["Montreal"]
+    assert names("Quebec, Montreal") == ["Montreal"] and names("Quebec City, Quebec") == ["Quebec City"]
+    assert names("Porto Alegre, Rio Grande do Sul") == ["Porto Alegre"]
+    assert names("Mar del Plata, Buenos Aires Province") == ["Mar del Plata"]
+    assert names("Makati, Metro Manila") == ["Makati"] and names("Fez, Fès-Meknès") == ["Fez"]
+    # a region that does not hold the city, or one city's region holding both: two cities as before
+    assert names("Zurich, Geneva") == ["Zurich", "Geneva"] and names("Rosario, Buenos Aires") == ["Rosario", "Buenos Aires"]
+    assert names("Boston, Washington") == ["Boston", "Washington, D.C."]
+    assert names("Quebec City, Montreal, Quebec") == ["Quebec City", "Montreal"]
+    assert names("Fès-Meknès") == ["Fez", "Meknes"]  # the region alone: both read it, so neither
+    assert names("Washington") == ["Washington, D.C."] and names("Canton of Vaud") == ["Guangzhou"]
+    bare = ck.replace(gz, regions=())
+    assert [bare.cities[i]["name"] for i in bare.named_cities("Seattle, Washington")] == ["Seattle", "Washington, D.C."]
+    seattle = gz.regions[gz.exact_city("Seattle")[0]]
+    assert ("washington",) in seattle and ("washington", "state") in seattle and seattle == tuple(
+        sorted(seattle, key=lambda k: (-len(k), k)))
+    assert gz.regions[gz.exact_city("Washington DC")[0]] == (("district", "of", "columbia"),)
+
+
+def test_a_countrys_region_is_not_a_second_country(gz):
+    assert gz.find_countries("New South Wales, Australia") == ["United Kingdom", "Australia"]
+    assert gz.named_countries("New South Wales, Australia") == ["Australia"]
+    assert gz.named_countries("Wales") == ["United Kingdom"] and gz.named_countries("Australia") == ["Australia"]
+    assert gz.named_countries("Wales, Australia") == ["United Kingdom", "Australia"]
+    assert gz.named_countries("Northern Ireland, UK") == ["United Kingdom"]
+    assert ck.replace(gz, regions=()).named_countries("New South Wales, Australia") == ["United Kingdom", "Australia"]
+    m = check_answer({**BERLIN, "country": "Australia", "city": "Sydney"}, "Sydney, New South Wales, Australia")
+    assert m["country"] and m["city"]
+
+
+def test_a_city_name_split_at_its_comma_is_one_part(gz):
+    assert ck._spans(gz, "Seattle or Washington", " D.C.") and ck._spans(gz, "Washington", "DC")
+    assert not ck._spans(gz, "Washington", "USA") and not ck._spans(gz, "Seattle", "Washington")
+    assert not ck._spans(gz, "", "Berlin") and not ck._spans(gz, "Berlin", "")
+    assert parse_answer("Seattle, Washington, D.C., USA").city == "Seattle, Washington, D.C."
+    p = parse_answer("Pennsylvania Avenue, Washington, D.C., USA")
+    assert (p.city, p.street, p.country) == ("Washington, D.C.", "Pennsylvania Avenue", "USA")
+    dc = {**BERLIN, "country": "United States", "city": "Washington, D.C.", "city_aliases": ["Washington"]}
+    assert check_answer(dc, "Washington, D.C., USA")["city"]
+    assert not check_answer({**dc, "city": "Seattle"}, "Seattle, Washington, D.C., USA")["city"]
+
+
 # ------------------------------------------------------------------------------------- coordinates
 def test_hemispheres_and_numbers():
     assert ck._hemi(5.0, "s", "N", "S") == -5.0 and ck._hemi(-5.0, "N", "N", "S") == 5.0
