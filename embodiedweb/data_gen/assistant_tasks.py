@@ -63,7 +63,9 @@ def dressed_kitchen(i: int, kitchen_id: str, plain: dict[str, Any]) -> dict[str,
     for the episode, each piece where the kitchen keeps one (``remove`` every food type, ``add`` the swapped
     types at the same receptacles by id). Without it a kitchen always held the same food at the same place, so
     an agent that had learnt the train episodes' kitchens knew "the food in the fridge" of a test episode
-    without looking (a red-team agent did, in 94 of 96 test episodes)."""
+    without looking (a red-team agent did, in 94 of 96 test episodes). ``teleport = "seen"``: what the closed
+    fridge holds is named only once it is opened (else ``Teleport [Tomato]`` said "inside the closed Fridge", and
+    a refused pickup gave a tomato's id and distance, without a look)."""
     from embodiedweb.domains.assistant.grounding import FOODS
 
     order = list(FOODS)
@@ -72,7 +74,8 @@ def dressed_kitchen(i: int, kitchen_id: str, plain: dict[str, Any]) -> dict[str,
     foods = [o for o in plain["objects"] if o["objectType"] in FOODS and o.get("parentReceptacles")]
     return {"kitchen_id": kitchen_id, "remove": sorted({o["objectType"] for o in plain["objects"]
                                                          if o["objectType"] in FOODS}),
-            "add": [{"type": swap[o["objectType"]], "on": o["parentReceptacles"][0]} for o in foods]}
+            "add": [{"type": swap[o["objectType"]], "on": o["parentReceptacles"][0]} for o in foods],
+            "teleport": "seen"}
 
 
 def _label(name: str) -> str:

@@ -3,7 +3,7 @@
 Shortcuts (must fail, and the turn they change must be judged wrong in every episode they carry out):
 hedging between candidates, ignoring a reference (staying on the last tab, another store than last
 time), answering from the instructions alone, acting on the previous instruction's target, guessing the
-food without looking, opening every result, answering "look it up" turns without the wiki, one new tab
+food without looking (or by which foods the kitchen will not name), opening every result, answering "look it up" turns without the wiki, one new tab
 where two are asked for. Genuine alternatives (must pass): other ways to the same
 result (the search form and its result links, tabs in another order, closing the start tab, looking in the
 kitchen first, answers in a sentence, names spelled as people also write them).
@@ -198,6 +198,72 @@ class GuessTheFood(Changed):
         yield from self.move_grounded({**e, "object": apples[0]})
 
 
+class ProbeTheFridge(Changed):
+    """Never opens the fridge: names each food in turn (``Teleport [Tomato]`` ...) and takes the one the kitchen
+    says is inside the closed fridge as the fridge's food; then orders it, or looks its recipe up (before
+    ``teleport = "seen"`` that note told it in 44 of 73 episodes). When the kitchen says no such thing it takes a
+    wrong food, one whose order or recipe differs (it knows the answer), so a pass means the kitchen gave the food
+    away. (Which foods it refuses to
+    name tells only that they are absent or hidden: a guess from that is :class:`GuessTheFood`'s.)"""
+
+    changes = ("order_grounded", "recipe_grounded")
+    tolerated = ("Teleport [",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes and str(t["expect"].get("place", "")).startswith("Fridge|")
+                   for t in task.goal["turns"])
+
+    def probe(self) -> Plan:
+        """The food the kitchen gives away as the fridge's without opening it, else the foods it would not name
+        (as a list)."""
+        from embodiedweb.domains.assistant.grounding import FOODS
+
+        yield from self.switch("embodied")
+        refused = []
+        for food in FOODS:
+            yield f"Teleport [{food}]"
+            if "inside the closed Fridge" in self.obs["embodied_text"]:
+                return food
+            if self.obs.get("last_action_error"):
+                refused.append(food)
+        return refused
+
+    def wrong(self, given: str | list[str], right: Any, outcome: Any) -> str:
+        """The food given away, else the first food (refused ones first) whose ``outcome`` is not ``right``."""
+        from embodiedweb.domains.assistant.grounding import FOODS
+
+        if isinstance(given, str):
+            return given
+        return next(f for f in (*given, *FOODS) if outcome(f) != right)
+
+    def alt_order_grounded(self, e: dict[str, Any]) -> Plan:
+        if not str(e.get("place", "")).startswith("Fridge|"):
+            yield from self.order_grounded(e)
+            return
+        food = self.wrong((yield from self.probe()), e["food"], lambda f: f)
+        offers = sorted((price, p["product_id"], s) for p in shop.products_for_type(food)
+                        for s, price in shop.offers(p["product_id"]).items())
+        blind = {k: v for k, v in e.items() if k != "place"}
+        yield from self.order_grounded({**blind, "product": offers[0][1], "store": offers[0][2], "food": food})
+
+    def alt_recipe_grounded(self, e: dict[str, Any]) -> Plan:
+        if not str(e.get("place", "")).startswith("Fridge|"):
+            yield from self.recipe_grounded(e)
+            return
+        diet, level = e.get("diet", ""), e.get("level", "")
+
+        def quickest(food: str) -> str | None:
+            hits = sorted(recipes.search("", [diet] if diet else [], level, [food], []),
+                          key=lambda r: (r["time_minutes"], r["recipe_id"]))
+            return hits[0]["recipe_id"] if hits else None
+
+        food = self.wrong((yield from self.probe()), e["recipe"], quickest)
+        blind = {k: v for k, v in e.items() if k != "place"}
+        if quickest(food):
+            yield from self.recipe_grounded({**blind, "recipe": quickest(food), "food": food})
+
+
 class OpenAllResults(Changed):
     """Opens the first three results, so whichever two were meant are open."""
 
@@ -372,5 +438,5 @@ class SpelledOtherwise(Changed):
 
 
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
-             OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab)
+             OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise)
