@@ -806,18 +806,23 @@ def city_cue_articles(c: dict[str, Any], city: str) -> list[dict[str, Any]]:
     here = f"{_city_link(code, city)}, {country}"
     ch = cc["chain"]
     word = f"{ch['word']} ({ch['translit']})" if ch["translit"] else ch["word"]
+    # a chain with shops in two cities names them in alphabetical order and is based in either (drawn per city,
+    # apart from the cues' own draws): were it always based in the city of its standpoint, or named first,
+    # "based in" would decide between the two and the second cue would never be needed
+    two = sorted([city, ch["also"]]) if ch["also"] else [city]
+    hq = random.Random(f"geo-chain-hq:{code}:{city}").choice(two)
     shops = (f"All of its {ch['shops']} shops are in {_city_link(code, city)}." if not ch["also"] else
-             f"Its {ch['shops']} shops are in {_city_link(code, city)} and {_city_link(code, ch['also'])}.")
-    also = [city_slug(code, ch["also"])] if ch["also"] and city_slug(code, ch["also"]) != slugify(country) else []
+             f"Its {ch['shops']} shops are in {_city_link(code, two[0])} and {_city_link(code, two[1])}.")
+    links = [city_slug(code, name) for name in two if name == city or city_slug(code, name) != slugify(country)]
     t = cc["transit"]
     sp = cc["speciality"]
     return [
         article(slugs["chain"], ch["name"],
-                f"{ch['name']} is a local chain based in {here}, founded in {ch['founded']}; its signs read "
-                f"“{ch['sign']}” ({word}: {ch['meaning']}).",
+                f"{ch['name']} is a local chain based in {_city_link(code, hq)}, {country}, founded in "
+                f"{ch['founded']}; its signs read “{ch['sign']}” ({word}: {ch['meaning']}).",
                 [("Shops", [shops, "The chain is not found elsewhere."])],
-                [("Type", "local chain"), ("Founded", str(ch["founded"])), ("Headquarters", city)],
-                [city_slug(code, city), *also, slugify(country)], ["Companies", f"Companies of {country}"]),
+                [("Type", "local chain"), ("Founded", str(ch["founded"])), ("Headquarters", hq)],
+                [*links, slugify(country)], ["Companies", f"Companies of {country}"]),
         article(slugs["transit"], t["name"],
                 f"{t['name']} is the public transport operator of {here}. Its emblem, the letters {t['name']} on a "
                 f"{t['colour']} disc, marks every bus stop of the city.",

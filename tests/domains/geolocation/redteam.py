@@ -454,14 +454,19 @@ class SearchBoxResearch(RedTeamAgent):
 
 
 class SearchResultsOnly(RedTeamAgent):
-    """Searches the wiki for the cue's name and answers from the results page without opening an article."""
+    """Searches the wiki for the cue's name and answers from the results page without opening an article (the
+    nearest cue whose article's summary names the city: a chain in two cities may be based in the other one)."""
 
     @classmethod
     def applies(cls, task: Task) -> bool:
         return any(c["lookup"] for c in standpoint_of(task)["distinguishing"])
 
     def research(self) -> Plan:
-        cue = min((c for c in self.sp["distinguishing"] if c["lookup"]), key=lambda c: (len(self.path(c["node"])), c["node"]))
+        from web_sites.wiki import catalog
+
+        cues = [c for c in self.sp["distinguishing"] if c["lookup"]]
+        named = [c for c in cues if self.goal()["city"] in (catalog.get(c["articles"][0]) or {}).get("summary", "")]
+        cue = min(named or cues, key=lambda c: (len(self.path(c["node"])), c["node"]))
         yield from self.walk_to(cue["node"])
         yield from self.to_web()
         yield f"goto [/wiki/search?q={cue['lookup'][0]}]"

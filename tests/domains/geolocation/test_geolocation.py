@@ -521,3 +521,26 @@ def test_a_region_never_lets_one_answer_count_for_two_cities():
     assert ok("Quebec City", "Quebec, Canada") and not ok("Montreal", "Quebec, Canada")
     assert ok("Quebec City", "Quebec City, Quebec, Canada") and not ok("Montreal", "Quebec City, Quebec, Canada")
     assert not ok("Lausanne", "Lausanne, Canton of Zurich") and not ok("Zurich", "Lausanne, Canton of Zurich")
+
+
+def test_a_chain_in_two_cities_leaves_the_choice_to_a_second_cue():
+    """A chain with shops in two cities lists them in alphabetical order and is based in either: its article
+    does not single out the standpoint's city (it was always the headquarters, so answering the headquarters
+    passed 87 of 87 such standpoints and the second cue was never needed); every such standpoint has a second
+    cue whose article names its city alone."""
+    from web_sites.wiki import catalog
+
+    two_city, hq_here = 0, 0
+    for sp in load_standpoints().values():
+        arts = {c["cue"]: catalog.get(c["articles"][0]) for c in sp["distinguishing"]}
+        chain = arts.get("chain")
+        if chain is None or not chain["sections"][0]["paragraphs"][0].startswith("Its "):
+            continue
+        two_city += 1
+        names = chain["sections"][0]["paragraphs"][0].split(" shops are in ")[1].rstrip(".").split(" and ")
+        assert sp["city"] in names and names == sorted(names), (sp["id"], names)
+        hq_here += dict(chain["infobox"])["Headquarters"] == sp["city"]
+        others = [a for k, a in arts.items() if k != "chain"]
+        assert any(f"of {sp['city']}" in a["lead"] or f"speciality of {sp['city']}" in a["lead"] for a in others), sp["id"]
+    assert two_city >= 80
+    assert 0.3 * two_city <= hq_here <= 0.7 * two_city, (hq_here, two_city)
