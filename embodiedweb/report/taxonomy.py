@@ -52,7 +52,7 @@ STUCK_TAIL = 10
 LOOP_VISITS = 3
 REPEAT_RUN = 3
 OBJECT_ERRORS = re.compile(r"not visible|not interactable|too far|\bm away\b|no reachable position|"
-                           r"object id appears to be invalid|no object named|unknown object|invalid object|"
+                           r"object id appears to be invalid|no object named|no object type or id|unknown object|invalid object|"
                            r"unknown node|no such node|not a neighbou?r|not reachable", re.I)
 
 

@@ -348,6 +348,7 @@ def test_repeated_actions_do_not_wrap_around_the_trace():
 @pytest.mark.parametrize("error", [
     "Apple|1 is not visible", "Fridge|1 is NOT INTERACTABLE", "the object is too far", "Apple|1 is 2.4 m away",
     "no reachable position next to Sink|1", "Object ID appears to be invalid", "no object named 'Spoon'",
+    "'Saucepan' is no object type or id of a kitchen",
     "unknown object Spoon", "invalid object id", "unknown node n99", "no such node n99", "n3 is not a neighbor",
     "n3 is not a neighbour", "n3 is not reachable"])
 def test_failed_navigation_messages(error):

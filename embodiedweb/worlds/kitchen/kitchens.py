@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import vocab
 from .generator import generate_kitchen
 from .sim import KitchenSim
 
@@ -44,6 +45,17 @@ def _scene_text(kitchen_id: str) -> str:
 def kitchen_scene(kitchen_id: str) -> dict[str, Any]:
     """A fresh copy of a kitchen's scene dict."""
     return json.loads(_scene_text(kitchen_id))
+
+
+@lru_cache(maxsize=1)
+def object_types() -> frozenset[str]:
+    """Every object type the kitchens know, lower-cased: the vocabulary's and every type a kitchen file holds. A
+    name outside it is no object of any kitchen (which says nothing of what one kitchen hides)."""
+    types = {t for name in dir(vocab) if name.isupper() and isinstance(getattr(vocab, name), frozenset)
+             for t in getattr(vocab, name)}
+    for kid in list_kitchens():
+        types |= {o["objectType"] for o in kitchen_scene(kid)["objects"]}
+    return frozenset(t.lower() for t in types)
 
 
 def load_kitchen(kitchen_id: str) -> KitchenSim:

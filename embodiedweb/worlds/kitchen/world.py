@@ -21,7 +21,7 @@ import numpy as np
 from ..base import EmbodiedWorld
 from ..spec import ActionSpec, Arg, bare_action
 from . import vocab
-from .kitchens import kitchen_scene, list_kitchens
+from .kitchens import kitchen_scene, list_kitchens, object_types
 from .observe import object_states
 from .sim import KitchenSim
 
@@ -175,6 +175,9 @@ class KitchenWorld(EmbodiedWorld):
             if not ref:
                 return f"{name} needs an object: {name} [objectId or type]"
             ref = str(ref).strip()
+            if "|" not in ref and ref.lower() not in object_types():
+                return (f"{ref!r} is no object type or id of a kitchen: name an object by its id or by its type as "
+                        "the observation writes it, in brackets after the id (e.g. CounterTop, StoveKnob)")
             if name != "Teleport" and ref not in sim.objects:
                 ambiguous = self._ambiguous(ref)
                 if ambiguous:

@@ -140,6 +140,12 @@ def test_a_component_on_the_dish_before_its_place_step_was_read_is_early_work():
     assert early(cooked, times) == set()
     cooked["objects"][2]["stamps"] = {"heated:Toaster": 3, "heated": 3}  # toasted first, then put on the plate
     assert early(cooked, times) == {3}
+    assert early(world(5, 9), times) == set()  # put there at the clock time its step was viewed: fine
+    moved = world(4, 9)
+    moved["objects"][0]["placedAt"] = 20  # the plate carried elsewhere later does not put the apple there again
+    assert early(moved, times) == {2}
+    plain = {"objectId": "A", "objectType": "AppleSliced", "isCooked": False, "parentReceptacles": ["Plate|1"]}
+    assert ck.early_work(PLATED, [plain], times, "Plate|1", {}) == set()  # no stamps, no world's objects
     bare = world(4, 7)
     for o in bare["objects"]:
         o.pop("placedAt")
@@ -328,3 +334,21 @@ def test_order_rule():
     hard = ck.check_cooking({"recipe_id": r["recipe_id"], "missing": "Egg", "missing_told": False}, world,
                          {"shop": {"orders": [_order("Egg")]}})
     assert hard["conditions"][label] is True and hard["conditions"]["ordered a Egg for delivery to the kitchen"]
+
+
+def test_arrival_and_cooked_there_on_partial_records():
+    """The placing helpers on records that lack fields: no parents, a container the world does not list, no
+    stamps, a type no step cooks, a place op without a state."""
+    assert ck.arrival({"placedAt": 3}, "D", {}) == 3
+    assert ck.arrival({"placedAt": 3, "parentReceptacles": ["D"]}, "D", {}) == 3
+    assert ck.arrival({"placedAt": 3, "parentReceptacles": ["Ghost", "D"]}, "D", {}) is None
+    assert ck.arrival({"placedAt": 3, "parentReceptacles": ["B", "D"]}, "D", {"B": {}}) is None
+    assert ck.arrival({"placedAt": 3, "parentReceptacles": ["B", "D"]}, "D", {"B": {"placedAt": 5}}) == 5
+    req = {"BreadSliced": [(1, "heated:Toaster")]}
+    bread = {"objectType": "BreadSliced", "stamps": {"heated:Toaster": 6}}
+    assert ck.cooked_there(bread, 4, req, 2) and not ck.cooked_there(bread, 7, req, 2)
+    assert not ck.cooked_there(bread, 4, req, 1)  # the cook step is not before the place step
+    assert not ck.cooked_there({"objectType": "BreadSliced"}, 4, req, 2)
+    assert not ck.cooked_there({"objectType": "BreadSliced", "stamps": {"sliced": 6}}, 4, req, 2)
+    assert not ck.cooked_there({"objectType": "AppleSliced", "stamps": {"heated:Toaster": 6}}, 4, req, 2)
+    assert ck.place_steps({"steps": [{"ops": [{"op": "place", "obj": "Apple"}]}]}) == [(0, {"type": "Apple", "state": {}})]

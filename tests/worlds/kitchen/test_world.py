@@ -26,7 +26,8 @@ def test_execute_by_type_name_and_errors():
     ids = [o["objectId"] for o in w.semantic_state()["objects"] if o["objectType"] == "BreadSliced"]
     assert ids[0] == f"{bread}|BreadSliced_0"
     before = json.dumps(w.semantic_state(), sort_keys=True)
-    assert "invalid" in w.execute("PickupObject", {"obj": "Unicorn"})
+    assert "no object type or id of a kitchen" in w.execute("PickupObject", {"obj": "Unicorn"})
+    assert "invalid" in w.execute("PickupObject", {"obj": "Unicorn|+0.00|+0.00|+0.00"})
     assert w.execute("PickupObject", {"obj": "Fridge"}) != ""
     assert w.execute("Fly", {}) != ""
     assert json.dumps(w.semantic_state(), sort_keys=True) == before
@@ -140,3 +141,22 @@ def test_teleport_seen_names_nothing_in_a_closed_receptacle_not_opened_yet():
     assert len(default.known_object_ids()) == len(default.semantic_state()["objects"])
     with pytest.raises(ValueError, match="embodied.teleport"):
         make(kid, teleport="never")
+
+
+def test_a_name_no_kitchen_knows_is_told_apart_from_an_absent_or_hidden_object():
+    """A name that is no object type of any kitchen ("Saucepan" for a Pot, "Bread slice") gets its own answer,
+    saying how objects are named, in both modes; an object type this kitchen lacks and one inside a closed
+    receptacle not opened yet still get the same answer ("absent or not seen" stays one answer)."""
+    from embodiedweb.worlds.kitchen.kitchens import list_kitchens, object_types
+
+    kid = list_kitchens()[0]
+    for extra in ({}, {"teleport": "seen"}):
+        w = make(kid, remove=["Tomato", "Lettuce"], add=[{"type": "Tomato", "on": "Fridge"}], **extra)
+        for ref in ("Saucepan", "Bread slice", "frying pan"):
+            said = w.execute("Teleport", {"obj": ref})
+            assert said.startswith(f"{ref!r} is no object type or id of a kitchen") and "in brackets" in said
+        if extra:
+            assert w.execute("Teleport", {"obj": "Tomato"}) == w.execute("Teleport", {"obj": "Lettuce"}).replace(
+                "Lettuce", "Tomato")
+    assert {"pot", "pan", "breadsliced", "eggcracked", "countertop", "stoveknob"} <= object_types()
+    assert not {"saucepan", "unicorn"} & object_types()
