@@ -7,6 +7,27 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   feet, yards, km, cm, inches) is converted to the fact's unit, so "191 metres (about 627 feet)" is one
   consistent answer; a unit of another dimension is wrong; a quantity without a unit is read in the
   fact's unit. Ordinals count ("14th floor", "floor 14"). A hedge fails unless both agree ("180 or 191").
+  How a number is read (:func:`read_number`), for digits joined by ``,`` or ``.`` with no space:
+
+  - ``1,200`` / ``12,345,678.5``: a first group of 1-3 digits not starting with 0, then groups of exactly
+    three digits after each comma, is English thousands grouping (1200), whatever unit follows;
+  - ``18,6`` / ``18,60`` / ``1,5 km`` / ``0,146 km`` / ``1234,5``: any other single comma between digits
+    is a decimal comma (18.6; 0.146). The ambiguity: a comma followed by exactly three digits after a
+    first group of 1-3 digits ("14,600 m") is read as English thousands (14600 m), never as the decimal
+    comma some of Europe would mean (14.6 m): so no correct English answer is ever read otherwise, and
+    such a European answer fails (it can be written "14,6 m"). "18,19" is 18.19, not a list; a list
+    needs a space after the comma ("18, 19" is two numbers, a hedge);
+  - ``14.6``: a decimal point; anything else (``1.200,5``, ``3,5,7``, ``38.0,38.48``, ``1.2.3``: dotted
+    thousands, lists without spaces, dates) is no one number and fails the answer;
+  - whole digits right before a ":" are a clock time's hour, no quantity ("14:15").
+
+  Compound lengths are one quantity: a whole number with a length unit followed, with only a space, a
+  comma or "and" between, by a smaller length unit's quantity below one of the preceding part's unit
+  ("14 m 60 cm" = 14.6 m, "1 km 200 m 50 cm", "5 ft 11 in", "5' 11\"", "47 feet and 11 inches"); after
+  whole feet, "in" is inches and a bare number below 12 right after is inches too ("5'11", "5 ft 11").
+  Anything else is two quantities, each judged ("14 m or 60 cm", "14.5 m 10 cm", "14 m 120 cm"). The
+  tolerance applies to the whole. Durations ("1 h 30 min") are not quantities of any fact here: numbers
+  are lengths, floors and years.
 - ``time`` (``value`` like ``"2:15 pm"``): every clock time in the answer ("2:15 pm", "14:15",
   "2.15 p.m.", "2 pm" or "2 o'clock" for 2:00, "1415 hrs") must be that minute of the day; a time without
   am/pm is read on a 12-hour clock. A number that is not a clock time is ignored.
@@ -52,11 +73,12 @@ class Verdict:
 
 
 _LETTERS = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ł": "l",
-                          "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "þ": "th", "ı": "i", "’": "'", "‘": "'"})
+                          "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "þ": "th", "ı": "i", "’": "'", "‘": "'",
+                          "′": "'", "″": '"'})
 
 
 def fold(text: str) -> str:
-    """Lower case without accents ("Søren Bergström" = "soren bergstrom"); curly quotes made straight."""
+    """Lower case without accents ("Søren Bergström" = "soren bergstrom"); curly quotes and primes made straight."""
     t = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     return "".join(c for c in t if not unicodedata.combining(c)).lower()
 
@@ -112,21 +134,67 @@ for _words, _dim, _f in [
     for _w in _words:
         UNITS[_w] = (_dim, _f)
 
-_QTY = re.compile(r"(?<![\w.:,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d:]|,\d)(st|nd|rd|th)?"
-                  r"\s*(['\"]|[a-z]+)?")
+#: a number as written (digits with "," or "." between digit groups, read by :func:`read_number`), an
+#: ordinal ending, and the word (or ' or ") after it; a number is never cut short at a "," or "." that
+#: joins digits, and whole digits right before a ":" are a clock time's hour, not a quantity
+_QTY = re.compile(r"(?<![\w.:,])(\d+(?:[.,]\d+)*)(?!\d|[.,]\d)(st|nd|rd|th)?\s*(['\"]|[a-z]+)?")
 _BEFORE = re.compile(r"(floor|level|storey|story)\s*(?:no\.?|number)?\s*$")
+_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
+_POINT = re.compile(r"\d+(?:\.\d+)?")
+_DECIMAL_COMMA = re.compile(r"\d+,\d+")
+#: what may stand between the parts of a compound length ("14 m 60 cm", "14 m, 60 cm", "14 m and 60 cm")
+_JOIN = re.compile(r"\s*(?:,\s*)?(?:and\s*)?")
+_FOOT = UNITS["ft"][1]
 
 
-def quantities(text: str) -> list[tuple[float, str | None, float]]:
-    """``(value, dimension or None, factor)`` for each number in folded ``text`` (see module docstring)."""
-    out = []
+def read_number(written: str) -> float | None:
+    """The value of a number written with digits, "," and "." (see the module docstring): ``"1,200"`` is
+    1200, ``"18,6"`` 18.6, ``"14,600"`` 14600 (English thousands, never 14.6); None for a form that is no
+    one number (``"1.200,5"``, ``"3,5,7"``)."""
+    if _POINT.fullmatch(written):
+        return float(written)
+    if _THOUSANDS.fullmatch(written):
+        return float(written.replace(",", ""))
+    if _DECIMAL_COMMA.fullmatch(written):
+        return float(written.replace(",", "."))
+    return None
+
+
+@dataclass
+class _Qty:
+    value: float | None  # None: digits that are no one number
+    unit: tuple[str, float] | None  # (dimension, factor) when the answer gave one
+    end: int  # where its text ends (a compound's: where its last part ends)
+    last: tuple[float, bool] | None  # a compound's last part so far: (its unit's factor, its value is whole)
+
+
+def quantities(text: str) -> list[tuple[float | None, str | None, float]]:
+    """``(value, dimension or None, factor)`` for each quantity in folded ``text``, a compound length being
+    one (see module docstring); the value is None for digits that are no one number."""
+    found: list[_Qty] = []
     for m in _QTY.finditer(text):
-        value = float(m.group(1).replace(",", ""))
-        unit = UNITS.get(m.group(3) or "")
+        if m.group(1).isdigit() and text.startswith(":", m.end(1)):
+            continue  # "14:15"
+        value, word, ordinal = read_number(m.group(1)), m.group(3) or "", m.group(2) is not None
+        unit = UNITS.get(word)
+        prev = found[-1] if found else None
+        gap = text[prev.end:m.start()] if prev else ""
+        after_feet = bool(prev and prev.last and prev.last == (_FOOT, True)) and not ordinal
+        if unit is None and after_feet and value is not None and value < 12 and (
+                word == "in" and _JOIN.fullmatch(gap) or not word and not gap.strip()):
+            unit = UNITS["inch"]  # "5 ft 11 in"; "5'11", "5 ft 11"
         if unit is None and _BEFORE.search(text[max(0, m.start() - 20):m.start()]):
-            unit = UNITS["floor"]
-        out.append((value, unit[0] if unit else None, unit[1] if unit else 1.0))
-    return out
+            unit, ordinal = UNITS["floor"], True  # "floor 14": a floor, never part of a compound
+        if (prev and prev.last and prev.last[1] and prev.value is not None and prev.unit and unit and not ordinal
+                and value is not None and unit[0] == prev.unit[0] and unit[1] < prev.last[0]
+                and value * unit[1] < prev.last[0] - 1e-9
+                and _JOIN.fullmatch(gap)):  # "14 m 60 cm": one quantity, in the first part's unit
+            prev.value += value * unit[1] / prev.unit[1]
+            prev.end, prev.last = m.end(), (unit[1], value.is_integer())
+            continue
+        last = (unit[1], value.is_integer()) if unit and value is not None and not ordinal else None
+        found.append(_Qty(value, unit, m.end(), last))
+    return [(q.value, q.unit[0] if q.unit else None, q.unit[1] if q.unit else 1.0) for q in found]
 
 
 def _fmt(x: float) -> str:
@@ -140,6 +208,8 @@ def _judge_number(text: str, fact: dict[str, Any]) -> Verdict:
     if not qs:
         return Verdict(False, "no number in the answer")
     for value, qdim, factor in qs:
+        if value is None:
+            return Verdict(False, "a number in the answer is no one number (write 18.6 or 18,6; 1,200 or 1200)")
         if qdim is not None and qdim != dim:
             return Verdict(False, f"{_fmt(value)} is a {qdim}, not a {dim}")
         v = value * factor / scale if qdim is not None else value

@@ -42,8 +42,9 @@ class ShoppingDomain(StreetDomain):
     """
 
     name = "shopping"
-    #: 2: the hard tier counts every unit of the item ordered, whatever its delivery; a possessive names the person
-    checker_version = 2
+    #: 2: the hard tier counts every unit of the item ordered, whatever its delivery; a possessive names the person;
+    #: 3: an errand's numeric answer may use a decimal comma or a compound length (traveling's judge, version 3)
+    checker_version = 3
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "

@@ -87,8 +87,9 @@ class TravelingDomain(StreetDomain):
     """
 
     name = "traveling"
-    #: 2: a name in the possessive names the person; the hard tier's description restated in an answer is not judged
-    checker_version = 2
+    #: 2: a name in the possessive names the person; the hard tier's description restated in an answer is not judged;
+    #: 3: a decimal comma ("14,6 m") and compound lengths ("14 m 60 cm", "47 ft 11 in") are read as one number
+    checker_version = 3
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

@@ -135,7 +135,18 @@ class HedgeTwo(RedTeamAgent):
             other = next(c for c in f["choices"] if c != v)
         else:
             other = next(x["value"] for x in _same_key(self.task) if x["kind"] == "name")
-        return f"{v} or {other}" if _rng(self.task, "hedge").random() < 0.5 else f"{other} or {v}"
+        return self.join(v, other) if _rng(self.task, "hedge").random() < 0.5 else self.join(other, v)
+
+    def join(self, a: str, b: str) -> str:
+        return f"{a} or {b}"
+
+
+class HedgeCommaNoSpace(HedgeTwo):
+    """As :class:`HedgeTwo`, the two answers joined by a comma without a space ("38.0,38.48", "14,15"): the
+    judge reads such digits as one number (a decimal comma) or as no number, never as a list to pick from."""
+
+    def join(self, a: str, b: str) -> str:
+        return f"{a},{b}"
 
 
 class PasteTheSection(RedTeamAgent):
@@ -205,15 +216,20 @@ class _Genuine(RedTeamAgent):
 
 
 class AlternateForm(_Genuine):
-    """Answers in another form of the same value: lengths in feet or centimetres, "floor 14", "the year
-    2064", 24-hour or dotted times, names with initials or surname first, a plural option."""
+    """Answers in another form of the same value: lengths in feet or centimetres, with a decimal comma ("14,6
+    m") or compound ("14 m 60 cm", "47 ft 11 in"), "floor 14", "the year 2064", 24-hour or dotted times, names
+    with initials or surname first, a plural option."""
 
     def answer(self) -> str:
         f = self.fact()
         v = str(f["value"])
         pick = _rng(self.task, "form").randrange(3)
         if f["kind"] == "number" and f.get("unit") == "m":
-            return [f"{round(float(v) / 0.3048)} feet", f"{round(float(v) * 100)} cm", f"{v}m"][pick]
+            x = float(v)
+            feet, inches = divmod(round(x / 0.0254), 12)
+            return [f"{round(x / 0.3048)} feet", f"{round(x * 100)} cm", f"{v}m", f"{v.replace('.', ',')} m",
+                    f"{int(x)} m {round((x - int(x)) * 100)} cm", f"{feet} ft {inches} in"][
+                _rng(self.task, "length form").randrange(6)]
         if f["kind"] == "number" and f.get("unit") == "floor":
             n = int(v)
             suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -347,8 +363,8 @@ class MapDirectionsByAddress(MapDirectionsByName):
 
 
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
-    MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, PasteTheSection, CopyOtherLandmark,
-    CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer)
+    MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
+    CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress)

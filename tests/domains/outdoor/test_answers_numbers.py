@@ -1,0 +1,158 @@
+"""How the answer judge reads numbers (answers.py, traveling checker version 3): a decimal comma ("14,6 m") and
+compound lengths ("14 m 60 cm", "47 ft 11 in") are one number, while English thousands ("1,200"), hedges,
+years and clock times are read as before. Checked rule by rule and on every numeric question of the suites
+(the traveling tiers and the shopping errands that ask one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embodiedweb.domains.outdoor.answers import judge, read_number
+from embodiedweb.domains.outdoor.traveling import TravelingDomain, fact_of, judge_answer, landmark_names
+from embodiedweb.registration import spec_for
+from embodiedweb.tasks import load_tasks
+from tests.domains.outdoor.test_traveling_answers import N, T
+
+
+# ------------------------------------------------------------------------------------------------ the rules
+@pytest.mark.parametrize(("written", "value"), [
+    ("14.6", 14.6), ("1200", 1200.0),
+    ("1,200", 1200.0), ("12,345,678.5", 12345678.5), ("1,460", 1460.0),  # English thousands
+    ("14,600", 14600.0),  # a first group of 1-3 digits and three after the comma: thousands, never 14.6
+    ("18,6", 18.6), ("18,60", 18.6), ("1,5", 1.5), ("0,146", 0.146), ("1234,5", 1234.5), ("1,2345", 1.2345),
+    ("3,5,7", None), ("1.200,5", None), ("1.2.3", None), ("1,200,5", None), ("14.6,14.9", None),
+])
+def test_how_digits_with_commas_and_points_read(written, value):
+    assert read_number(written) == value
+
+
+LENGTH = N("14.6", "m", 0.16)
+
+RIGHT = [
+    # a decimal comma
+    ("14,6 m", LENGTH), ("14,6", LENGTH), ("14,60 metres", LENGTH), ("It is 14,6 m long.", LENGTH),
+    ("0,0146 km", LENGTH), ("1,5 km", N("1500", "m")), ("0,146 km", N("146", "m")),
+    ("14,6 m (48 ft)", LENGTH),  # two consistent quantities, as with a point
+    # compound lengths: one quantity
+    ("14 m 60 cm", LENGTH), ("14 m, 60 cm", LENGTH), ("14 metres and 60 centimetres", LENGTH),
+    ("47 ft 11 in", LENGTH), ("47 feet 11 inches", LENGTH), ("47'11\"", LENGTH), ("47' 11\"", LENGTH),
+    ("47′11″", LENGTH), ("47'11", LENGTH), ("47 ft 11", LENGTH), ("14.6 m (47 ft 11 in)", LENGTH),
+    ("1 km 200 m", N("1200", "m")), ("1 km 200 m 50 cm", N("1200.5", "m", 0.001)), ("5 ft 11 in", N("1.80", "m", 0.01)),
+    ("1 yd 2 ft", N("5", "ft", 0.01)),
+    # as before: English thousands, years, floors
+    ("1,200 steps", N("1200", None)), ("1,460 cm", LENGTH), ("2064", N("2064", "year")),
+    ("2,064", N("2064", "year")), ("in the year 2064", N("2064", "year")), ("the 14th floor", N("14", "floor")),
+    ("floor 14", N("14", "floor")), ("14.6 m.", LENGTH),
+    # clock times are judged as before
+    ("14:15", T("2:15 pm")), ("2.15 p.m.", T("2:15 pm")), ("1415 hrs", T("2:15 pm")),
+]
+WRONG = [
+    # hedges still fail, whichever way the numbers are written
+    ("18 or 19 m", N("18", "m", 0.2), "19 is not 18 m"), ("14,6 or 15,2 m", LENGTH, "15.2 is not 14.6 m"),
+    ("14, 15", N("14", "floor"), "15 is not 14"), ("2063 or 2064", N("2064", "year"), "2063 is not 2064"),
+    ("14 m or 60 cm", LENGTH, "14 is not 14.6 m"),
+    # digits joined by a comma without a space are one number, never a list
+    ("14,15", N("14", "floor"), "14.15 is not 14"), ("2064,2065", N("2064", "year"), "2064.21 is not 2064"),
+    ("3,5,7", N("5", None), "no one number"), ("14.6,14.9", LENGTH, "no one number"),
+    ("1.200,5", N("1200.5", None), "no one number"),
+    # the ambiguity: three digits after the comma are English thousands
+    ("14,600 m", LENGTH, "14600 is not 14.6 m"),
+    # not a compound: the first part is not whole, the second is not below one of the first's unit, or the
+    # second's unit is not smaller
+    ("14.5 m 10 cm", LENGTH, "(0.1 m) is not 14.6 m"), ("14 m 120 cm", LENGTH, "14 is not 14.6 m"),
+    ("14 m 0.6 m", LENGTH, "14 is not 14.6 m"), ("14 m 60", LENGTH, "14 is not 14.6 m"),
+    ("47 ft 14 in", LENGTH, "47 (14.33 m) is not"),
+    # clock times are no quantities; a time is not read with a comma
+    ("14:15", N("14", "floor"), "no number"), ("14,15", T("2:15 pm"), "no clock time"),
+]
+
+
+@pytest.mark.parametrize(("answer", "fact"), RIGHT, ids=[a for a, _ in RIGHT])
+def test_right_forms(answer, fact):
+    v = judge(answer, fact)
+    assert v.ok, v.reason
+
+
+@pytest.mark.parametrize(("answer", "fact", "why"), WRONG, ids=[f"{a}-{f['value']}" for a, f, _ in WRONG])
+def test_wrong_forms(answer, fact, why):
+    v = judge(answer, fact)
+    assert not v.ok and why in v.reason, v.reason
+
+
+# ------------------------------------------------------------------------------- every numeric question
+def _questions() -> list[tuple[str, dict]]:
+    """(id, goal) of every question with a numeric answer: both traveling tiers, and the shopping errands."""
+    out = []
+    spec = spec_for("EWA-Traveling-v0")
+    for level in ("standard", "hard"):
+        for t in load_tasks(spec.level_tasks_path(level), TravelingDomain().validate_task):
+            out.append((t.task_id, t.goal))
+    shop = spec_for("EWA-Shopping-v0")
+    for t in load_tasks(shop.level_tasks_path("hard")):
+        for e in t.goal.get("errands", ()):
+            if e["kind"] == "ask":
+                out.append((f"{t.task_id}:{e['place_id']}", {"slug": e["slug"], "fact": e["fact"]}))
+    return [(tid, g) for tid, g in out if (fact_of(g) or {}).get("kind") == "number"]
+
+
+QUESTIONS = _questions()
+
+
+def length_forms(value: str, name: str) -> list[str]:
+    """A length in metres written with a decimal comma or as a compound: "14,6 m", "14 m 60 cm", "47 ft 11 in"."""
+    x = float(value)
+    comma = value.replace(".", ",")
+    whole, cm = int(x), round((x - int(x)) * 100)
+    feet, inches = divmod(round(x / 0.0254), 12)
+    return [f"{comma} m", comma, f"{comma} metres", f"{x / 1000:.4f}".replace(".", ",") + " km",
+            f"The mosaic at {name} is {comma} m long.", f"{whole} m {cm} cm", f"{whole} metres and {cm} centimetres",
+            f"{feet} ft {inches} in", f"{feet}'{inches}\"", f"{feet} feet {inches} inches",
+            f"The mosaic at {name} is {whole} m {cm} cm long."]
+
+
+def test_the_suites_have_numeric_questions_of_each_unit():
+    units = [fact_of(g)["unit"] for _, g in QUESTIONS]
+    assert len(QUESTIONS) >= 110 and {u: units.count(u) >= 5 for u in ("m", "year", "floor")} == \
+        {"m": True, "year": True, "floor": True}
+
+
+def test_every_length_question_takes_a_decimal_comma_and_compound_units():
+    """Each length answer, rewritten with a decimal comma or as a compound length, is right (the judge of
+    checker version 2 rejected every one of these)."""
+    failed = []
+    for tid, g in QUESTIONS:
+        f = fact_of(g)
+        if f["unit"] != "m":
+            continue
+        name = (landmark_names(g) or ["the landmark"])[0]
+        failed += [(tid, a, v.reason) for a in length_forms(f["value"], name) if not (v := judge_answer(a, g)).ok]
+    assert not failed, failed[:5]
+
+
+def test_every_numeric_question_still_refuses_hedges_and_lists():
+    """On every numeric question: the value still passes; the value with a near miss fails, whether the two
+    are joined by "or", by ", " or by "," without a space; so does a compound that is a hedge."""
+    wrong = []
+    for tid, g in QUESTIONS:
+        f = fact_of(g)
+        v = str(f["value"])
+        other = f"{float(v) + float(f.get('tol') or 0) + (0.1 if '.' in v else 1):g}"
+        assert judge_answer(v, g).ok, (tid, v)
+        hedges = [f"{v} or {other}", f"{other} or {v}", f"{v}, {other}", f"{v},{other}", f"{other},{v}"]
+        if f["unit"] == "m":
+            hedges += [f"{v.replace('.', ',')} or {other.replace('.', ',')} m", f"{int(float(v))} m or "
+                       f"{round((float(v) - int(float(v))) * 100)} cm"]
+        wrong += [(tid, a) for a in hedges if judge_answer(a, g).ok]
+    assert not wrong, wrong[:5]
+
+
+def test_every_numeric_question_reads_english_thousands_as_before():
+    """A length in centimetres with a thousands comma ("1,460 cm"), a year with one ("2,064"): right as before;
+    the same digits read as a decimal comma would be wrong."""
+    for tid, g in QUESTIONS:
+        f = fact_of(g)
+        x = float(f["value"])
+        if f["unit"] == "m" and x >= 10:
+            assert judge_answer(f"{round(x * 100):,} cm", g).ok, tid
+        if f["unit"] == "year":
+            assert judge_answer(f"{int(x):,}", g).ok and judge_answer(f"in {int(x)}", g).ok, tid
