@@ -59,28 +59,27 @@ def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
     return out
 
 
-#: Said of a receptacle whose inside is not all in view (whatever it holds): it never reads as empty. It is
-#: followed by where (:func:`view_gaps`), so an agent knows which way to turn, look or move.
+#: Said of a receptacle that holds something not in view, so it never reads as empty while it does, and is
+#: never said once all it holds is in view (even when part of it is out of view: an agent can tell "nothing
+#: more here" from "keep looking"). It is followed by where (:func:`view_gaps`), so an agent knows which way to
+#: turn, look or move. What rests in the open is no secret: every object not shut away is nameable anyway.
 OUT_OF_VIEW = "partly out of view"
 _GAP_HINT = {"behind": "turn", "left": "turn left or move", "right": "turn right or move", "above": "LookUp",
              "below": "LookDown", "beyond reach": "move closer along it", "hidden": "move or look from another side"}
-_SURFACE_SPACE = 0.35  # the height above a surface (counter, table, plate) where what rests on it stands
 
 
 def view_gaps(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> list[str]:
-    """Where part of where ``o`` holds things is out of view ([] when none is): the sides of the frustum and
-    the reach its inside (or the space above a surface) leaves (``left``, ``above``, ``beyond reach``, ...),
-    or ``hidden`` when it is all in view but something it holds is not visible (behind something)."""
+    """Where what ``o`` holds is out of view ([] when all it holds is in view): the sides of the frustum and
+    the reach that the things it holds and the agent does not see lie beyond (``left``, ``below``, ``beyond
+    reach``, ...), or ``hidden`` for one within them but not visible (behind something)."""
     if not o.flags.get("receptacle") or (o.flags.get("openable") and not o.state.get("isOpen")):
         return []
-    c, h = list(o.center), list(o.half)
-    if o.object_type not in vocab.INSIDE_TYPES:  # a surface: what rests on it stands above the box
-        c[1] += _SURFACE_SPACE / 2
-        h[1] += _SURFACE_SPACE / 2
-    gaps = box_view_gaps(sim.camera, sim.rot, sim.hor, c, h)
-    if gaps:
-        return gaps
-    return ["hidden"] if any(not geo[sim.objects[x].index] for x in o.contents if sim.objects[x].active) else []
+    found: set[str] = set()
+    for x in o.contents:
+        u = sim.objects[x]
+        if u.active and not geo[u.index]:
+            found.update(box_view_gaps(sim.camera, sim.rot, sim.hor, list(u.center), list(u.half)) or ["hidden"])
+    return [g for g in _GAP_HINT if g in found]
 
 
 def inside_out_of_view(sim: KitchenSim, o: SimObject, geo: np.ndarray) -> bool:

@@ -1,4 +1,5 @@
-"""Fair kitchen observations: nothing reads as empty while it holds something out of view, knobs and
+"""Fair kitchen observations: nothing reads as empty while it holds something out of view (and nothing reads
+as partly out of view once all it holds is in view), knobs and
 burners name each other, and a type name never silently picks the wrong instance."""
 
 from __future__ import annotations
@@ -105,8 +106,9 @@ def test_a_type_name_is_the_nearest_visible_instance_or_an_error_listing_candida
 
 def test_out_of_view_says_where_and_agrees_with_the_frustum_rule():
     """The note names the sides a receptacle leaves the view by (so an agent knows which way to turn, look or
-    move); no sides exactly when the box is fully in view (the rule the note had before); and looking the
-    way it says brings that side in (a surface partly below the view is not below it after LookDown)."""
+    move); no sides exactly when the box is fully in view; and looking the way it says helps (after LookDown more
+    of what a receptacle said to hold things below the view holds is in view, or none is below, or what still
+    is needs a turn or a step as well)."""
     from embodiedweb.worlds.kitchen.geometry import box_fully_in_view, box_view_gaps
 
     rng = random.Random(3)
@@ -118,11 +120,53 @@ def test_out_of_view_says_where_and_agrees_with_the_frustum_rule():
         gaps = box_view_gaps(cam, rot, hor, c, h)
         assert (gaps == []) == box_fully_in_view(cam, rot, hor, c, h)
         assert all(g in ("behind", "left", "right", "above", "below", "beyond reach") for g in gaps)
+    followed = 0
+    for kitchen in list_kitchens()[:6]:
+        w = KitchenWorld()
+        w.reset({"kitchen_id": kitchen}, 0)
+        sim = w.sim
+        rng = random.Random(kitchen)
+        for x, z in rng.sample(sim.reachable, min(20, len(sim.reachable))):
+            for rot in (0, 90, 180, 270):
+                sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=0, forceAction=True)
+                before = _listed(w.text())
+                below = [oid for oid, line in before.items() if "below: LookDown" in line]
+                if not below:
+                    continue
+                sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=60, forceAction=True)
+                after = _listed(w.text())
+                geo, _ = sim.visibility()
+                for oid in below:  # something it holds came in, or what is still below needs a turn too
+                    shown = {c for c in sim.objects[oid].contents if c in after and c not in before}
+                    still = [box_view_gaps(sim.camera, sim.rot, sim.hor, list(sim.objects[c].center),
+                                           list(sim.objects[c].half)) for c in sim.objects[oid].contents
+                             if sim.objects[c].active and not geo[sim.objects[c].index]]
+                    turn = all({"left", "right", "behind", "beyond reach"} & set(g) for g in still if "below" in g)
+                    assert shown or "below: LookDown" not in after.get(oid, "") or turn, (kitchen, x, z, rot, oid)
+                followed += 1
+    assert followed > 0
+
+
+@pytest.mark.parametrize("kitchen", list_kitchens()[::5])
+def test_the_out_of_view_note_clears_once_all_a_receptacle_holds_is_in_view(kitchen):
+    """The converse of the rule above: a receptacle reads "partly out of view" only while something it holds
+    is not listed, so the note clears when everything on it is in view even if part of it is not (helpers
+    could not tell "nothing more here" from "keep looking" on a long counter or a table)."""
     w = KitchenWorld()
-    w.reset({"kitchen_id": "kitchen_16"}, 0)
-    w.sim.step("TeleportFull", x=0.0, z=0.5, rotation=180, horizon=0, forceAction=True)
-    line = _listed(w.text())["DiningTable|+0.00|+0.38|-0.25"]
-    assert "partly out of view (" in line and "below: LookDown" in line, line
-    w.sim.step("TeleportFull", x=0.0, z=0.5, rotation=180, horizon=60, forceAction=True)
-    line = _listed(w.text()).get("DiningTable|+0.00|+0.38|-0.25", "")
-    assert "below: LookDown" not in line, line
+    w.reset({"kitchen_id": kitchen}, 0)
+    sim = w.sim
+    for o in sim.active_objects():
+        if o.flags.get("openable"):
+            sim.step("OpenObject", objectId=o.object_id, forceAction=True)
+    rng = random.Random(kitchen)
+    noted = 0
+    for x, z in rng.sample(sim.reachable, min(25, len(sim.reachable))):
+        for rot in (0, 90, 180, 270):
+            sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=rng.choice([-30, 0, 30, 60]), forceAction=True)
+            listed = _listed(w.text())
+            for oid, line in listed.items():
+                if OUT_OF_VIEW in line:
+                    noted += 1
+                    assert [c for c in sim.objects[oid].contents if sim.objects[c].active and c not in listed], \
+                        (kitchen, (x, z, rot, sim.hor), oid)
+    assert noted > 0
