@@ -129,7 +129,7 @@ def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
     lines.append(f"Visible objects (interactable; distance to the nearest point, reach {VISIBILITY_DISTANCE:g} m):")
     lines += [line(o) for o in seen[:max_objects]] or ["- none"]
     if near:
-        lines.append("Fixtures nearby (not interactable from here):")
+        lines.append("Fixtures nearby, out of view (turn or look toward one to interact with it):")
         lines += [line(o) for o in near[: max(0, max_objects - len(seen))]]
     return "\n".join(lines)
 

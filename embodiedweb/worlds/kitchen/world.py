@@ -155,12 +155,18 @@ class KitchenWorld(EmbodiedWorld):
         self._require().clock = int(t)
 
     def on_enter(self, deliveries: list[dict[str, Any]]) -> None:
-        """Place delivered web orders (``{"object_type": "Tomato", ...}``) on a counter top."""
+        """Place delivered web orders (``{"object_type": "Tomato", ...}``) on a counter top; the next observation
+        says which counter each is on."""
         sim = self._require()
+        placed = []
         for d in deliveries:
             otype = d.get("object_type") or d.get("type")
             if otype:
-                self.delivered.append(sim.spawn_on_counter(str(otype)))
+                oid = sim.spawn_on_counter(str(otype))
+                self.delivered.append(oid)
+                placed.append(f"{oid} on {sim.objects[oid].parent}")
+        if placed:  # said with the observation of the switch that brought them (which counter they are on)
+            self._note = f"Delivered from the shop: {'; '.join(placed)}."
 
     # ------------------------------------------------------------------ acting
     def execute(self, name: str, args: dict[str, Any]) -> str:
@@ -186,8 +192,8 @@ class KitchenWorld(EmbodiedWorld):
                 known = {o.object_id for o in sim.active_objects() if self._known(o)}
                 oid = sim.resolve(ref, for_teleport=name == "Teleport", among=known)
                 if oid is None:
-                    return (f"No object named {ref!r} seen in this kitchen: what is inside a closed cupboard, "
-                            "drawer or fridge is seen once it is opened")
+                    return (f"No object named {ref!r} is known in this kitchen: what lies in the open is, and what "
+                            "is inside a closed cupboard, drawer or fridge once that has been opened")
             else:
                 oid = sim.resolve(ref, for_teleport=name == "Teleport")
             if oid is None:

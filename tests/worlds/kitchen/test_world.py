@@ -42,7 +42,10 @@ def test_reset_remove_add_and_deliveries():
     w.on_enter([{"object_type": "Egg", "quantity": 1}])
     eggs = [o for o in w.semantic_state()["objects"] if o["objectType"] == "Egg"]
     assert len(eggs) == 1 and eggs[0]["parentReceptacles"][0].startswith("CounterTop|")
+    # the observation after the delivery says which counter it is on (once)
+    assert w.text().startswith(f"Delivered from the shop: {eggs[0]['objectId']} on {eggs[0]['parentReceptacles'][0]}.")
     assert w.execute("Teleport", {"obj": "Egg"}) == "" and w.execute("PickupObject", {"obj": "Egg"}) == ""
+    assert "Delivered" not in w.text()
 
 
 def test_admissible_actions_are_valid():
@@ -128,7 +131,7 @@ def test_teleport_seen_names_nothing_in_a_closed_receptacle_not_opened_yet():
     fridge = next(o["objectId"] for o in w.semantic_state()["objects"] if o["objectType"] == "Fridge")
     assert "Teleport [Tomato]" not in w.admissible_actions() and tomato not in w.known_object_ids()
     absent = w.execute("Teleport", {"obj": "Lettuce"})
-    assert "No object named 'Lettuce' seen" in absent
+    assert "No object named 'Lettuce' is known in this kitchen" in absent
     for name, ref in (("Teleport", "Tomato"), ("Teleport", tomato), ("PickupObject", "Tomato"), ("PickupObject", tomato)):
         assert w.execute(name, {"obj": ref}) == absent.replace("Lettuce", ref), (name, ref)
     assert w.execute("Teleport", {"obj": fridge}) == "" and w.execute("OpenObject", {"obj": fridge}) == ""
