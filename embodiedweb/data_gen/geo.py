@@ -693,7 +693,7 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     city_entries = []
     for c in COUNTRIES:
         items = []
-        for name, *_r in CITIES[c["code"]]:
+        for name, *_r in sorted(CITIES[c["code"]]):  # alphabetical: the standpoints' cities were listed first
             loc, _tr = split_local(city_rows()[(c["code"], name)][3])
             items.append(name + (f" ({loc})" if loc and loc != name else ""))
         city_entries.append(f"{c['name']}: {', '.join(items)}.")
@@ -702,7 +702,7 @@ def wiki_articles(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         "Major cities of the countries on this wiki, with their names as written locally. Each city has an "
         "article with its coordinates.",
         [("Cities", city_entries)], [("Countries", str(len(COUNTRIES)))], country_slugs, ["Geography", "Lists"]))
-    arts[-1]["links"] += [city_slug(code, r[0]) for code in CITIES for r in CITIES[code]
+    arts[-1]["links"] += [city_slug(code, r[0]) for code in CITIES for r in sorted(CITIES[code])
                           if city_slug(code, r[0]) != slugify(BY_CODE[code]["name"])]
 
     # one article per country, per city, per local chain, emblem and dish
@@ -730,7 +730,7 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
     code = c["code"]
     cap_lat, cap_lng = c["capital_ll"]
     city_lines = [f"The capital is {_city_link(code, c['capital'])} ({cap_lat:.3f}, {cap_lng:.3f})."]
-    for city, lat, lng, local, _other in CITIES[code]:
+    for city, lat, lng, local, _other in sorted(CITIES[code]):  # alphabetical (see major-cities-by-country)
         if city == c["capital"]:
             continue
         loc, _tr = split_local(local)
@@ -769,12 +769,13 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
                    f"{c['tld']}."]),
     ]
     info = [("Continent", c["continent"]), ("Capital", c["capital"]), ("Coordinates", f"{cap_lat:.3f}, {cap_lng:.3f}"),
-            ("Major cities", ", ".join(r[0] for r in CITIES[code][:4])), ("Languages", ", ".join(c["languages"])),
+            ("Major cities", ", ".join(r[0] for r in sorted(CITIES[code])[:4])),
+            ("Languages", ", ".join(c["languages"])),
             ("Script", scripts), ("Drives on the", c["drive"]),
             ("Centre line", c["centre"] or "varies"), ("Phone prefix", c["phone"]), ("Web domain", c["tld"])]
     if c["aliases"]:
         info.append(("Also called", ", ".join(c["aliases"])))
-    cities = [city_slug(code, r[0]) for r in CITIES[code] if city_slug(code, r[0]) != slugify(name)]
+    cities = [city_slug(code, r[0]) for r in sorted(CITIES[code]) if city_slug(code, r[0]) != slugify(name)]
     return article(slugify(name), name, f"{name} is {c['about']}. Its capital is {c['capital']}.", sections, info,
                    ["list-of-countries-by-continent", "driving-side-by-country", "vehicle-registration-plates-by-country",
                     "writing-systems", "telephone-country-codes", "major-cities-by-country", *cities],

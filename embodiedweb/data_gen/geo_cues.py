@@ -4,9 +4,9 @@ Every city of :data:`embodiedweb.data_gen.geo_places.CITIES` gets three things a
 the wiki explains (the names are made up here, from syllables typical of the country's language, so
 that nothing but this wiki knows them):
 
-- a **local chain**: a brand on shop signs (``"Boulangerie Vernaud"``), based in the city; about half
-  of the chains also have shops in a second city of the same country, so that a chain alone may leave
-  two candidates;
+- a **local chain**: a brand on shop signs (``"Boulangerie Vernaud"``); about half of the chains also have
+  shops in a second city of the same country, in pairs (the chains of two cities both have shops in both:
+  :func:`pair_chains`), so that a chain alone leaves two candidates;
 - a **transport operator**: the emblem on bus stops (``"TCV"``), which runs the city's buses;
 - a **local speciality**: a word on café menu boards (``"krummel"``), a dish known only in that city.
 
@@ -128,7 +128,22 @@ def city_cues(countries: dict[str, dict[str, Any]], cities: dict[str, list[tuple
                 "speciality": {"word": names.word(lang, f"dish:{code}:{city}", parts=1).lower(),
                                "dish": rng.choice(DISHES)},
             }
+        pair_chains(code, [out[(code, r[0])]["chain"] for r in rows], [r[0] for r in rows])
     return out
+
+
+def pair_chains(code: str, chains: list[dict[str, Any]], cities: list[str]) -> None:
+    """Make the two-city chains of a country reciprocal pairs: the chains of X and Y both have shops in X and
+    Y. Each city has one chain, so were X's chain alone to name Y, counting which chain each city can own
+    would give it away (a red-team agent pinned 79 of 87 such standpoints from the country's chain articles).
+    The cities whose chain drew a second city are paired in a shuffled order (per country, apart from the cues'
+    own draws); one left over keeps its chain to itself."""
+    drawn = [i for i, ch in enumerate(chains) if ch["also"]]
+    random.Random(f"geo-chain-pairs:{code}").shuffle(drawn)
+    for i in drawn:
+        chains[i]["also"] = ""
+    for a, b in zip(drawn[::2], drawn[1::2], strict=False):
+        chains[a]["also"], chains[b]["also"] = cities[b], cities[a]
 
 
 #: digits of the local part of a phone number on a sign: one block, the same length in every country

@@ -542,5 +542,58 @@ def test_a_chain_in_two_cities_leaves_the_choice_to_a_second_cue():
         hq_here += dict(chain["infobox"])["Headquarters"] == sp["city"]
         others = [a for k, a in arts.items() if k != "chain"]
         assert any(f"of {sp['city']}" in a["lead"] or f"speciality of {sp['city']}" in a["lead"] for a in others), sp["id"]
-    assert two_city >= 80
+    assert two_city >= 60
     assert 0.3 * two_city <= hq_here <= 0.7 * two_city, (hq_here, two_city)
+
+
+def test_no_chain_is_pinned_to_its_city_by_counting_the_countrys_chains():
+    """Each city has one local chain, so were a two-city chain's second city to have a chain of its own alone,
+    an agent could work out whose chain it is by elimination over the country's chain articles (a red-team
+    agent pinned 79 of 87 two-city standpoints so). Two-city chains come in reciprocal pairs: the same two
+    cities named by exactly two chains; elimination then settles only the one-city chains."""
+    from web_sites.wiki import catalog
+
+    by_country: dict[str, dict[str, frozenset[str]]] = {}
+    for a in catalog.articles():
+        if dict(a["infobox"]).get("Type") != "local chain":
+            continue
+        country = next(c for c in a["categories"] if c.startswith("Companies of "))
+        shops = a["sections"][0]["paragraphs"][0]
+        cities = shops.split(" shops are in ")[1].rstrip(".").split(" and ")
+        by_country.setdefault(country, {})[a["title"]] = frozenset(cities)
+    pairs = 0
+    for chains in by_country.values():
+        owner: dict[str, str] = {}
+        changed = True
+        while changed:
+            changed = False
+            for name, cities in chains.items():
+                left = cities - set(owner.values())
+                if name not in owner and len(left) == 1:
+                    owner[name], changed = next(iter(left)), True
+            for city in {c for cs in chains.values() for c in cs} - set(owner.values()):
+                holders = [n for n, cs in chains.items() if n not in owner and city in cs]
+                if len(holders) == 1:
+                    owner[holders[0]], changed = city, True
+        for name, cities in chains.items():
+            if len(cities) == 2:
+                pairs += 1
+                assert name not in owner, (name, cities)
+                assert sum(cs == cities for cs in chains.values()) == 2, (name, cities)
+    assert pairs >= 100
+
+
+def test_a_countrys_cities_are_listed_alphabetically():
+    """The country articles and "Major cities by country" list the cities alphabetically after the capital
+    (they listed the standpoints' cities first: a guess among the first three named the city 20 % of the
+    time, against 14.5 % for a uniform guess)."""
+    from web_sites.wiki import catalog
+
+    for a in catalog.articles():
+        if "Countries" not in a["categories"]:
+            continue
+        lines = next(s["paragraphs"] for s in a["sections"] if s["heading"] == "Cities")[1:]
+        names = [line.split(" (")[0] for line in lines]
+        assert names == sorted(names), a["title"]
+        major = dict(a["infobox"])["Major cities"].split(", ")
+        assert major == sorted(major), a["title"]
