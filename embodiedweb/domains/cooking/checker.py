@@ -130,17 +130,19 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
             for o in comps:
                 if matches(o, cond):
                     t = arrival(o, dish_id, by_id)
-                    if t is not None and (times[i] is None or t < times[i]) and not cooked_there(o, t, req, i):
+                    if t is not None and (times[i] is None or t < times[i]) and not cooked_there(o, t, req, i, times):
                         bad.add(i)
     return bad
 
 
-def cooked_there(obj: dict[str, Any], arrived: int, req: dict[str, list[tuple[int, str]]], place_step: int) -> bool:
-    """``obj`` went on the dish to be cooked there: a cook step before ``place_step`` first heated it by its
-    appliance after it ``arrived`` (food microwaved on its plate is served by that step, not ahead of the next)."""
+def cooked_there(obj: dict[str, Any], arrived: int, req: dict[str, list[tuple[int, str]]], place_step: int,
+                 times: list[int | None]) -> bool:
+    """``obj`` went on the dish to be cooked there: a cook step before ``place_step``, read (in order, ``times``)
+    by the time it ``arrived``, first heated it by its appliance after that (food microwaved on its plate is
+    served by that step, not ahead of the next; put there before that step was read, it was placed early)."""
     stamps = obj.get("stamps", {})
-    return any(j < place_step and stamp.startswith("heated:") and stamps.get(stamp, -1) >= arrived
-               for j, stamp in req.get(obj["objectType"], []))
+    return any(j < place_step and stamp.startswith("heated:") and times[j] is not None and times[j] <= arrived
+               and stamps.get(stamp, -1) >= arrived for j, stamp in req.get(obj["objectType"], []))
 
 
 def held(world: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:

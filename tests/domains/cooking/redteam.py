@@ -457,6 +457,62 @@ class MicrowaveTheDish(_Genuine):
             yield from super().place(otype, state)
 
 
+class RawOnTheDishAhead(MicrowaveTheDish):
+    """Puts the raw food of a microwave step on the dish during the step before it (before the microwave step
+    was read), then microwaves the dish after reading it: "food put on the dish raw to be cooked there" is
+    excused only by a cook step read by then (a red-team review: 40 of 40 passed before)."""
+
+    kind = "shortcut"
+    breaks = ("web",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        r = catalog.get(task.goal["recipe_id"])
+        return super().applies(task) and any(op["op"] == "cook" and op["how"] == "microwave"
+                                             for s in r["steps"][1:] for op in s["ops"])
+
+    def follow_steps(self) -> Plan:
+        steps, n = self.recipe["steps"], len(self.recipe["steps"])
+        self.ahead = 0
+        for i, step in enumerate(steps, 1):
+            yield from self.switch("embodied", f"step {i} of {n}")
+            yield from self.do_step(step)
+            nxt = [op for op in steps[i]["ops"] if op["op"] == "cook" and op["how"] == "microwave"] if i < n else []
+            if nxt and not self.raw_on_dish(nxt[0]["obj"]):
+                yield from self.serving_dish()
+                raw = next((o["objectId"] for o in sorted(self.objects().values(), key=lambda o: o["objectId"])
+                            if o["objectType"] == nxt[0]["obj"] and not o["isCooked"] and not leftover(o)
+                            and not o["isPickedUp"] and self.dish_id not in o["parentReceptacles"]), None)
+                if raw and self.dish_id:
+                    yield from self.fetch(raw)
+                    yield from self.put(self.dish_id)
+                    self.ahead += 1
+            if i < n:
+                yield from self.switch("web")
+                yield from self.click("link", "Next")
+
+    def raw_on_dish(self, otype: str) -> list[str]:
+        return [o["objectId"] for o in self.objects().values() if self.dish_id and self.dish_id in o["parentReceptacles"]
+                and o["objectType"] == otype and not o["isCooked"]]
+
+    def cook(self, otype: str, how: str) -> Plan:
+        if how != "microwave" or not self.raw_on_dish(otype):
+            yield from super().cook(otype, how)
+            return
+        mw = self.first("Microwave")  # the food is on the dish already: microwave the dish as it is
+        yield from self.fetch(str(self.dish_id))
+        yield f"Teleport [{mw}]"
+        if self.objects()[mw]["isToggled"]:
+            yield f"ToggleObjectOff [{mw}]"
+        if not self.objects()[mw]["isOpen"]:
+            yield f"OpenObject [{mw}]"
+        yield from (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",
+                    f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]")
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "ahead", 0) > 0
+
+
 class OtherProduct(_Genuine):
     """Buys another product of the missing ingredient (not the cheapest) at another store, delivered."""
 
@@ -607,7 +663,7 @@ class ReplateAfterReading(_Genuine, PlaceAhead):
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
-    PickupInsteadOfDelivery, PlaceAhead)
+    PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
     ReplateAfterReading)

@@ -138,6 +138,8 @@ def test_a_component_on_the_dish_before_its_place_step_was_read_is_early_work():
     cooked = world(6, 4)  # the bread went on the plate raw at 4, then step 2 (read at 2) toasted it there at 5
     cooked["objects"][2]["stamps"] = {"heated:Toaster": 5, "heated": 5}
     assert early(cooked, times) == set()
+    assert early(cooked, [1, 4, 5, 8]) == set()  # put there as its cook step was read
+    assert early(cooked, [1, 5, 6, 8]) == {3}  # put there before its cook step was read: placed early
     cooked["objects"][2]["stamps"] = {"heated:Toaster": 3, "heated": 3}  # toasted first, then put on the plate
     assert early(cooked, times) == {3}
     assert early(world(5, 9), times) == set()  # put there at the clock time its step was viewed: fine
@@ -346,9 +348,12 @@ def test_arrival_and_cooked_there_on_partial_records():
     assert ck.arrival({"placedAt": 3, "parentReceptacles": ["B", "D"]}, "D", {"B": {"placedAt": 5}}) == 5
     req = {"BreadSliced": [(1, "heated:Toaster")]}
     bread = {"objectType": "BreadSliced", "stamps": {"heated:Toaster": 6}}
-    assert ck.cooked_there(bread, 4, req, 2) and not ck.cooked_there(bread, 7, req, 2)
-    assert not ck.cooked_there(bread, 4, req, 1)  # the cook step is not before the place step
-    assert not ck.cooked_there({"objectType": "BreadSliced"}, 4, req, 2)
-    assert not ck.cooked_there({"objectType": "BreadSliced", "stamps": {"sliced": 6}}, 4, req, 2)
-    assert not ck.cooked_there({"objectType": "AppleSliced", "stamps": {"heated:Toaster": 6}}, 4, req, 2)
+    t = [1, 3, 8]
+    assert ck.cooked_there(bread, 4, req, 2, t) and not ck.cooked_there(bread, 7, req, 2, t)
+    assert ck.cooked_there(bread, 3, req, 2, t) and not ck.cooked_there(bread, 2, req, 2, t)  # read by then?
+    assert not ck.cooked_there(bread, 4, req, 2, [1, None, 8])
+    assert not ck.cooked_there(bread, 4, req, 1, t)  # the cook step is not before the place step
+    assert not ck.cooked_there({"objectType": "BreadSliced"}, 4, req, 2, t)
+    assert not ck.cooked_there({"objectType": "BreadSliced", "stamps": {"sliced": 6}}, 4, req, 2, t)
+    assert not ck.cooked_there({"objectType": "AppleSliced", "stamps": {"heated:Toaster": 6}}, 4, req, 2, t)
     assert ck.place_steps({"steps": [{"ops": [{"op": "place", "obj": "Apple"}]}]}) == [(0, {"type": "Apple", "state": {}})]
