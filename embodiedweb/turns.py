@@ -67,7 +67,8 @@ class MultiTurn:
         return text
 
     def _turn_snapshot(self) -> dict[str, Any]:
-        """What a turn's checker compares: the world, the sites' per-session state and the browser's tabs."""
+        """What a turn's checker compares: the world, the sites' per-session state and the browser's tabs (their
+        URLs, the active one, and each one's serial number)."""
         driver = self._ensure_driver()  # type: ignore[attr-defined]
         try:
             tabs = [url for _, url in driver.tab_titles()]
@@ -75,7 +76,7 @@ class MultiTurn:
         except Exception:  # a browser that is down has no tabs to judge
             tabs, active = [], 0
         return {"world": self.world.semantic_state(), "web": self.webapp.snapshot(self.session),  # type: ignore[attr-defined]
-                "browser": {"tabs": tabs, "active": active}}
+                "browser": {"tabs": tabs, "active": active, "ids": driver.tab_ids()}}
 
     def _finish_turn(self, answer: str) -> None:
         """``done [answer]``: judge the current turn, move to the next one (or end the episode)."""

@@ -633,6 +633,7 @@ class BrowserDriver(WebDriver):
                 if not p.is_closed():
                     p.close()
         self.pages = [page]
+        self._tab_ids = [self._new_tab_id()]
         self._active = 0
         self._snaps.clear()
         err = self._goto(page, path)
@@ -1049,6 +1050,7 @@ class BrowserDriver(WebDriver):
             return msg.TOO_MANY_TABS
         page = self._new_page()
         self.pages.append(page)
+        self._tab_ids.append(self._new_tab_id())
         self._active = len(self.pages) - 1
         err = self._goto(page, "/")
         self._forget_history(page)
@@ -1058,6 +1060,7 @@ class BrowserDriver(WebDriver):
         if len(self.pages) == 1:
             return msg.CLOSE_LAST_TAB
         page = self.pages.pop(self._active)
+        self._tab_ids.pop(self._active)
         self._snaps.pop(id(page), None)
         self._cdp.pop(id(page), None)
         page.close()

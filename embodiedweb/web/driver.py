@@ -46,6 +46,18 @@ class WebDriver(ABC):
     """
 
     mode: str = ""
+    #: a serial number per tab, in tab order (tabs are URLs in the state; a checker tells a tab opened during a
+    #: turn from one that was there by these); ``_tabs_made`` counts the tabs made since the driver was
+    _tab_ids: list[int]
+    _tabs_made: int = 0
+
+    def _new_tab_id(self) -> int:
+        self._tabs_made += 1
+        return self._tabs_made
+
+    def tab_ids(self) -> list[int]:
+        """The serial number of every tab, in order (a tab keeps its number until it is closed)."""
+        return list(getattr(self, "_tab_ids", ()))
 
     @abstractmethod
     def reset(self, session: str, start_path: str = "/") -> None:

@@ -69,6 +69,7 @@ class TextDriver(WebDriver):
         """Start session ``session`` with one tab opened at ``start_path``."""
         self.session = session
         self.tabs = [_Tab()]
+        self._tab_ids = [self._new_tab_id()]
         self._active = 0
         self._navigate(self.tab, start_path, "GET", None)
 
@@ -299,6 +300,7 @@ class TextDriver(WebDriver):
         if len(self.tabs) >= msg.MAX_TABS:
             return msg.TOO_MANY_TABS
         self.tabs.append(_Tab())
+        self._tab_ids.append(self._new_tab_id())
         self._active = len(self.tabs) - 1
         return self._navigate(self.tab, "/", "GET", None)
 
@@ -306,6 +308,7 @@ class TextDriver(WebDriver):
         if len(self.tabs) == 1:
             return msg.CLOSE_LAST_TAB
         self.tabs.pop(self._active)
+        self._tab_ids.pop(self._active)
         self._active = min(self._active, len(self.tabs) - 1)
         return ""
 

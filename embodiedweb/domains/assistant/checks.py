@@ -59,13 +59,20 @@ def _result(ok: bool, why: str = "") -> dict[str, Any]:
 
 def open_two(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
     """The recipe tabs gained during the turn show exactly the two recipes, each in its own new tab (the
-    instruction asks for two new tabs: one result loaded in the tab that was there does not count)."""
+    instruction asks for two new tabs: one result loaded in the tab that was there does not count; closing the
+    tab the turn started on afterwards is fine). A new tab is one whose serial number (``browser.ids``) was not
+    there when the turn started."""
     gained = _tab_recipes(after) - _tab_recipes(before)
     want = set(e["recipes"])
     if set(gained) != want:
         return _result(False, f"recipe tabs opened {sorted(gained)}, asked {sorted(want)}")
-    new_tabs = len(after["browser"]["tabs"]) - len(before["browser"]["tabs"])
-    return _result(new_tabs >= 2, f"{new_tabs} new tab(s) opened, asked two")
+    b, a = before["browser"], after["browser"]
+    if len(a.get("ids", ())) != len(a["tabs"]) or len(b.get("ids", ())) != len(b["tabs"]):  # no serials: count
+        new_tabs = len(a["tabs"]) - len(b["tabs"])
+        return _result(new_tabs >= 2, f"{new_tabs} new tab(s) opened, asked two")
+    new = {recipe_of(u) for i, u in zip(a["ids"], a["tabs"], strict=True) if i not in set(b["ids"])}
+    missing = sorted(want - new)
+    return _result(not missing, f"{', '.join(missing)} not in a tab opened during the turn")
 
 
 def focus(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:

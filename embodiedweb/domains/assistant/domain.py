@@ -46,7 +46,7 @@ class AssistantDomain(Domain):
     name = "assistant"
     #: 2: "look it up" turns need the place's article opened this episode; "two new tabs" needs two new tabs; names
     #: are matched with accents folded, "&" and "+" as "and", "St." as "Saint"
-    checker_version = 2
+    checker_version = 3
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)
