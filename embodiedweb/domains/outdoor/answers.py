@@ -136,8 +136,9 @@ for _words, _dim, _f in [
 
 #: a number as written (digits with "," or "." between digit groups, read by :func:`read_number`), an
 #: ordinal ending, and the word (or ' or ") after it; a number is never cut short at a "," or "." that
-#: joins digits, and whole digits right before a ":" are a clock time's hour, not a quantity
-_QTY = re.compile(r"(?<![\w.:,])(\d+(?:[.,]\d+)*)(?!\d|[.,]\d)(st|nd|rd|th)?\s*(['\"]|[a-z]+)?")
+#: joins digits, and whole digits right before a ":" are a clock time's hour, not a quantity; a number right
+#: after a letter's "," or "." starts a quantity of its own ("38 m,43 m" is two: a hedge)
+_QTY = re.compile(r"(?<![\w:])(?<!\d[.,])(\d+(?:[.,]\d+)*)(?!\d|[.,]\d)(st|nd|rd|th)?\s*(['\"]|[a-z]+)?")
 _BEFORE = re.compile(r"(floor|level|storey|story)\s*(?:no\.?|number)?\s*$")
 _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
 _POINT = re.compile(r"\d+(?:\.\d+)?")
@@ -221,7 +222,10 @@ def _judge_number(text: str, fact: dict[str, Any]) -> Verdict:
 
 
 # ------------------------------------------------------------------------------------------------ times
-_TIME = re.compile(r"(?<![\w.:])(\d{1,2})(?:\s*[:.h]\s*(\d{2}))?\s*(a\.?\s?m\b\.?|p\.?\s?m\b\.?)?(?![\w:])")
+#: H:MM or H.MM or HhMM (seconds after it allowed: "13:55:00"), am/pm, and an hour word after it ("13:55h",
+#: "13:55 hrs")
+_TIME = re.compile(r"(?<![\w.:])(\d{1,2})(?:\s*[:.h]\s*(\d{2})(?::\d{2})?)?\s*(a\.?\s?m\b\.?|p\.?\s?m\b\.?)?"
+                   r"(?:(?<=\d)\s*(?:hrs|hours|hr|h)\b)?(?![\w:])")
 
 
 def clock_times(text: str) -> list[tuple[int, int, str | None]]:

@@ -156,3 +156,17 @@ def test_every_numeric_question_reads_english_thousands_as_before():
             assert judge_answer(f"{round(x * 100):,} cm", g).ok, tid
         if f["unit"] == "year":
             assert judge_answer(f"{int(x):,}", g).ok and judge_answer(f"in {int(x)}", g).ok, tid
+
+
+def test_24_hour_forms_with_an_hour_word_or_seconds_and_hedges_after_a_unit():
+    """From a red-team review: "13:55h", "13.55h", "13:55 hrs" and "13:55:00" are the clock time 13:55 (they
+    gave "no clock time"); "38.0 m,43 m" names two lengths, a hedge (only the first was read, so it passed)."""
+    from embodiedweb.domains.outdoor.answers import clock_times, fold, quantities
+
+    for t in ("13:55h", "13.55h", "13:55hrs", "13:55 hrs", "13:55:00", "13h55"):
+        assert clock_times(fold(t)) == [(13, 55, None)], t
+    assert clock_times(fold("2 hours")) == [] and clock_times(fold("1355 hrs")) == [(13, 55, None)]
+    assert [q[0] for q in quantities(fold("38.0 m,43 m"))] == [38.0, 43.0]
+    assert [q[0] for q in quantities(fold("36.9 m (approx.40 m)"))] == [36.9, 40.0]
+    assert [q[0] for q in quantities(fold("1,200 steps"))] == [1200.0]
+    assert [q[0] for q in quantities(fold("it is 38.5 m"))] == [38.5]
