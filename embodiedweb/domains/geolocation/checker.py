@@ -9,10 +9,12 @@ Parsing is lenient. The common forms all work:
 
 * the five parts separated by ``;`` (or ``|``); parts may be left empty (``stop [; Europe; Germany;
   Berlin; ]``) or left out (``stop [Europe; Germany; Berlin]``);
-* free text separated by commas, in any order: ``Rue de Rivoli, Paris, France``; each part is
-  recognised by what it is (a continent, a country, a city of the wiki's gazetteer, a street by its
-  street word such as Rue, Straße, Calle, Street); a part that is none of them is read as the city, then
-  the street;
+* free text separated by commas (or by dashes between spaces: ``Rue de Rivoli - Paris - France``), in
+  any order: ``Rue de Rivoli, Paris, France``; each part is recognised by what it is (a continent, a
+  country, a city of the wiki's gazetteer, a street by its street word such as Rue, Straße, Calle,
+  Street); a part that is none of them is read as the city, then the street; a street part may end with
+  its city (``Portage Avenue in Winnipeg``, ``Newbury Street Boston``: see below), and in a part
+  "place in city" the place is the street (``Zeil in Frankfurt``);
 * labelled fields in any order and with any separator: ``city: Paris, country: France``,
   ``lat: 48.86; lng: 2.34``, ``coordinates: 48.86, 2.34``, ``address: Rue de Rivoli, Paris``;
 * coordinates first, in decimal degrees, the two numbers separated by ``,``, ``;``, ``/`` or a space,
@@ -22,8 +24,17 @@ Parsing is lenient. The common forms all work:
   their names on the wiki: local names, exonyms and older names (Lyons, Peking, Marseilles, Bombay,
   Saigon, ...) and a trailing "City" (``Cebu`` = ``Cebu City``); countries by their aliases and their
   names in their own languages (``USA``, ``UK``, ``Czechia``, ``Deutschland``, ``España``, ...); streets when
-  their distinctive words match (``Friedrichstrasse``, ``Nevsky`` vs ``Nevsky Prospekt``, ``St`` vs
+  their significant words match (``Friedrichstrasse``, ``Nevsky`` vs ``Nevsky Prospekt``, ``St`` vs
   ``Street``), or as written on the street's sign.
+
+**A street's significant words** are its distinctive words, its directions and its ordinals; its generic
+words (street, road, avenue, lu, jie, st, rd, de, ...) are not. Directions (east, west, north, south,
+central; pinyin dong, xi, bei, nan, zhong and their -lu forms: "Donglu" = East Road; a few other languages'
+nord, sur, ost, ...; the letters N, S, E, W first or last in the name apart from its street words) and
+ordinals (1st = first = pinyin "Yilu" or "Yi Lu") are each read in one form, in any order. So the true
+street's direction and ordinal must be given and no other: "Nanjing Donglu" and "East Nanjing Rd" are
+Nanjing Road East, while "Nanjing Road", "Nanjing West Road" and "Nanjing Xilu" are not; "Zhongshan Road"
+and "Zhongshan 2nd Road" are not Zhongshan 1st Road; "East St" is East Street.
 
 Bad input never raises. An answer that yields nothing (empty, or no part recognisable) scores 0
 everywhere with the reason in ``metrics["answer_error"]``. Coordinates that cannot be read (``48.8x,
@@ -47,6 +58,19 @@ longer name wins over a shorter one ("Quebec City, Quebec" is Quebec City in Que
 be read so; otherwise the answer names several cities as before. So an answer still counts for at most one
 city: a region that does not hold the city ("Boston, Washington", "Zurich, Geneva") or of another country
 is read as before, and "Washington" or "Quebec" alone is still the city of that name.
+
+**A street part may end with its city.** A free-text part read as a street (by its street word) is often
+"street in city" or "street city". It is split where the words before are a street and the words after
+are exactly a city's name ("Newbury Street Boston", "Rue de Rivoli Paris") or, after "in" (or "at", "à",
+"en", "em"), name a city ("Portage Avenue in Winnipeg", "Main Street in downtown Boston"); the city then
+counts as the city part's and is judged with it (so one place per answer holds: "Main Street in Paris,
+Lyon", "Main Street Paris Lyon" or "Main Street in Paris or Lyon" names two cities and fails). A city
+inside the street's own name is no city of the answer: the street before the split must be more than a
+street word ("Via Roma" is a street, not Rome), may not end in a linking word ("Avenue de Paris", "Rue de
+Lyon", "Street of X"), and no city's name may run across the split ("Avenue de New Delhi"); a street named
+after a city before the city ("Avenue de Paris, Versailles", "Paris Street Toronto") names the city after
+it alone. A street alone that holds a city's name ("Avenue de Paris", "Paris Street") names no city, even
+where no other city is given: the answer must name the city, not a street that may be named after it.
 
 **Coordinates for the city.** With the city left blank, coordinates count for the city level when the
 city's centre is within 25 km of them and no other city of the gazetteer is nearer (so one point can
@@ -120,9 +144,34 @@ STREET_GENERIC = {
     "calea", "bulevardul", "bulevard", "bul", "odos", "leoforos", "dori", "daero", "ro", "gil",
     "lu", "dajie", "jie", "donglu", "thanon", "marg", "pho", "duong", "rechov", "sderot", "shari",
     "the", "de", "del", "la", "las", "los", "di", "dei", "da", "do", "dos", "das", "du", "des", "le", "of",
-    "y", "e", "na", "al", "el", "n", "s", "w", "north", "south", "east", "west", "nord", "norte",
-    "poghots", "poghota", "gamziri", "kucha", "menged", "godana", "yilu", "dong", "mall", "vej",
+    "y", "e", "na", "al", "el", "n", "s", "w",
+    "poghots", "poghota", "gamziri", "kucha", "menged", "godana", "mall", "vej",
 }
+#: the directions of street names (a significant part of the name: Nanjing Road East is not Nanjing West
+#: Road), in English, pinyin (with the merged -lu forms: "Donglu" = East Road) and a few other languages
+STREET_DIRECTIONS = {
+    **dict.fromkeys(("east", "dong", "donglu", "est", "este", "ost", "oriente"), "east"),
+    **dict.fromkeys(("west", "xi", "xilu", "ouest", "oeste", "poniente"), "west"),
+    **dict.fromkeys(("north", "bei", "beilu", "nord", "norte"), "north"),
+    **dict.fromkeys(("south", "nan", "nanlu", "sud", "sur"), "south"),
+    **dict.fromkeys(("central", "middle", "zhong", "zhonglu"), "central"),
+}
+#: a direction by its letter: only as the first or last word of the name apart from its street words ("N
+#: Michigan Ave", "Nanjing Rd E", "Zhongxiao E Rd"); elsewhere the letter is an initial or a particle
+#: (Portuguese "e": "Rua Direita e Nova"), and the name itself where it is the only word ("E Street")
+STREET_DIRECTION_LETTERS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+#: ordinals of street names as their number: "Fifth Avenue" = "5th Avenue", "Carrera Séptima" = "Carrera 7",
+#: "Zhongshan Yilu" (or "Yi Lu") = "Zhongshan 1st Road"
+STREET_ORDINALS = {
+    **{w: str(k) for k, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                                        "ninth", "tenth"), 1)},
+    **{w + end: str(k) for k, w in enumerate(("primer", "segund", "tercer", "cuart", "quint", "sext", "septim",
+                                              "octav", "noven", "decim"), 1) for end in "ao"},
+    **{w + end: str(k) for k, w in enumerate(("primeir", "segund", "terceir", "quart", "quint", "sext", "setim",
+                                              "oitav", "non", "decim"), 1) for end in "ao"},
+    **{f"{w}lu": str(k) for k, w in enumerate(("yi", "er", "san", "si", "wu", "liu", "qi", "ba", "jiu", "shi"), 1)},
+}
+_PINYIN_NUMBERS = {k[:-2]: v for k, v in STREET_ORDINALS.items() if k.endswith("lu")}
 # words (or word endings) that make a free-text part a street rather than a city
 STREET_WORDS = {
     "street", "st", "road", "rd", "avenue", "ave", "av", "boulevard", "blvd", "bd", "lane", "quay", "calle", "rua",
@@ -132,10 +181,18 @@ STREET_WORDS = {
     "calea", "bulevardul", "odos", "leoforos", "dori", "daero", "thanon", "marg", "pho", "duong", "rechov",
     "sderot", "shari", "mall", "drive", "terrace", "causeway", "corniche", "promenade", "square", "plaza",
     "platz", "soi", "allee", "alley", "eixo", "namesti", "ulice", "aleje", "lu", "jie", "dajie", "ro", "gil",
-    "donglu", "xilu", "nanlu", "beilu", "zhonglu", "yilu",
+    "donglu", "xilu", "nanlu", "beilu", "zhonglu", *(k for k in STREET_ORDINALS if k.endswith("lu")),
 }
 STREET_SUFFIXES = ("strasse", "straat", "gatan", "gade", "katu", "gasse", "gracht", "platz", "vagen", "veien",
                    "daero", "caddesi", "bulvari", "prospekt", "allee", "dori")
+#: the words after which a place's name is part of a street's name ("Avenue de Paris", "Street of Lyon",
+#: "Gran Vía de Don Diego López de Haro"): a city there is no city of the answer
+STREET_LINKS = {"de", "del", "della", "delle", "dei", "degli", "di", "da", "do", "dos", "das", "du", "des", "d", "of",
+                "la", "le", "les", "l", "el", "los", "las", "al", "van", "von", "der", "den", "zu", "y", "e", "and"}
+#: the words that put a street in a city ("Portage Avenue in Winnipeg", "Rue de Rivoli à Paris")
+STREET_IN = {"in", "at", "a", "en", "em"}
+#: what separates free-text parts besides commas: a dash between spaces ("Portage Avenue - Winnipeg")
+_DASH_RX = re.compile(r"\s+[-–—]+\s+")
 #: words that name a kind of first-level region, before its name ("Canton of Zurich", "Provincia de Buenos
 #: Aires", "the State of Washington") or after it ("Kyoto Prefecture", "Washington State"), as folded tokens
 REGION_WORDS = tuple(tuple(w.split()) for w in (
@@ -490,7 +547,7 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
     unknown: list[str] = []
     countries: list[str] = []
     joined: list[str] = []
-    for p in parts:
+    for p in (q for part in parts for q in _DASH_RX.split(part)):
         if joined and _spans(gz, joined[-1], p):
             joined[-1] = f"{joined[-1].strip()}, {p.strip()}"
         else:
@@ -507,9 +564,14 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
         elif gz.exact_city(p):
             cities.append(p)
         elif is_street(p):
-            streets.append(p)
+            street, named = street_and_cities(p, gz)
+            streets.append(street)
+            cities += named
         elif gz.find_cities(p):
-            cities.append(p)
+            where = _located(p, gz)
+            cities.append(where[1] if where else p)
+            if where:
+                unknown.append(where[0])
         elif gz.find_countries(p) and not countries:
             countries.append(p)
         else:
@@ -522,6 +584,55 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
         out.city = unknown.pop(0)
     if out.street is None:
         out.street = streets[0] if streets else (unknown.pop(0) if unknown else None)
+
+
+def street_and_cities(part: str, gz: Gazetteer) -> tuple[str, list[str]]:
+    """A free-text part read as a street: (the street, the texts naming cities after it), by the module
+    docstring's "a street part may end with its city". The part splits between two words where the words
+    before it (less a last "in", "at", "à", "en" or "em") are a street that is more than a street word
+    (a significant word, :func:`street_core`, or two words besides linking words: "Via del Corso", "The
+    Mall") and does not end in a linking word (:data:`STREET_LINKS`: "Avenue de" + "Paris"), and the
+    words after it are exactly a city's name or, after "in" and the like, name a city, and no city's name
+    runs across the split ("Avenue de New Delhi" is no "Avenue de New" in Delhi); the earliest such
+    split is taken and the street before it is read again, so a second city between the street and the
+    city counts too ("Main Street Paris Lyon" names two cities). A part with no such split is all street."""
+    words = part.split()
+    for k in range(1, len(words)):
+        head, tail = words[:k], " ".join(words[k:])
+        located = norm(head[-1]) in STREET_IN
+        if not (gz.find_cities(tail) if located else len(words) - k <= gz.longest and gz.exact_city(tail)):
+            continue
+        street = " ".join(head[:-1] if located else head)
+        toks = norm(street).split()
+        if not toks or toks[-1] in STREET_LINKS or not is_street(street) or not (
+                street_core(street) or len([t for t in toks if t not in STREET_LINKS]) > 1):
+            continue  # no street, or a street word alone ("Via" + "Roma", "Avenue de" + "Paris")
+        if not _cuts_a_city(gz, words, k):
+            street, before = street_and_cities(street, gz)
+            return street, [*before, tail]
+    return part, []
+
+
+def _cuts_a_city(gz: Gazetteer, words: list[str], k: int) -> bool:
+    """Whether a city's name of the gazetteer starts before word ``k`` of ``words`` and ends after it."""
+    def toks(ws: list[str]) -> list[str]:
+        return [_ABBREV.get(t, t) for t in norm(" ".join(ws)).split()]
+
+    head, all_toks = len(toks(words[:k])), toks(words)
+    return any(" ".join(all_toks[i:i + n]) in gz.city_index
+               for i in range(head) for n in range(head - i + 1, min(gz.longest, len(all_toks) - i) + 1))
+
+
+def _located(part: str, gz: Gazetteer) -> tuple[str, str] | None:
+    """``(place, city)`` for a part "place in city" whose place names no city ("Zeil in Frankfurt": a street
+    without a street word), the earliest "in" (or "at", "à", "en", "em") after which a city is named; else
+    ``None``."""
+    words = part.split()
+    for k in range(1, len(words) - 1):
+        head, tail = " ".join(words[:k]), " ".join(words[k + 1:])
+        if norm(words[k]) in STREET_IN and norm(head) and not gz.find_cities(head) and gz.find_cities(tail):
+            return head, tail
+    return None
 
 
 def _spans(gz: Gazetteer, a: str, b: str) -> bool:
@@ -650,11 +761,43 @@ def geoguessr_score(d_km: float | None) -> int:
     return 0 if d_km is None else int(round(5000 * math.exp(-d_km / 1492.7)))
 
 
+def _street_word(toks: list[str], i: int) -> str | None:
+    """What token ``i`` of a street name's tokens counts as: its direction or ordinal number (canonical), the
+    word itself, or ``None`` for a generic word (street, road, lu, avenue, st, rd, de, ...)."""
+    t = toks[i]
+    if t in STREET_DIRECTIONS:
+        return STREET_DIRECTIONS[t]
+    if t in STREET_DIRECTION_LETTERS:
+        named = [k for k, w in enumerate(toks) if w not in STREET_WORDS]  # the name apart from its street words
+        if named == [i]:
+            return t  # the letter is the name: "E St" is E Street (Washington's), not East Street
+        if i in (named[0], named[-1]):
+            return STREET_DIRECTION_LETTERS[t]
+    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", t)
+    if m:
+        return str(int(m.group(1)))
+    if t in STREET_ORDINALS:
+        return STREET_ORDINALS[t]
+    if t in _PINYIN_NUMBERS and toks[i + 1:i + 2] == ["lu"]:  # "Zhongshan Yi Lu"
+        return _PINYIN_NUMBERS[t]
+    return None if t in STREET_GENERIC else t
+
+
 def street_core(s: str) -> set[str]:
-    return {t for t in norm(s).split() if t not in STREET_GENERIC}
+    """The significant words of a street name: its distinctive words, its directions and its ordinals (each
+    direction and ordinal in one canonical form, so "Nanjing Donglu" = "Nanjing Road East" = "East Nanjing Rd"
+    and "Zhongshan Yilu" = "Zhongshan 1st Road" = "Zhongshan First Road"), without its generic words. A
+    possessive "'s" is dropped ("St Patrick's Street" = "St Patrick Street")."""
+    toks = norm(re.sub(r"(?<=\w)['’]s\b", "", s or "")).split()
+    return {w for w in (_street_word(toks, i) for i in range(len(toks))) if w is not None}
 
 
 def same_street(answer: str | None, names: list[str]) -> bool:
+    """Whether ``answer`` names one of the street's ``names``: the same name (ignoring case, accents,
+    punctuation and spaces) or the same :func:`street_core`: every significant word alike, generic words
+    aside. So a direction or an ordinal of the true name must be given, and one it lacks must not be:
+    "Nanjing West Road", "Nanjing Road" and "Nanjing Xilu" are not "Nanjing Road East", "Zhongshan Road" and
+    "Zhongshan 2nd Road" not "Zhongshan 1st Road"; "East St" is "East Street"."""
     if not answer:
         return False
     a = norm(answer)

@@ -66,8 +66,11 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 4  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
-    # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city
+    checker_version = 5  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
+    # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city;
+    # 5: a street part may end with its city ("Portage Avenue in Winnipeg", "Newbury Street Boston"), spaced dashes
+    # separate free-text parts, and a street's directions and ordinals must match ("Nanjing Donglu", not "Nanjing
+    # West Road", for Nanjing Road East)
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

@@ -488,3 +488,84 @@ def test_check_geolocation_loads_the_standpoint():
     m = check_geolocation(BERLIN, ans, {"standpoint": "nope", "visited": [cue["node"]]},
                           {"wiki": {"views": [cue["articles"][0]]}})
     assert not m["embodied"] and not m["web"] and not m["overall"] and m["city"]
+
+
+# ------------------------------------------------------------------ streets with their city, street names
+def city_of(answer: str, gz) -> str:
+    return ", ".join(gz.cities[i]["name"] for i in gz.named_cities(parse_answer(answer).city or ""))
+
+
+@pytest.mark.parametrize("answer,street,city", [
+    ("Portage Avenue in Winnipeg, Canada", "Portage Avenue", "Winnipeg"),
+    ("Newbury Street Boston, United States", "Newbury Street", "Boston"),
+    ("Newbury St. in downtown Boston", "Newbury St.", "Boston"),  # after "in", the words name the city
+    ("Rue de Rivoli à Paris", "Rue de Rivoli", "Paris"),
+    ("Rue de Rivoli (Paris), France", "Rue de Rivoli", "Paris"),
+    ("Via del Corso Rome, Italy", "Via del Corso", "Rome"),  # street words only, but more than one
+    ("The Mall London", "The Mall", "London"),
+    ("Nevsky Prospekt St. Petersburg", "Nevsky Prospekt", "Saint Petersburg"),
+    ("Main Street New York", "Main Street", "New York"),
+    ("Via in Selci in Rome", "Via in Selci", "Rome"),  # an "in" before no city is the street's
+    ("Zeil in Frankfurt, Germany", "Zeil", "Frankfurt"),  # no street word: the place before "in"
+    # dashes between spaces separate parts like commas; a hyphen does not
+    ("Portage Avenue - Winnipeg - Canada", "Portage Avenue", "Winnipeg"),
+    ("Portage Avenue – Winnipeg — Canada", "Portage Avenue", "Winnipeg"),
+    ("Khreshchatyk - Kyiv - Ukraine", "Khreshchatyk", "Kyiv"),
+    ("Sejong-daero, Seoul", "Sejong-daero", "Seoul"),
+])
+def test_a_street_part_may_end_with_its_city(gz, answer, street, city):
+    p = parse_answer(answer)
+    assert p.street == street and city_of(answer, gz) == city, p.to_json()
+
+
+def test_a_street_part_names_no_second_city(gz):
+    """The city after a street is judged with the city part: an answer still names one city, and a city in the
+    street's own name is none."""
+    lyon = {**BERLIN, "country": "France", "city": "Lyon", "city_centre": [45.76, 4.84]}
+    paris = {**lyon, "city": "Paris", "city_centre": [48.857, 2.352]}
+    for hedge in ("Main Street in Paris, Lyon", "Main Street Paris, Lyon", "Main Street Paris Lyon",
+                  "Main Street in Paris or Lyon", "Main Street in Paris in Lyon", "Main Street - Paris - Lyon"):
+        for goal in (lyon, paris):
+            m = check_answer(goal, hedge)
+            assert not m["city"] and m["answer_notes"] == ["the answer names 2 cities (Paris, Lyon): name one place"], hedge
+    # a street named after a city before the city names the city after it alone
+    for answer in ("Rue de Paris, Lyon", "Rue de Paris Lyon", "Rue de Paris in Lyon", "Paris Street Lyon",
+                   "Paris Street in Lyon", "Via Roma Lyon"):
+        assert check_answer(lyon, answer)["city"] and not check_answer(paris, answer)["city"], answer
+    assert city_of("Avenue de New Delhi, Jaipur", gz) == "Jaipur"  # no city's name is cut: no "Delhi"
+    # a street alone that holds a city's name names no city
+    for street in ("Avenue de Paris", "Paris Street", "Rue de Paris", "Via Paris", "Avenue de New York", "Rua Augusta"):
+        p = parse_answer(street)
+        assert (p.street, p.city) == (street, None), p.to_json()
+    assert ck.street_and_cities("Main Street Paris Lyon", gz) == ("Main Street", ["Paris", "Lyon"])
+    assert ck.street_and_cities("Avenue de Paris", gz) == ("Avenue de Paris", [])
+    assert ck.street_and_cities("Main Street in front of the station", gz) == ("Main Street in front of the station", [])
+    assert ck._located("Paris in Lyon", gz) is None and ck._located("Zeil in Frankfurt", gz) == ("Zeil", "Frankfurt")
+    assert ck._cuts_a_city(gz, "Avenue de New Delhi".split(), 3) and not ck._cuts_a_city(gz, "Main St Delhi".split(), 2)
+
+
+def test_a_streets_directions_and_ordinals_must_match():
+    s = ck.same_street
+    east = ["Nanjing Road East", "Nanjing Donglu", "南京东路"]
+    for a in ("Nanjing Donglu", "Nanjing Dong Lu", "East Nanjing Road", "Nanjing East Rd", "Nanjing Rd E", "Nanjing"
+              " Road East"):
+        assert s(a, east), a
+    for a in ("Nanjing West Road", "Nanjing Road West", "Nanjing Xilu", "Nanjing Road", "Nanjing Road North"):
+        assert not s(a, east), a
+    assert s("Zhongxiao E Rd", ["Zhongxiao East Road"]) and not s("Zhongxiao West Road", ["Zhongxiao East Road"])
+    first = ["Zhongshan 1st Road", "Zhongshan Yilu"]
+    for a in ("Zhongshan Yilu", "Zhongshan Yi Lu", "Zhongshan First Road", "Zhongshan 1st Rd"):
+        assert s(a, first), a
+    for a in ("Zhongshan Road", "Zhongshan 2nd Road", "Zhongshan Erlu", "Zhongshan 1st Road East"):
+        assert not s(a, first), a
+    assert s("East St", ["East Street", "Dong Dajie"]) and s("Dong Street", ["East Street"])
+    assert not s("West Street", ["East Street"]) and not s("Street", ["East Street"])
+    assert s("E St", ["E Street"]) and not s("E St", ["East Street"])  # a letter alone is the name
+    assert s("North Michigan Avenue", ["Michigan Avenue", "N Michigan Ave"])
+    assert not s("S Michigan Ave", ["Michigan Avenue", "N Michigan Ave"])
+    assert s("Fifth Avenue", ["5th Avenue"]) and s("16 Street", ["16th Street"])
+    assert s("Av. 6 N", ["Avenida 6 Norte"]) and not s("Avenida 6", ["Avenida 6 Norte"])
+    assert s("Avenida Sexta Norte", ["Avenida 6 Norte"]) and s("Carrera 7", ["Carrera Séptima"])
+    assert ck.street_core("Rua Direita e Nova") == {"direita", "nova"}  # "e" inside the name is "and"
+    assert ck.street_core("St Patrick's Street") == ck.street_core("St Patrick Street") == {"patrick"}
+    assert ck.street_core("Huaihai Zhonglu") == ck.street_core("Middle Huaihai Road") == {"huaihai", "central"}
