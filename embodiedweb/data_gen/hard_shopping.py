@@ -342,7 +342,7 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
                          "store_node": store_node[store], "rule": rule,
                          **{a: b for a, b in extra.items() if a in ("place",)}}
                         for p, rule, store, _text, extra in items]
-        said = [f"one {p['name']} {text}" for p, _r, _s, text, _e in items]
+        said = [f"one {p['name']} {text.replace('where you are now', 'where you start')}" for p, _r, _s, text, _e in items]
         lines = "; ".join(said[:-1]) + "; and " + said[-1]
         # the env's step limit caps a task's own budget: every order of visiting the stores (the agent
         # chooses) stays well within it
@@ -354,7 +354,8 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
         budget = ENV_MAX_STEPS
         task = _task("EWA-Shopping-v0", "",
                      f"You are at {city.intersection_name(start)}. Run {k} errands on the shop website, in the order "
-                     f"you like: buy {lines}. Choose “Pick up in store” for each order, then walk to each of "
+                     f"you like; every “nearest” and every walk below is measured from here, where you start: "
+                     f"buy {lines}. Choose “Pick up in store” for each order, then walk to each of "
                      "those stores to pick it up, and stop at the last one. The map website gives walking "
                      "distances.",
                      start, rng.uniform(0, 360), {"errands": goal_errands, "rule": "errands"}, split,
@@ -435,8 +436,9 @@ def purchase_and_question(city: Any, rng: random.Random, first_id: int) -> list[
             {"kind": "ask", "place_id": a["place_id"], "place_node": landmark, "slug": a["slug"], "fact": key,
              "answer": fact["value"], "kind_of_answer": fact["kind"]}]
         task = _task("EWA-Shopping-v0", "",
-                     f"You are at {city.intersection_name(start)}. Run 2 errands, in the order you like: buy one "
-                     f"{p['name']} on the shop website {text}, choosing “Pick up in store”, and walk to that store "
+                     f"You are at {city.intersection_name(start)}. Run 2 errands, in the order you like (a “nearest” "
+                     f"or a walk below is measured from here, where you start): buy one {p['name']} on the shop "
+                     f"website {text.replace('where you are now', 'where you start')}, choosing “Pick up in store”, and walk to that store "
                      f"to pick it up; and walk to {name} and answer this question from its wiki article: "
                      f"{QUESTIONS[key].format(name=name)} Stop at whichever of the two places you reach last, "
                      "with the answer: stop [your answer]. The map website gives walking distances.",

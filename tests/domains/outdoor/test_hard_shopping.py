@@ -319,3 +319,18 @@ def test_standard_shopping_suite_version_unchanged():
         assert e.unwrapped.suite_version == "c3-3eec8656a7b0"
     finally:
         e.close()
+
+
+def test_errand_rules_say_where_distances_are_measured_from():
+    """An errand's rules measure "nearest" and walks from the start (the checker does); the instruction says so
+    (it said "where you are now", and an agent that measured from the store it had just reached failed 20 of
+    60 buy-only errands, a fair reading of it)."""
+    import json
+
+    from embodiedweb.paths import data_dir
+
+    tasks = [json.loads(line) for line in (data_dir() / "shopping" / "hard.jsonl").read_text("utf-8").splitlines()]
+    errands = [t for t in tasks if t["goal"].get("rule") == "errands"]
+    assert len(errands) == 80
+    for t in errands:
+        assert "measured from here, where you start" in t["instruction"] and "where you are now" not in t["instruction"]
