@@ -94,8 +94,9 @@ def _strip(text: str, ignore: Iterable[str]) -> str:
 
 
 def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
-          others: Sequence[str] = ()) -> Verdict:
-    """Whether ``answer`` states ``fact`` (see module docstring), with the reason when it does not."""
+          others: Sequence[str] = (), ignore_numbers: Sequence[float] = ()) -> Verdict:
+    """Whether ``answer`` states ``fact`` (see module docstring), with the reason when it does not; a number
+    of ``ignore_numbers`` in the answer is not judged (what the instruction itself says, restated)."""
     if not isinstance(fact, dict) or fact.get("kind") not in KINDS or not str(fact.get("value", "")).strip():
         return Verdict(False, f"unjudgeable fact {fact!r}")
     if answer is None or not str(answer).strip():
@@ -108,7 +109,7 @@ def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
     text = _strip(answer, ignore)
     try:
         if fact["kind"] == "number":
-            return _judge_number(text, fact)
+            return _judge_number(text, fact, ignore_numbers)
         if fact["kind"] == "time":
             return _judge_time(text, str(fact["value"]))
         if fact["kind"] == "name":
@@ -202,10 +203,15 @@ def _fmt(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
-def _judge_number(text: str, fact: dict[str, Any]) -> Verdict:
+def numbers_in(text: str) -> list[float]:
+    """The values of the numbers written in ``text`` (see :func:`quantities`)."""
+    return [v for v, _d, _f in quantities(fold(text)) if v is not None]
+
+
+def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[float] = ()) -> Verdict:
     gold, unit, tol = float(fact["value"]), str(fact.get("unit") or ""), float(fact.get("tol") or 0.0)
     dim, scale = UNITS.get(unit, (unit or "plain", 1.0))
-    qs = quantities(text)
+    qs = [q for q in quantities(text) if q[0] is None or q[0] not in ignore_numbers]
     if not qs:
         return Verdict(False, "no number in the answer")
     for value, qdim, factor in qs:

@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.answers import Verdict, judge, parse_time
+from embodiedweb.domains.outdoor.answers import Verdict, judge, numbers_in, parse_time
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
 from embodiedweb.tasks import Task, TaskError
 
@@ -66,12 +66,14 @@ def landmark_names(goal: dict[str, Any]) -> list[str]:
 def judge_answer(answer: str | None, goal: dict[str, Any]) -> Verdict:
     """The answer judged against the fact, with the landmark's names and, in the hard tier, its description
     ("the skyscraper completed in the 1980s with the most floors") left out: an answer that restates what the
-    instruction calls the place does not state the description's numbers as the answer."""
+    instruction calls the place, whole or in part ("completed in the 1980s"), does not state the description's
+    numbers as the answer."""
     fact = fact_of(goal)
     if fact is None:
         return Verdict(False, f"the wiki has no fact {goal.get('fact')!r} for {goal.get('slug')!r}")
     ignore = [*landmark_names(goal), *([goal["description"]] if goal.get("description") else [])]
-    return judge(answer, fact, ignore=ignore, others=known_people())
+    return judge(answer, fact, ignore=ignore, others=known_people(),
+                 ignore_numbers=numbers_in(goal["description"]) if goal.get("description") else ())
 
 
 class TravelingDomain(StreetDomain):

@@ -170,3 +170,28 @@ def test_24_hour_forms_with_an_hour_word_or_seconds_and_hedges_after_a_unit():
     assert [q[0] for q in quantities(fold("36.9 m (approx.40 m)"))] == [36.9, 40.0]
     assert [q[0] for q in quantities(fold("1,200 steps"))] == [1200.0]
     assert [q[0] for q in quantities(fold("it is 38.5 m"))] == [38.5]
+
+
+def test_a_hard_answer_that_restates_part_of_the_description_is_judged_without_its_numbers():
+    """The hard tier names a place by a description ("the skyscraper completed in the 1980s ..."); an answer
+    that repeats part of it ("..., it was completed in the 1980s") is judged without the description's numbers
+    (a red-team review: 0 of 20 such number answers passed), and no answer is itself one of them."""
+    import json
+    import re
+
+    from embodiedweb.domains.outdoor.answers import numbers_in
+    from embodiedweb.domains.outdoor.traveling import fact_of, judge_answer
+    from embodiedweb.paths import data_dir
+
+    tasks = [json.loads(line) for line in (data_dir() / "traveling" / "hard.jsonl").read_text("utf-8").splitlines()]
+    tried = 0
+    for t in tasks:
+        desc, fact = t["goal"].get("description") or "", fact_of(t["goal"])
+        m = re.search(r"\S*\s*\d[\d,.]*\w*", desc)
+        if m and fact["kind"] == "number":
+            assert float(fact["value"]) not in numbers_in(desc), t["task_id"]
+            assert judge_answer(f"{fact['value']} {fact.get('unit', '')}, it is {m.group(0)}", t["goal"]).ok, t["task_id"]
+            assert not judge_answer(f"{float(fact['value']) + 7} {fact.get('unit', '')}, it is {m.group(0)}",
+                                    t["goal"]).ok, t["task_id"]
+            tried += 1
+    assert tried >= 10
