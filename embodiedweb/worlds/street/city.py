@@ -759,7 +759,7 @@ class City:
 _ORD_WORDS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th", "sixth": "6th",
               "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th", "eleventh": "11th",
               "twelfth": "12th"}
-_SUFFIX = {"street": "st", "st.": "st", "avenue": "ave", "av": "ave", "ave.": "ave", "place": "pl", "pl.": "pl",
+_SUFFIX = {"street": "st", "st.": "st", "avenue": "ave", "av": "ave", "av.": "ave", "ave.": "ave", "place": "pl", "pl.": "pl",
            "square": "sq", "sq.": "sq", "south": "s", "east": "e", "west": "w", "e.": "e", "w.": "w",
            "boulevard": "blvd", "road": "rd", "drive": "dr"}
 _ALIASES = {"avenue of the americas": "6th ave", "lexington": "lexington ave", "lex ave": "lexington ave",
@@ -820,6 +820,15 @@ def _display_address(text: str, city: City) -> str:
     return f"{key[0]} {_display_street(key[1], city)}" if key else text
 
 
+def _ordinal_word(m: re.Match[str]) -> str:
+    """A number and what follows it: "42nd"/"42 nd"/"42" -> "42nd"; "42 st" -> "42nd st" (42 is no "st" ordinal,
+    so the "St" there is Street)."""
+    n, suffix = int(m.group(1)), m.group(2)
+    if suffix is None or ordinal(n) == f"{n}{suffix}":
+        return ordinal(n)
+    return f"{ordinal(n)} {suffix}"
+
+
 def normalize_street(name: str) -> str:
     """Lower-case canonical street name: "Fifth Avenue" -> "5th ave", "West 42nd Street" -> "w 42nd st"."""
     t = clean_text(name).lower().replace(",", " ")
@@ -832,8 +841,7 @@ def normalize_street(name: str) -> str:
         w = _SUFFIX.get(w, w)
         words.append(w)
     t = " ".join(words)
-    t = re.sub(r"\b(\d+)\b(?!\s*(st|nd|rd|th)\b)", lambda m: ordinal(int(m.group(1))), t)
-    t = re.sub(r"\b(\d+)\s+(st|nd|rd|th)\b", r"\1\2", t)
+    t = re.sub(r"\b(\d+)(?:\s*(st|nd|rd|th)\b)?", _ordinal_word, t)
     if re.fullmatch(r"[ew] \d+(st|nd|rd|th)", t):  # "w 42nd" -> "w 42nd st"
         t += " st"
     return _ALIASES.get(t, t)

@@ -61,6 +61,8 @@ def test_fifth_and_42nd_is_one_node_with_four_streets(city):
     assert nid == city.intersection_node("Fifth Avenue", "East 42nd Street") == city.intersection_node("42nd", "5th")
     assert city.degree(nid) == 4
     assert city.intersection_name(nid) == "5th Ave & W 42nd St"
+    # written without the ordinal's ending, the "St" is Street ("W 42 St" was "w 42st"); "Av." is Avenue
+    assert nid == city.intersection_node("5 Av.", "W 42 St") == city.intersection_node("Fifth Av.", "W 42 Street")
     n = city.nodes[nid]
     assert haversine_m(n.lat, n.lng, 40.7535, -73.9809) < 40  # the real corner (NYPL / Bryant Park)
 
