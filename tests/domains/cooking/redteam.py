@@ -506,8 +506,10 @@ class RawOnTheDishAhead(MicrowaveTheDish):
             yield f"ToggleObjectOff [{mw}]"
         if not self.objects()[mw]["isOpen"]:
             yield f"OpenObject [{mw}]"
-        yield from (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",
-                    f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]")
+        # one yield each: the agent sends observations into its plan, which a tuple's iterator cannot take
+        for a in (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",  # noqa: UP028
+                  f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]"):
+            yield a
 
     def carried_out(self) -> bool:
         return super().carried_out() and getattr(self, "ahead", 0) > 0
