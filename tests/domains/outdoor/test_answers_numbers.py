@@ -195,3 +195,20 @@ def test_a_hard_answer_that_restates_part_of_the_description_is_judged_without_i
                                     t["goal"]).ok, t["task_id"]
             tried += 1
     assert tried >= 10
+
+
+def test_a_restated_description_is_not_judged_for_its_words_either():
+    """The description is left out whole, not only its numbers: a description that happened to name one of a
+    choice's options ("the tower with the swan on its spire") restated beside the right answer is no hedge."""
+    import json
+
+    from embodiedweb.domains.outdoor.traveling import fact_of, judge_answer
+    from embodiedweb.paths import data_dir
+
+    tasks = [json.loads(line) for line in (data_dir() / "traveling" / "hard.jsonl").read_text("utf-8").splitlines()]
+    t = next(t for t in tasks if fact_of(t["goal"])["kind"] == "choice")
+    fact = fact_of(t["goal"])
+    other = next(c for c in fact["choices"] if c != fact["value"])
+    goal = {**t["goal"], "description": f"the tower with the {other} on its spire"}
+    assert judge_answer(f"a {fact['value']}, at the tower with the {other} on its spire", goal).ok
+    assert not judge_answer(f"a {fact['value']} or a {other}", goal).ok
