@@ -371,8 +371,9 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     if rng.random() < 0.6:
         w, tr, _m = words[0]
         base = ascii_word(tr or w) or "info"
+        rng.randint(2, 99)  # drawn, not shown: a number in a French address reads as a département (a false cue)
         views[hint_slots[0][0]][hint_slots[0][1]].append(_sign(
-            "domain", f"www.{base}{rng.randint(2, 99)}{c['tld'] if c['tld'] != '.uk' else '.co.uk'}", hint=True))
+            "domain", f"www.{base}{c['tld'] if c['tld'] != '.uk' else '.co.uk'}", hint=True))
         hints.append("domain")
     if rng.random() < 0.7:
         local, tr = split_local(street_sign)
