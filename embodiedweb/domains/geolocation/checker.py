@@ -13,8 +13,11 @@ Parsing is lenient. The common forms all work:
   any order: ``Rue de Rivoli, Paris, France``; each part is recognised by what it is (a continent, a
   country, a city of the wiki's gazetteer, a street by its street word such as Rue, Straße, Calle,
   Street); a part that is none of them is read as the city, then the street; a street part may end with
-  its city (``Portage Avenue in Winnipeg``, ``Newbury Street Boston``: see below), and in a part
-  "place in city" the place is the street (``Zeil in Frankfurt``);
+  its city (``Portage Avenue in Winnipeg``, ``Newbury Street Boston``: see below) or begin with it
+  (``Winnipeg's Portage Avenue``), and in a part "place in city" the place is the street (``Zeil in
+  Frankfurt``); a leading "near", "on", "at", "along", ... is no word of the street (``Near Calle Córdoba
+  in Rosario`` is Calle Córdoba in Rosario); a part naming a city may name its country too (``St.
+  Petersburg Russia``: read where no part is a country);
 * labelled fields in any order and with any separator: ``city: Paris, country: France``,
   ``lat: 48.86; lng: 2.34``, ``coordinates: 48.86, 2.34``, ``address: Rue de Rivoli, Paris``;
 * coordinates first, in decimal degrees, the two numbers separated by ``,``, ``;``, ``/`` or a space,
@@ -26,6 +29,14 @@ Parsing is lenient. The common forms all work:
   names in their own languages (``USA``, ``UK``, ``Czechia``, ``Deutschland``, ``España``, ...); streets when
   their significant words match (``Friedrichstrasse``, ``Nevsky`` vs ``Nevsky Prospekt``, ``St`` vs
   ``Street``), or as written on the street's sign.
+
+**A continent is no country.** A continent's name, or a name such as "Latin America", is never read as
+a country, though it ends in a country's alias ("South America" is no "America", the United States):
+"Colombia (South America)" names Colombia (and the continent, if it names one alone).
+
+**A city's name is no street word.** A part is a street by a street word outside the names of cities in
+it: "St" and "Saint" begin city names ("central St. Petersburg", "St. Petersburg Russia" name the city),
+while "St Petersburg Street" is a street.
 
 **A street's significant words** are its distinctive words, its directions and its ordinals; its generic
 words (street, road, avenue, lu, jie, st, rd, de, ...) are not. Directions (east, west, north, south,
@@ -69,8 +80,20 @@ inside the street's own name is no city of the answer: the street before the spl
 street word ("Via Roma" is a street, not Rome), may not end in a linking word ("Avenue de Paris", "Rue de
 Lyon", "Street of X"), and no city's name may run across the split ("Avenue de New Delhi"); a street named
 after a city before the city ("Avenue de Paris, Versailles", "Paris Street Toronto") names the city after
-it alone. A street alone that holds a city's name ("Avenue de Paris", "Paris Street") names no city, even
-where no other city is given: the answer must name the city, not a street that may be named after it.
+it alone. The words after the split may also be the city's name and then a region that holds it
+("Portage Avenue Winnipeg Manitoba", as in "a city's own region is not a second city"). A street alone
+that holds a city's name ("Avenue de Paris", "Paris Street") names no city, even where no other city is
+given: the answer must name the city, not a street that may be named after it.
+
+**A street part may begin with its city.** "Winnipeg's Portage Avenue" or "Winnipeg Portage Avenue" is
+split after exactly a city's name (a possessive "'s" aside; no city's name may run across the split)
+where the words after are a street of its own: one with a significant word that is not a direction
+("Nanjing East Road", "Paris Street" stay streets named after a city, naming none) or with no significant
+word, two besides linking words ("Via del Corso"), and naming no city but within its own name: at its start
+where that is no city before a street of its own ("Shanghai Nanjing Road East" is Shanghai), or after a
+street word or a linking word ("Avenue de Lyon"), never after "and", "or", ... ("Paris or Lyon Rue de
+Rivoli" names no city). The city counts like any other: "Winnipeg Portage Avenue, Toronto" or "Paris Rue
+de Rivoli, Lyon" names two cities and fails.
 
 **Coordinates for the city.** With the city left blank, coordinates count for the city level when the
 city's centre is within 25 km of them and no other city of the gazetteer is nearer (so one point can
@@ -191,6 +214,13 @@ STREET_LINKS = {"de", "del", "della", "delle", "dei", "degli", "di", "da", "do",
                 "la", "le", "les", "l", "el", "los", "las", "al", "van", "von", "der", "den", "zu", "y", "e", "and"}
 #: the words that put a street in a city ("Portage Avenue in Winnipeg", "Rue de Rivoli à Paris")
 STREET_IN = {"in", "at", "a", "en", "em"}
+#: the words that may lead a free-text part before its street ("Near Calle Córdoba in Rosario", "On Zeil"): no
+#: part of the street's name
+STREET_LEADS = {"near", "on", "at", "in", "along", "off", "by", "around"}
+#: the names of continents and other parts of the world (as folded text) that are no country, though one may
+#: end in a country's alias ("South America" is no "America", the United States)
+CONTINENT_PHRASES = frozenset({*CONTINENT_ALIASES, "latin america", "the americas", "americas"})
+_CONTINENT_LONGEST = max(len(k.split()) for k in CONTINENT_PHRASES)
 #: what separates free-text parts besides commas: a dash between spaces ("Portage Avenue - Winnipeg")
 _DASH_RX = re.compile(r"\s+[-–—]+\s+")
 #: words that name a kind of first-level region, before its name ("Canton of Zurich", "Provincia de Buenos
@@ -236,6 +266,7 @@ class Gazetteer:
     longest: int
     cue_terms: tuple[tuple[str, str, str], ...] = ()  # (term, country code, city) of every city's cues
     regions: tuple[tuple[tuple[str, ...], ...], ...] = ()  # per city: place_norm'd tokens of its regions' names
+    continent_of: dict[str, str] = field(default_factory=dict)  # canonical country -> its continent
 
     def find_cities(self, text: str) -> list[int]:
         """Indices of the distinct cities named in ``text`` (longest names first, left to right)."""
@@ -265,11 +296,7 @@ class Gazetteer:
         toks = place_norm(text).split()
 
         def countries_at(i: int) -> tuple[int, tuple[str, ...]]:
-            for n in range(min(8, len(toks) - i), 0, -1):
-                c = self.country_index.get(" ".join(toks[i:i + n]))
-                if c:
-                    return n, (c,)
-            return 0, ()
+            return self._country_at(toks, i)
 
         def regions_of(country: str) -> tuple[tuple[str, ...], ...]:
             return tuple({k for c, r in zip(self.cities, self.regions, strict=False)
@@ -288,16 +315,20 @@ class Gazetteer:
         found: list[str] = []
         i = 0
         while i < len(toks):
-            for n in range(min(8, len(toks) - i), 0, -1):
-                c = self.country_index.get(" ".join(toks[i:i + n]))
-                if c:
-                    if c not in found:
-                        found.append(c)
-                    i += n
-                    break
-            else:
-                i += 1
+            n, hit = self._country_at(toks, i)
+            found += [c for c in hit if c not in found]
+            i += max(n, 1)
         return found
+
+    def _country_at(self, toks: list[str], i: int) -> tuple[int, tuple[str, ...]]:
+        """(length, (country,)) of the longest country's name at token ``i``; where a continent's name (of
+        :data:`CONTINENT_PHRASES`) is as long or longer, (its length, ()): "South America" names no country."""
+        cont = _continent_at(toks, i)
+        for n in range(min(8, len(toks) - i), cont, -1):
+            c = self.country_index.get(" ".join(toks[i:i + n]))
+            if c:
+                return n, (c,)
+        return cont, ()
 
 
 def _strip_city(key: str) -> str:
@@ -338,12 +369,16 @@ def _beside_regions(toks: list[str], names: tuple[tuple[str, ...], ...],
         r = _region_span(toks, i, names)
         if r and r >= n:
             i += r
-        elif hit:
+        else:  # a place, or a name that is none (a continent's at a country's place: ``places_at``)
             found += [h for h in hit if h not in found]
-            i += n
-        else:
-            i += 1
+            i += max(n, 1)
     return found
+
+
+def _continent_at(toks: list[str], i: int) -> int:
+    """The length of the longest name of :data:`CONTINENT_PHRASES` at token ``i`` (0 for none)."""
+    return next((n for n in range(min(_CONTINENT_LONGEST, len(toks) - i), 0, -1)
+                 if " ".join(toks[i:i + n]) in CONTINENT_PHRASES), 0)
 
 
 def _region_word(toks: list[str], i: int) -> int:
@@ -412,7 +447,8 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
     longest = max((len(k.split()) for k in index), default=1)
     terms = tuple((str(t[0]), str(t[1]), str(t[2])) for t in raw.get("cue_terms", []) if len(t) == 3)
     return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms,
-                     _city_regions(cities))
+                     _city_regions(cities), {c["name"]: c["continent"] for c in raw.get("countries", [])
+                                             if c.get("continent")})
 
 
 def _city_regions(cities: tuple[dict[str, Any], ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
@@ -546,6 +582,8 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
     streets: list[str] = []
     unknown: list[str] = []
     countries: list[str] = []
+    more_countries: list[str] = []  # countries named beside a city in its part ("St. Petersburg Russia")
+    continents: list[str] = []  # continents named in a country's part ("Colombia (South America)")
     joined: list[str] = []
     for p in (q for part in parts for q in _DASH_RX.split(part)):
         if joined and _spans(gz, joined[-1], p):
@@ -557,25 +595,36 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
         if _junk(p):
             continue
         n = norm(p)
+        named: list[str] = []
         if n in CONTINENT_ALIASES and out.continent is None:
             out.continent = p
+        elif n in CONTINENT_PHRASES:
+            continue  # "Latin America": no continent of the answer's, and no country
         elif n in gz.country_index and not gz.exact_city(p):
             countries.append(p)
         elif gz.exact_city(p):
             cities.append(p)
-        elif is_street(p):
+        elif _names_a_street(p, gz):
             street, named = street_and_cities(p, gz)
-            streets.append(street)
-            cities += named
+            lead = _city_first(street, gz)
+            if lead:
+                named, street = [lead[0], *named], lead[1]
+            streets.append(_unlead(street))
         elif gz.find_cities(p):
             where = _located(p, gz)
-            cities.append(where[1] if where else p)
+            named = [where[1] if where else p]
             if where:
-                unknown.append(where[0])
+                unknown.append(_unlead(where[0]))
         elif gz.find_countries(p) and not countries:
             countries.append(p)
+            continents += _continents_in(p)
         else:
             unknown.append(p)
+        cities += named
+        more_countries += [r for r in (_beyond_cities(gz, c) for c in named) if gz.find_countries(r)]
+    countries = countries or more_countries
+    if out.continent is None and len(set(continents)) == 1:
+        out.continent = continents[0]
     if countries and out.country is None:
         out.country = ", ".join(countries)
     if cities and out.city is None:
@@ -595,22 +644,145 @@ def street_and_cities(part: str, gz: Gazetteer) -> tuple[str, list[str]]:
     words after it are exactly a city's name or, after "in" and the like, name a city, and no city's name
     runs across the split ("Avenue de New Delhi" is no "Avenue de New" in Delhi); the earliest such
     split is taken and the street before it is read again, so a second city between the street and the
-    city counts too ("Main Street Paris Lyon" names two cities). A part with no such split is all street."""
+    city counts too ("Main Street Paris Lyon" names two cities). The words after the split may also be a
+    city's name and then a region that holds it ("Portage Avenue Winnipeg Manitoba"), and a leading word
+    such as "near" or "on" (:data:`STREET_LEADS`) is no word of the street ("Near Calle" + "Córdoba" is no
+    split). A part with no such split is all street."""
     words = part.split()
     for k in range(1, len(words)):
         head, tail = words[:k], " ".join(words[k:])
         located = norm(head[-1]) in STREET_IN
-        if not (gz.find_cities(tail) if located else len(words) - k <= gz.longest and gz.exact_city(tail)):
+        if not (gz.find_cities(tail) if located else
+                (len(words) - k <= gz.longest and gz.exact_city(tail)) or _city_with_region(gz, tail)):
             continue
         street = " ".join(head[:-1] if located else head)
-        toks = norm(street).split()
-        if not toks or toks[-1] in STREET_LINKS or not is_street(street) or not (
-                street_core(street) or len([t for t in toks if t not in STREET_LINKS]) > 1):
-            continue  # no street, or a street word alone ("Via" + "Roma", "Avenue de" + "Paris")
+        bare = _unlead(street)
+        toks = norm(bare).split()
+        if not toks or toks[-1] in STREET_LINKS or not is_street(bare) or not (
+                street_core(bare) or len([t for t in toks if t not in STREET_LINKS]) > 1):
+            continue  # no street, or a street word alone ("Via" + "Roma", "Avenue de" + "Paris", "Near Calle")
         if not _cuts_a_city(gz, words, k):
             street, before = street_and_cities(street, gz)
             return street, [*before, tail]
     return part, []
+
+
+def _city_with_region(gz: Gazetteer, text: str) -> bool:
+    """Whether ``text`` is a city's name and then a phrase naming a region that holds that city ("Winnipeg
+    Manitoba", "Seattle, Washington State")."""
+    toks = [_ABBREV.get(t, t) for t in norm(text).split()]
+    for n in range(min(gz.longest, len(toks) - 1), 0, -1):
+        for x in gz.city_index.get(" ".join(toks[:n]), ()):
+            if x < len(gz.regions) and _region_span(toks, n, gz.regions[x]) == len(toks) - n:
+                return True
+    return False
+
+
+#: the significant words of a street's name that do not make it a street of its own after a city's name: its
+#: directions ("Nanjing East Road" is a street named after Nanjing, not Nanjing's East Road)
+_PLAIN_STREET_WORDS = frozenset(STREET_DIRECTIONS.values())
+
+
+def _city_first(street: str, gz: Gazetteer) -> tuple[str, str] | None:
+    """``(city, street)`` for a street part that begins with its city ("Winnipeg's Portage Avenue", "Winnipeg
+    Portage Avenue"; after a leading word such as "near"): the words before are exactly a city's name (a
+    possessive "'s" aside) and no city's name runs on past them, and the words after are a street of its own
+    (:func:`_own_street`). The longest such city is taken; else ``None``."""
+    words = street.split()
+    lead = 0
+    while lead < len(words) - 1 and norm(words[lead]) in STREET_LEADS:
+        lead += 1
+    for k in range(len(words) - 1, lead, -1):
+        head = [*words[lead:k - 1], re.sub(r"['’]s$", "", words[k - 1])]
+        city, rest = " ".join(head), " ".join(words[k:])
+        if gz.exact_city(city) and not _cuts_a_city(gz, [*head, *words[k:]], len(head)) and _own_street(rest, gz):
+            return city, rest
+    return None
+
+
+#: the links after which a city's name is no part of a street's name: they list places ("Paris and Lyon")
+_LIST_LINKS = frozenset({"and", "y", "e", "or", "o", "ou", "oder", "und"})
+
+
+def _own_street(text: str, gz: Gazetteer) -> bool:
+    """Whether ``text``, after a city's name, is a street of its own: a street (:func:`is_street`) with a
+    significant word other than a direction (:func:`street_core`: "Nanjing East Road", "Paris Street" are
+    streets named after a city, not the city's East Road) or, with none, two words besides linking words
+    ("Via del Corso"), and naming no city but inside its own name: at its start, where it is no city before
+    a street of its own in turn ("Shanghai Nanjing Road East", not "Paris Lyon Rue de Rivoli"), or after a
+    street word or a linking word ("Calle Córdoba", "Avenue de Lyon"; not "and Lyon")."""
+    raw = norm(text).split()
+    core = street_core(text)
+    if not is_street(text) or not (core - _PLAIN_STREET_WORDS if core else
+                                   len([t for t in raw if t not in STREET_LINKS]) > 1):
+        return False
+    toks = [_ABBREV.get(t, t) for t in raw]
+    i = 0
+    while i < len(toks):
+        n, _hit = _match(toks, i, gz.city_index, gz.longest)
+        if n and (_city_first(" ".join(text.split()[i:]), gz) if i == 0 else
+                  raw[i - 1] in _LIST_LINKS or not (raw[i - 1] in STREET_WORDS or raw[i - 1] in STREET_LINKS)):
+            return False
+        i += max(n, 1)
+    return True
+
+
+def _unlead(text: str) -> str:
+    """``text`` without its leading words such as "near" or "on" (:data:`STREET_LEADS`), one word at least."""
+    words = text.split()
+    while len(words) > 1 and norm(words[0]) in STREET_LEADS:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _names_a_street(part: str, gz: Gazetteer) -> bool:
+    """:func:`is_street` for a free-text part, not counting the words of a city's name in it: "St. Petersburg
+    Russia" or "central St Petersburg" name a city, not a street by its "St"."""
+    raw = norm(part).split()
+    toks = [_ABBREV.get(t, t) for t in raw]
+    i = 0
+    while i < len(toks):
+        n, _hit = _match(toks, i, gz.city_index, gz.longest)
+        if n:
+            i += n
+            continue
+        if raw[i] in STREET_WORDS or raw[i].endswith(STREET_SUFFIXES):
+            return True
+        i += 1
+    return False
+
+
+def _beyond_cities(gz: Gazetteer, text: str) -> str:
+    """The words of ``text`` (folded) outside the names of cities and the phrases naming a region that holds
+    a city it names: where a country is named beside the city ("St. Petersburg Russia")."""
+    toks = [_ABBREV.get(t, t) for t in norm(text).split()]
+    hits = gz.named_cities(text)
+    regions = tuple({r for h in hits if h < len(gz.regions) for r in gz.regions[h]})
+    rest: list[str] = []
+    i = 0
+    while i < len(toks):
+        n, _hit = _match(toks, i, gz.city_index, gz.longest)
+        r = _region_span(toks, i, regions)
+        if r and r >= n:
+            i += r
+        elif n:
+            i += n
+        else:
+            rest.append(toks[i])
+            i += 1
+    return " ".join(rest)
+
+
+def _continents_in(text: str) -> list[str]:
+    """The continents (canonical, of :data:`CONTINENT_ALIASES`) named in ``text``, in order."""
+    toks, found, i = norm(text).split(), [], 0
+    while i < len(toks):
+        n = _continent_at(toks, i)
+        c = CONTINENT_ALIASES.get(" ".join(toks[i:i + n])) if n else None
+        if c:
+            found.append(c)
+        i += max(n, 1)
+    return found
 
 
 def _cuts_a_city(gz: Gazetteer, words: list[str], k: int) -> bool:
@@ -845,6 +1017,18 @@ def judge_city(goal: dict[str, Any], p: ParsedAnswer, gz: Gazetteer) -> tuple[bo
     return True, "city judged by the coordinates (within 25 km of its centre)"
 
 
+def _names_continent(answer: str | None, gz: Gazetteer) -> bool:
+    """Whether ``answer`` names a continent anywhere outside a country's name ("South Africa" names none): then
+    the continent level judges what it names, and a country's continent stands in only for an answer that names
+    none. (The country the answer names is the goal's: its continent is the goal's, whatever a table says of a
+    country in two continents.)"""
+    words = f" {norm(answer or '')} "
+    for name in sorted(gz.country_index, key=len, reverse=True):
+        if " " in name or any(f" {alias} " in f" {name} " for alias in CONTINENT_ALIASES):
+            words = words.replace(f" {name} ", " ")
+    return any(f" {alias} " in words for alias in CONTINENT_ALIASES)
+
+
 def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] | None = None,
                  gz: Gazetteer | None = None) -> dict[str, Any]:
     """Per-level correctness, distance and score of ``answer`` against a task's ``goal``. Here ``overall``
@@ -862,8 +1046,16 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
             notes.append(f"the answer names {len(named)} countries ({', '.join(named[:6])}): name one")
         elif named:
             country_ok = named[0] == goal["country"] or table.get(norm(goal["country"])) == named[0]
+            if not p.continent and not _names_continent(answer, gz):  # "Marseille, France" names Europe too
+                cont_ok = country_ok or gz.continent_of.get(named[0]) in [goal["continent"],
+                                                                         *goal.get("continent_alt", [])]
         else:
             country_ok = norm(p.country) == norm(goal["country"])
+    elif p.city and len(hit := gz.named_cities(p.city)) == 1:  # "Marseille" alone names France and Europe too
+        country = gz.cities[hit[0]].get("country", "")
+        country_ok = country == goal["country"] or table.get(norm(country)) == table.get(norm(goal["country"]), "?")
+        if not p.continent and not _names_continent(answer, gz):
+            cont_ok = country_ok or gz.continent_of.get(country) in [goal["continent"], *goal.get("continent_alt", [])]
     city_ok, note = judge_city(goal, p, gz)
     if note:
         notes.append(note)

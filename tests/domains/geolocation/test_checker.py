@@ -569,3 +569,125 @@ def test_a_streets_directions_and_ordinals_must_match():
     assert ck.street_core("Rua Direita e Nova") == {"direita", "nova"}  # "e" inside the name is "and"
     assert ck.street_core("St Patrick's Street") == ck.street_core("St Patrick Street") == {"patrick"}
     assert ck.street_core("Huaihai Zhonglu") == ck.street_core("Middle Huaihai Road") == {"huaihai", "central"}
+
+
+# ------------------------------------------------------------------ continents, "St." cities, city before street
+BOGOTA = {"lat": 4.598, "lng": -74.076, "continent": "South America", "country": "Colombia", "city": "Bogotá",
+          "city_centre": [4.711, -74.072], "street": "Carrera Séptima"}
+SPB = {"lat": 59.935, "lng": 30.325, "continent": "Europe", "country": "Russia", "city": "Saint Petersburg",
+       "city_centre": [59.939, 30.316], "street": "Nevsky Prospekt"}
+WINNIPEG = {"lat": 49.895, "lng": -97.138, "continent": "North America", "country": "Canada", "city": "Winnipeg",
+            "city_centre": [49.895, -97.138], "street": "Portage Avenue"}
+
+
+def test_a_continent_is_no_country(gz):
+    for answer in ("Bogotá, Colombia (South America)", "Colombia (South America)", "Bogotá, Colombia, Latin America",
+                   "Colombia, Central America", "Bogotá, Colombia - North America", "Colombia (Latin America)"):
+        assert check_answer(BOGOTA, answer)["country"], answer
+    assert gz.find_countries("Colombia South America") == ["Colombia"] and gz.find_countries("Latin America") == []
+    assert gz.named_countries("South America, Colombia") == ["Colombia"]
+    assert gz.find_countries("United States of America") == ["United States"] == gz.find_countries("America")
+    m = check_answer(BOGOTA, "Bogotá, Colombia (South America)")
+    assert m["continent"] and m["parsed_answer"]["continent"] == "South America"
+    # two countries are still two, and two continents give none
+    assert not check_answer(BOGOTA, "Bogotá, Colombia or America (South America)")["country"]
+    assert not check_answer(BOGOTA, "Bogotá, Colombia (South America or Europe)")["continent"]
+    assert ck._continents_in("South America or Europe") == ["South America", "Europe"]
+    assert ck._continent_at("latin america x".split(), 0) == 2 and ck._continent_at(["america"], 0) == 0
+
+
+@pytest.mark.parametrize("answer", [
+    "Nevsky Prospekt, central St. Petersburg, Russia", "St. Petersburg Russia", "Nevsky Prospekt, St Petersburg (Russia)",
+    "Nevsky Prospekt, downtown St Petersburg, Russia", "St. Petersburg city centre, Russia", "St Petersburg",
+])
+def test_a_city_name_beginning_with_a_street_word_is_the_city(answer):
+    m = check_answer(SPB, answer)
+    assert m["city"] and m["country"], m["parsed_answer"]  # the one city implies its country
+
+
+def test_a_st_city_is_still_one_place(gz):
+    for hedge in ("St. Petersburg or Moscow, Russia", "Nevsky Prospekt, St. Petersburg Moscow", "St Petersburg Moscow Russia"):
+        assert not check_answer(SPB, hedge)["city"], hedge
+    assert not check_answer(SPB, "St. Petersburg Russia or Ukraine")["country"]
+    assert ck._names_a_street("St Petersburg Street", gz) and ck._names_a_street("Main St", gz)
+    assert not ck._names_a_street("central St. Petersburg", gz) and not ck._names_a_street("St. Petersburg Russia", gz)
+    assert ck._beyond_cities(gz, "St. Petersburg (Russia)") == "russia"
+    assert ck._beyond_cities(gz, "Winnipeg Manitoba") == ""  # the city's own region is no country's mention
+
+
+@pytest.mark.parametrize("answer,street", [
+    ("Winnipeg's Portage Avenue, Canada", "Portage Avenue"),
+    ("Winnipeg Portage Avenue, Canada", "Portage Avenue"),
+    ("Near Winnipeg's Portage Avenue", "Portage Avenue"),
+    ("Portage Avenue Winnipeg Manitoba, Canada", "Portage Avenue"),  # the city's region after it
+    ("Portage Avenue, Winnipeg Manitoba, Canada", "Portage Avenue"),
+    ("Winnipeg Portage Avenue in Winnipeg", "Portage Avenue"),
+])
+def test_a_street_part_may_begin_with_its_city(answer, street):
+    m = check_answer(WINNIPEG, answer)
+    assert m["city"] and m["street"] and m["parsed_answer"]["street"] == street, m["parsed_answer"]
+
+
+def test_a_city_before_a_street_is_one_place(gz):
+    paris = {**BERLIN, "country": "France", "city": "Paris", "city_centre": [48.857, 2.352], "street": "Rue de Rivoli"}
+    lyon = {**paris, "city": "Lyon", "city_centre": [45.76, 4.84]}
+    for hedge in ("Paris Rue de Rivoli, Lyon", "Paris's Rue de Rivoli, Lyon, France", "Lyon Rue de Rivoli, Paris",
+                  "Rue de Rivoli Paris Lyon", "Paris Rue de Rivoli Lyon"):
+        for goal in (paris, lyon):
+            assert not check_answer(goal, hedge)["city"], hedge
+    # no city, or no city of the street's own name
+    for answer, city in (("Paris or Lyon Rue de Rivoli", None), ("Paris and Lyon Rue de Rivoli", None),
+                         ("Paris Lyon Rue de Rivoli", None), ("Paris Street", None), ("Nanjing East Road", None),
+                         ("Nanjing Donglu", None), ("Paris Avenue de Lyon", "Paris"),
+                         ("Shanghai Nanjing Road East", "Shanghai"), ("Rome Via del Corso", "Rome"),
+                         ("Nanjing Road East, Shanghai", "Shanghai")):
+        assert parse_answer(answer).city == city, answer
+    assert ck._city_first("Winnipeg's Portage Avenue", gz) == ("Winnipeg", "Portage Avenue")
+    assert ck._city_first("Paris Street", gz) is None and ck._city_first("New York Fifth Avenue", gz) == (
+        "New York", "Fifth Avenue")
+    assert ck._city_with_region(gz, "Winnipeg Manitoba") and not ck._city_with_region(gz, "Winnipeg Ontario")
+    assert not ck._city_with_region(gz, "Winnipeg")  # the city alone is the exact name's case
+    assert ck.street_and_cities("Portage Avenue Winnipeg Manitoba", gz) == ("Portage Avenue", ["Winnipeg Manitoba"])
+
+
+@pytest.mark.parametrize("answer", ["Near Calle Córdoba in Rosario, Argentina", "On Calle Córdoba in Rosario, Argentina",
+                                    "At Calle Córdoba, Rosario", "along Calle Córdoba in Rosario"])
+def test_a_leading_near_or_on_is_no_street_word(answer):
+    rosario = {"lat": -32.947, "lng": -60.639, "continent": "South America", "country": "Argentina", "city": "Rosario",
+               "city_centre": [-32.947, -60.639], "street": "Calle Córdoba"}
+    m = check_answer(rosario, answer)
+    assert m["city"] and m["street"] and m["parsed_answer"]["street"] == "Calle Córdoba", m["parsed_answer"]
+
+
+def test_leading_words_keep_the_street_rules(gz):
+    assert ck._unlead("Near Calle Córdoba") == "Calle Córdoba" and ck._unlead("near") == "near"
+    assert ck.street_and_cities("Near Calle Córdoba", gz) == ("Near Calle Córdoba", [])  # "Near Calle" is no street
+    p = parse_answer("Near Avenue de Paris")
+    assert (p.street, p.city) == ("Avenue de Paris", None)
+    assert not check_answer({**BERLIN, "city": "Rosario", "country": "Argentina"},
+                            "Near Calle Córdoba in Rosario or Córdoba")["city"]
+
+
+def test_a_named_country_or_city_implies_its_continent_and_country():
+    """Free text that names the city and country but no continent ("Marseille, Provence-Alpes-Côte d'Azur,
+    France") lost the continent level, so its completion was 2/3 (a helper's playthrough); a country implies
+    its continent, and a city named alone (one city) implies its country and continent. A hedge implies
+    nothing, and a continent the answer names is judged as named."""
+    import json
+
+    from embodiedweb.domains.geolocation import check_answer
+    from embodiedweb.paths import data_dir
+
+    tasks = {t["task_id"]: t for t in map(json.loads, (data_dir() / "geo" / "tasks.jsonl").read_text("utf-8").splitlines())}
+    goal = tasks["geo-002"]["goal"]  # Marseille, France
+    levels = ("continent", "country", "city")
+
+    def got(answer):
+        m = check_answer(goal, answer)
+        return tuple(m[k] for k in levels)
+
+    assert got("Marseille, Provence-Alpes-Côte d'Azur, France") == (True, True, True)
+    assert got("Marseille") == (True, True, True)
+    assert got("Lyon") == (True, True, False) and got("Madrid, Spain") == (True, False, False)
+    assert got("Tokyo") == (False, False, False) and got("Marseille or Lyon") == (False, False, False)
+    assert got("43.3, 5.4; Asia; France; Marseille; ") == (False, True, True)

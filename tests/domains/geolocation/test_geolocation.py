@@ -58,23 +58,23 @@ def test_tasks(env):
     ("  52.517 ,13.389 ;europe;GERMANY ; berlin ;friedrichstrasse ", (1, 1, 1, 1)),
     ("; Europe; Germany; Berlin; Friedrich Strasse", (1, 1, 1, 1)),
     ("Europe; Germany; Berlin", (1, 1, 1, 0)),
-    ("Germany; Berlin", (0, 1, 1, 0)),
-    ("Berlin, Germany", (0, 1, 1, 0)),
+    ("Germany; Berlin", (1, 1, 1, 0)),  # the country implies its continent
+    ("Berlin, Germany", (1, 1, 1, 0)),
     ("52.517 N, 13.389 E; Europe; Deutschland; Munich; Friedrichstraße", (1, 1, 0, 1)),
     ("; Asia; Austria; Vienna; ", (0, 0, 0, 0)),
     # the common forms of the issue
-    ("Friedrichstraße, Berlin, Germany", (0, 1, 1, 1)),
-    ("city: Berlin, country: Germany", (0, 1, 1, 0)),
+    ("Friedrichstraße, Berlin, Germany", (1, 1, 1, 1)),
+    ("city: Berlin, country: Germany", (1, 1, 1, 0)),
     ("Country: Germany\nCity: Berlin\nStreet: Friedrichstrasse\nContinent: Europe", (1, 1, 1, 1)),
     ("52.517; 13.389; Europe; Germany; Berlin; Friedrichstraße", (1, 1, 1, 1)),
-    ("lat: 52.517, lng: 13.389, city: Berlin", (0, 0, 1, 0)),
+    ("lat: 52.517, lng: 13.389, city: Berlin", (1, 1, 1, 0)),  # one city implies both
     ("52.52, 13.40", (0, 0, 1, 0)),  # coordinates only: within 25 km of the centre
     ("52.52, 13.40; ; ; ; ", (0, 0, 1, 0)),
     ("52°31′N 13°24′E", (0, 0, 1, 0)),
     ("Germany, Berlin, Europe", (1, 1, 1, 0)),
     ("Berlin; Germany; Europe", (1, 1, 1, 0)),  # out of order: read by what each part is
     # one place per answer
-    ("Berlin, Munich, Hamburg, Germany", (0, 1, 0, 0)),
+    ("Berlin, Munich, Hamburg, Germany", (1, 1, 0, 0)),
     ("; Europe; Germany; Berlin / Munich; ", (1, 1, 0, 0)),
     ("; Europe; Germany; Berlin or Hamburg; ", (1, 1, 0, 0)),
     ("; Europe; Germany, Austria; Berlin; ", (1, 0, 1, 0)),
