@@ -615,7 +615,7 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
             named = [where[1] if where else p]
             if where:
                 unknown.append(_unlead(where[0]))
-        elif gz.find_countries(p) and not countries:
+        elif gz.find_countries(p):  # a second country anywhere counts ("Kyiv, Ukraine, or Argentina" names two)
             countries.append(p)
             continents += _continents_in(p)
         else:

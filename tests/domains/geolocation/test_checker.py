@@ -691,3 +691,20 @@ def test_a_named_country_or_city_implies_its_continent_and_country():
     assert got("Lyon") == (True, True, False) and got("Madrid, Spain") == (True, False, False)
     assert got("Tokyo") == (False, False, False) and got("Marseille or Lyon") == (False, False, False)
     assert got("43.3, 5.4; Asia; France; Marseille; ") == (False, True, True)
+
+
+def test_a_second_country_in_a_part_of_its_own_counts():
+    """The country level refuses an answer naming two countries wherever the second stands ("Kyiv, Ukraine, or
+    Argentina" was read as Ukraine on every task: a part holding a country was dropped once one was read); a
+    part that repeats the same country, or a region of it, is no second one."""
+    import json
+
+    from embodiedweb.domains.geolocation import check_answer
+    from embodiedweb.paths import data_dir
+
+    for line in (data_dir() / "geo" / "tasks.jsonl").read_text("utf-8").splitlines()[:60]:
+        g = json.loads(line)["goal"]
+        other = "Argentina" if g["country"] != "Argentina" else "Chile"
+        assert not check_answer(g, f"{g['city']}, {g['country']}, or {other}")["country"], g["city"]
+        assert not check_answer(g, f"{g['city']}, {g['country']}, maybe {other}")["country"], g["city"]
+        assert check_answer(g, f"{g['city']}, capital region of {g['country']}")["country"], g["city"]
