@@ -29,8 +29,9 @@ def _listed(text: str) -> dict[str, str]:
     return out
 
 
-@pytest.mark.parametrize("kitchen", list_kitchens())
-def test_no_receptacle_reads_empty_while_holding_something(kitchen):
+def _random_views(kitchen: str):
+    """Every openable of ``kitchen`` opened, then 25 random reachable spots x 4 headings at random horizons:
+    yields (the simulator, the pose, the visible objects' lines by id) at each."""
     w = KitchenWorld()
     w.reset({"kitchen_id": kitchen}, 0)
     sim = w.sim
@@ -38,18 +39,23 @@ def test_no_receptacle_reads_empty_while_holding_something(kitchen):
         if o.flags.get("openable"):
             sim.step("OpenObject", objectId=o.object_id, forceAction=True)
     rng = random.Random(kitchen)
-    checked = 0
     for x, z in rng.sample(sim.reachable, min(25, len(sim.reachable))):
         for rot in (0, 90, 180, 270):
             sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=rng.choice([-30, 0, 30, 60]), forceAction=True)
-            listed = _listed(w.text())
-            for oid, line in listed.items():
-                o = sim.objects[oid]
-                if not o.flags.get("receptacle") or OUT_OF_VIEW in line:
-                    continue
-                hidden = [c for c in o.contents if sim.objects[c].active and c not in listed]
-                assert not hidden, (kitchen, (x, z, rot, sim.hor), oid, hidden)
-                checked += 1
+            yield sim, (kitchen, x, z, rot, sim.hor), _listed(w.text())
+
+
+@pytest.mark.parametrize("kitchen", list_kitchens())
+def test_no_receptacle_reads_empty_while_holding_something(kitchen):
+    checked = 0
+    for sim, pose, listed in _random_views(kitchen):
+        for oid, line in listed.items():
+            o = sim.objects[oid]
+            if not o.flags.get("receptacle") or OUT_OF_VIEW in line:
+                continue
+            hidden = [c for c in o.contents if sim.objects[c].active and c not in listed]
+            assert not hidden, (pose, oid, hidden)
+            checked += 1
     assert checked > 0
 
 
@@ -152,21 +158,10 @@ def test_the_out_of_view_note_clears_once_all_a_receptacle_holds_is_in_view(kitc
     """The converse of the rule above: a receptacle reads "partly out of view" only while something it holds
     is not listed, so the note clears when everything on it is in view even if part of it is not (helpers
     could not tell "nothing more here" from "keep looking" on a long counter or a table)."""
-    w = KitchenWorld()
-    w.reset({"kitchen_id": kitchen}, 0)
-    sim = w.sim
-    for o in sim.active_objects():
-        if o.flags.get("openable"):
-            sim.step("OpenObject", objectId=o.object_id, forceAction=True)
-    rng = random.Random(kitchen)
     noted = 0
-    for x, z in rng.sample(sim.reachable, min(25, len(sim.reachable))):
-        for rot in (0, 90, 180, 270):
-            sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=rng.choice([-30, 0, 30, 60]), forceAction=True)
-            listed = _listed(w.text())
-            for oid, line in listed.items():
-                if OUT_OF_VIEW in line:
-                    noted += 1
-                    assert [c for c in sim.objects[oid].contents if sim.objects[c].active and c not in listed], \
-                        (kitchen, (x, z, rot, sim.hor), oid)
+    for sim, pose, listed in _random_views(kitchen):
+        for oid, line in listed.items():
+            if OUT_OF_VIEW in line:
+                noted += 1
+                assert [c for c in sim.objects[oid].contents if sim.objects[c].active and c not in listed], (pose, oid)
     assert noted > 0
