@@ -15,8 +15,8 @@ the start and end as street corners or blocks - and never prints or accepts the 
 (a node id typed as a start, destination or search is not found).
 
 Per-session state (what checkers read, :meth:`MapSite.snapshot`): ``{"searches": [{"q", "results"}],
-"directions": [{"from", "to", "from_node", "to_node", "length_m"}]}`` in request order; only directions
-that were found are recorded.
+"directions": [{"from", "to", "from_node", "to_node", "length_m", "at"}]}`` in request order (``at``: the
+env's step number of the request); only directions that were found are recorded.
 
 Optional Google backend (off by default): with ``EMBODIEDWEB_MAP_GOOGLE=1`` set (and the key in
 ``GOOGLE_MAPS_API_KEY``), a directions request whose start or destination the site's own gazetteer cannot
@@ -82,7 +82,7 @@ class MapSite(Site):
             "map_searches")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS map_directions (session TEXT, seq INTEGER, from_q TEXT, to_q TEXT,"
-            " from_node TEXT, to_node TEXT, length_m REAL)", "map_directions")
+            " from_node TEXT, to_node TEXT, length_m REAL, at INTEGER)", "map_directions")
         store.register_session_table("CREATE TABLE IF NOT EXISTS map_settings (session TEXT, plain INTEGER)",
                                      "map_settings")
 
@@ -105,13 +105,13 @@ class MapSite(Site):
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
         """Return the session's logged searches and directions, or {} if none."""
         s = store.query("SELECT q, results FROM map_searches WHERE session = ? ORDER BY seq", (session,))
-        d = store.query("SELECT from_q, to_q, from_node, to_node, length_m FROM map_directions WHERE session = ?"
+        d = store.query("SELECT from_q, to_q, from_node, to_node, length_m, at FROM map_directions WHERE session = ?"
                         " ORDER BY seq", (session,))
         if not s and not d:
             return {}
         return {"searches": [{"q": r["q"], "results": r["results"]} for r in s],
                 "directions": [{"from": r["from_q"], "to": r["to_q"], "from_node": r["from_node"],
-                                "to_node": r["to_node"], "length_m": r["length_m"]} for r in d]}
+                                "to_node": r["to_node"], "length_m": r["length_m"], "at": r["at"]} for r in d]}
 
     @staticmethod
     def city() -> City:
@@ -136,9 +136,9 @@ class MapSite(Site):
         if d is None:
             ctxv["error"] = f"Google found no walking route from “{frm}” to “{to}”."
             return ctx.render("directions.html", **ctxv)
-        ctx.store.execute("INSERT INTO map_directions VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ctx.store.execute("INSERT INTO map_directions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                           (ctx.session, self._next_seq(ctx, "map_directions"), frm, to, d["from_node"],
-                           d["to_node"], d["length_m"]))
+                           d["to_node"], d["length_m"], ctx.now))
         ctxv["google_route"] = {**d, "length_m": round(d["length_m"]),
                                 "reverse_url": "/map/directions?" + urlencode({"from": to, "to": frm})}
         return ctx.render("directions.html", **ctxv)
@@ -239,9 +239,9 @@ class MapSite(Site):
             return ctx.render("directions.html", **ctxv)
         length = city.route_length(path)
         steps = [s.split(". ", 1)[1] for s in city.directions(path, _dest_label(b), plain=plain)]
-        ctx.store.execute("INSERT INTO map_directions VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ctx.store.execute("INSERT INTO map_directions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                           (ctx.session, self._next_seq(ctx, "map_directions"), frm, to, a.node_id, b.node_id,
-                           round(length, 1)))
+                           round(length, 1), ctx.now))
         ctxv["route"] = {
             "a": a, "b": b, "a_where": city.intersection_name(a.node_id), "b_where": city.intersection_name(b.node_id),
             "length_m": round(length), "minutes": max(1, round(length / WALK_SPEED_M_PER_MIN)), "steps": steps,

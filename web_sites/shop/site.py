@@ -34,7 +34,8 @@ Snapshot (what checkers read; lists sorted, prices in dollars rounded to cents):
 
     {"cart": [{"product_id", "store_id", "object_type", "options": {group: value}, "qty", "unit_price"}],
      "orders": [{"order_id": "ORD-00001", "store_id", "delivery": "kitchen" | "pickup",
-                 "items": [{"product_id", "object_type", "options", "qty", "unit_price"}], "total"}]}
+                 "items": [{"product_id", "object_type", "options", "qty", "unit_price"}], "total",
+                 "at"}]}                                # at: the env's step number the order was placed at
 
 Order ids count per session from ``ORD-00001``. An order delivered to the kitchen queues one delivery
 ``{"object_type", "product_id", "name", "qty": 1}`` per object: ``qty`` x the pack's units, at most 6 a
@@ -143,7 +144,7 @@ class ShopSite(Site):
             " options TEXT, qty INTEGER)", "shop_cart")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS shop_orders (session TEXT, seq INTEGER, order_id TEXT, store_id TEXT,"
-            " delivery TEXT, total_cents INTEGER)", "shop_orders")
+            " delivery TEXT, total_cents INTEGER, at INTEGER)", "shop_orders")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS shop_order_items (session TEXT, order_id TEXT, idx INTEGER,"
             " product_id TEXT, name TEXT, object_type TEXT, options TEXT, qty INTEGER, unit_cents INTEGER)",
@@ -177,7 +178,7 @@ class ShopSite(Site):
                          "unit_price": unit})
         cart.sort(key=lambda c: (c["store_id"], c["product_id"], _opts_key(c["options"]), c["qty"]))
         orders = []
-        for o in store.query("SELECT order_id, store_id, delivery, total_cents FROM shop_orders WHERE session = ?"
+        for o in store.query("SELECT order_id, store_id, delivery, total_cents, at FROM shop_orders WHERE session = ?"
                              " ORDER BY order_id", (session,)):
             items = [{"product_id": i["product_id"], "object_type": i["object_type"],
                       "options": json.loads(i["options"]), "qty": i["qty"], "unit_price": i["unit_cents"] / 100}
@@ -185,7 +186,7 @@ class ShopSite(Site):
                                           (session, o["order_id"]))]
             items.sort(key=lambda i: (i["product_id"], _opts_key(i["options"]), i["qty"]))
             orders.append({"order_id": o["order_id"], "store_id": o["store_id"], "delivery": o["delivery"],
-                           "items": items, "total": o["total_cents"] / 100})
+                           "items": items, "total": o["total_cents"] / 100, "at": o["at"]})
         return {"cart": cart, "orders": orders}
 
     @staticmethod
@@ -509,8 +510,8 @@ class ShopSite(Site):
             n = ctx.store.query_one("SELECT COUNT(*) AS n FROM shop_orders WHERE session = ?", (ctx.session,))
             seq = (n["n"] if n else 0) + 1
             oid = f"ORD-{seq:05d}"
-            ctx.store.execute("INSERT INTO shop_orders VALUES (?, ?, ?, ?, ?, ?)",
-                              (ctx.session, seq, oid, sid, delivery, total))
+            ctx.store.execute("INSERT INTO shop_orders VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (ctx.session, seq, oid, sid, delivery, total, ctx.now))
             for idx, ln in enumerate(mine):
                 p = ln["product"]
                 ctx.store.execute("INSERT INTO shop_order_items VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

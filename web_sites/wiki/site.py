@@ -65,6 +65,8 @@ class WikiSite(Site):
             "CREATE TABLE IF NOT EXISTS wiki_views (session TEXT, seq INTEGER, slug TEXT)", "wiki_views")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS wiki_searches (session TEXT, seq INTEGER, query TEXT)", "wiki_searches")
+        store.register_session_table(
+            "CREATE TABLE IF NOT EXISTS wiki_shown (session TEXT, seq INTEGER, slug TEXT, snippet TEXT)", "wiki_shown")
         store.register_session_table("CREATE TABLE IF NOT EXISTS wiki_shelf (session TEXT, extra TEXT)", "wiki_shelf")
 
     def seed_session(self, store: StateStore, session: str, config: dict[str, Any], rng: random.Random) -> None:
@@ -81,10 +83,13 @@ class WikiSite(Site):
                                   [(a["slug"], a["title"], catalog.article_text(a)) for a in catalog.articles(extra)])
 
     def snapshot(self, store: StateStore, session: str) -> dict[str, Any]:
-        """Return the session's viewed article slugs and search queries in order."""
+        """Return the session's viewed article slugs, search queries and the results its search pages showed
+        (each article listed with its snippet's text, once per different snippet), in order."""
         views = store.query("SELECT slug FROM wiki_views WHERE session = ? ORDER BY seq", (session,))
         searches = store.query("SELECT query FROM wiki_searches WHERE session = ? ORDER BY seq", (session,))
-        return {"views": [r["slug"] for r in views], "searches": [r["query"] for r in searches]}
+        shown = store.query("SELECT slug, snippet FROM wiki_shown WHERE session = ? ORDER BY seq", (session,))
+        return {"views": [r["slug"] for r in views], "searches": [r["query"] for r in searches],
+                "shown": [{"slug": r["slug"], "snippet": r["snippet"]} for r in shown]}
 
     # helpers ----------------------------------------------------------------------------------
     @staticmethod
@@ -92,6 +97,22 @@ class WikiSite(Site):
         row = ctx.store.query_one(f"SELECT COUNT(*) AS n FROM {table} WHERE session = ?", (ctx.session,))
         ctx.store.execute(f"INSERT INTO {table} (session, seq, {column}) VALUES (?, ?, ?)",
                           (ctx.session, row["n"] if row else 0, value))
+
+    @staticmethod
+    def _log_shown(ctx: Ctx, hits: list[dict[str, Any]]) -> None:
+        """Log the results a search page lists, each (article, snippet text) once per session: what an agent
+        read there (a snippet may quote the sentence a question asks about)."""
+        seen = {(r["slug"], r["snippet"]) for r in ctx.store.query(
+            "SELECT slug, snippet FROM wiki_shown WHERE session = ?", (ctx.session,))}
+        row = ctx.store.query_one("SELECT COUNT(*) AS n FROM wiki_shown WHERE session = ?", (ctx.session,))
+        seq = row["n"] if row else 0
+        for h in hits:
+            key = (h["slug"], h["snip"].replace("\x02", "").replace("\x03", ""))
+            if key not in seen:
+                seen.add(key)
+                ctx.store.execute("INSERT INTO wiki_shown (session, seq, slug, snippet) VALUES (?, ?, ?, ?)",
+                                  (ctx.session, seq, *key))
+                seq += 1
 
     def _page(self, ctx: Ctx, template: str, status: int = 200, **kw: Any) -> Response:
         return ctx.render(template, status, catalog=catalog, text=catalog.render_text, **kw)
@@ -146,8 +167,9 @@ class WikiSite(Site):
         hits, fallback = self.search_db(ctx.store, q, extra=extra)
         pages = max(1, (len(hits) + PAGE_SIZE - 1) // PAGE_SIZE)
         page = min(page, pages)
-        results = [{"slug": h["slug"], "title": h["title"], "snippet": _snippet_html(h["snip"])}
-                   for h in hits[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]]
+        listed = hits[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        results = [{"slug": h["slug"], "title": h["title"], "snippet": _snippet_html(h["snip"])} for h in listed]
+        self._log_shown(ctx, listed)
         exact = next((a for a in catalog.articles(extra) if a["title"].lower() == q.lower()), None)
 
         def page_url(n: int) -> str:

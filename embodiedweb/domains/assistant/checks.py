@@ -1,17 +1,25 @@
 """Per-turn checkers of EWA-Assistant-v0: each reads the semantic states at the turn's start (``before``)
 and at ``done`` (``after``): the world, the sites' per-session state and the browser's tabs, never pages.
 
-Answers are strict: the right name must be in the answer and no other candidate's (naming both recipes,
-or every product ordered, is a hedge and fails). Actions are strict too: the orders placed during the turn
-must be exactly the one asked for (an extra order, a second product or another store fails), the recipe
-tabs opened must be exactly the ones asked for.
+Answers are strict: the right name must be in the answer and no other candidate's, where the candidates are
+every name of the kind asked for, not only the ones in play: every recipe of the site, every product of the
+shop, every place of the city, every architect on the wiki (naming both recipes, every product ordered, every
+museum of the city or every architect on the wiki is a hedge and fails). A name counts as given with its words in
+the singular or the plural ("Russet Potatoes" names Russet Potato) and a person's as first and last name without
+the middle names ("Herbert Krapp" names Herbert J. Krapp), when that form is no other candidate's
+(:class:`Candidates`). Actions are strict too: the orders placed during the turn must be exactly the one asked
+for (an extra order, a second product or another store fails), the recipe tabs opened must be exactly the ones
+asked for, nothing but the food asked for may be put into the place it is asked into, and "go back to the tab"
+means that tab.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from embodiedweb.text import NAME_ABBREVIATIONS, fold
@@ -31,6 +39,135 @@ def names(answer: str, name: str) -> bool:
     """Whether ``answer`` names ``name`` (as whole words)."""
     a, n = f" {norm(answer)} ", f" {norm(name)} "
     return n.strip() != "" and n in a
+
+
+def number_free(word: str) -> str:
+    """A word with its simple plural ending taken off (``potatoes`` -> ``potato``, ``berries`` -> ``berry``,
+    ``apples`` -> ``apple``; ``glass``, ``hummus``, ``bus`` stay): a word and its plural give the same."""
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")) or not word.endswith("s"):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and word[:-2].endswith(("o", "ch", "sh", "x", "ss", "z")):
+        return word[:-2]
+    return word[:-1]
+
+
+#: words after a person's last name (kept: "James Renwick Jr." is not "James Jr.")
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
+#: name particles ("Ludwig Mies van der Rohe": the last word alone is not the surname)
+_PARTICLES = frozenset({"van", "von", "der", "den", "de", "du", "da", "di", "del", "la", "le"})
+#: words that mark a firm's name, not a person's ("Gordon Gill Architecture")
+_FIRM_WORDS = frozenset({"architects", "architecture", "associates", "partners", "operations", "studio", "group",
+                         "company", "co", "sons", "inc", "llc", "office", "firm"})
+#: where a name of several people or firms splits into them ("Reed and Stem; Warren and Wetmore")
+_JOIN = re.compile(r"(\s*(?:;|,|&|\+|\band\b)\s*)")
+
+
+def _short(person: str) -> str | None:
+    """A person's name without its middle names or initials (first and last word, and a suffix such as Jr.;
+    words as written, so "Joseph-François" is one), or None when it has none or is not read as a person's (a
+    particle, a firm's word)."""
+    core = person.split()
+    tail = [core.pop()] if core and norm(core[-1]) in _SUFFIXES else []
+    if len(core) < 3 or {norm(w) for w in core} & (_PARTICLES | _FIRM_WORDS):
+        return None
+    return norm(" ".join([core[0], core[-1], *tail]))
+
+
+class Candidates:
+    """The names an answer is judged against, and how each counts as given (as whole words, see :func:`norm`):
+
+    * as written;
+    * with its words in the singular or the plural (:func:`number_free`), unless another candidate then reads the
+      same ("Eggs" does not name Egg when the shop sells both);
+    * for ``people`` (not in ``firms``): each person in it ("Raymond Hood and John Mead Howells" is two) by first
+      and last name, the middle names or initials dropped ("Herbert Krapp", "Henry Hardenbergh"), unless another
+      person among the candidates has that short form too or is called so.
+    """
+
+    def __init__(self, names: Iterable[str], people: bool = False, firms: Iterable[str] = ()) -> None:
+        self.names = list(dict.fromkeys(n for n in names if norm(n)))
+        self.people, self.firms = people, tuple(firms)
+        firm = {norm(f) for f in self.firms}
+        parts = {n: _JOIN.split(n) for n in self.names}
+        persons = {norm(p): p for n in self.names for p in parts[n][::2] if people and len(norm(p).split()) >= 2}
+        short: dict[str, set[str]] = {}
+        for key, p in persons.items():
+            if (s := _short(p)) is not None:
+                short.setdefault(s, set()).add(key)
+        unique = {next(iter(ks)): s for s, ks in short.items() if len(ks) == 1 and s not in persons}
+        self.forms: dict[str, set[str]] = {}
+        for n in self.names:
+            shorten = people and norm(n) not in firm and not _FIRM_WORDS & set(norm(n).split())
+            choices = []
+            for i, p in enumerate(parts[n]):  # parts at even places, what joins them between
+                s = unique.get(norm(p)) if shorten and i % 2 == 0 else None
+                choices.append([p, s] if s else [p])
+            self.forms[n] = {norm("".join(c)) for c in itertools.product(*choices)}
+        keys: dict[str, set[str]] = {}
+        for n, fs in self.forms.items():
+            for f in fs:
+                keys.setdefault(self._free(f), set()).add(n)
+        #: names whose singular/plural-free form is another candidate's too: these count only as written
+        self.exact_only = {n for ns in keys.values() if len(ns) > 1 for n in ns}
+
+    @staticmethod
+    def _free(text: str) -> str:
+        return " ".join(number_free(w) for w in text.split())
+
+    def named(self, answer: str, name: str) -> bool:
+        """Whether ``answer`` names ``name`` (a candidate, or any name: then as written and in the other number)."""
+        forms = self.forms.get(name) or {norm(name)}
+        a = f" {norm(answer)} "
+        if any(f" {f} " in a for f in forms if f):
+            return True
+        if name in self.exact_only:
+            return False
+        a = f" {self._free(a)} "
+        return any(f" {self._free(f)} " in a for f in forms if f)
+
+    def others_named(self, answer: str, name: str) -> list[str]:
+        """The candidates besides ``name`` that ``answer`` names, but those that naming ``name`` names too
+        ("Raymond Hood" in "Raymond Hood and André Fouilhoux")."""
+        return [n for n in self.names if n != name and self.named(answer, n) and not self.named(name, n)]
+
+
+@lru_cache(maxsize=1)
+def recipe_names() -> tuple[str, ...]:
+    """Every recipe's name on the recipe site."""
+    from web_sites.recipes import catalog
+
+    return tuple(sorted({r["name"] for r in catalog.recipes()}))
+
+
+@lru_cache(maxsize=1)
+def product_names() -> tuple[str, ...]:
+    """Every product's name in the shop."""
+    from web_sites.shop import catalog
+
+    return tuple(sorted({p["name"] for p in catalog.products()}))
+
+
+@lru_cache(maxsize=1)
+def place_names() -> tuple[str, ...]:
+    """Every place of the city (each has its wiki article)."""
+    from web_sites.wiki import catalog
+
+    return tuple(sorted({a["title"] for a in catalog.articles() if a.get("kind") == "place"}))
+
+
+@lru_cache(maxsize=1)
+def architect_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every architect on the wiki (an article's architect, an architect's article), and which are firms (an
+    architect's article that says so)."""
+    from web_sites.wiki import catalog
+
+    arts = catalog.articles()
+    facts = {str(a["facts"]["architect"]) for a in arts if (a.get("facts") or {}).get("architect")}
+    titled = [a for a in arts if a.get("kind") == "architect"]
+    firms = {a["title"] for a in titled if re.search(r"\bfirm\b", a.get("lead") or "")}
+    return tuple(sorted(facts | {a["title"] for a in titled})), tuple(sorted(firms))
 
 
 def recipe_of(url: str) -> str | None:
@@ -76,17 +213,46 @@ def open_two(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], a
 
 
 def focus(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The active tab shows the recipe referred to."""
+    """The active tab shows the recipe referred to, and is the tab (by its serial number, ``browser.ids``) that
+    showed it when the turn started: "go back to the tab of the first one" is not done by loading the first one in
+    another tab. (When no tab showed it at the start, or the browser gives no serials, the recipe shown is
+    enough: there was no tab to go back to.)"""
     got = _active_recipe(after)
-    return _result(got == e["recipe"], f"active tab shows {got}, asked {e['recipe']}")
+    if got != e["recipe"]:
+        return _result(False, f"active tab shows {got}, asked {e['recipe']}")
+    b, a = before["browser"], after["browser"]
+    if len(a.get("ids", ())) != len(a["tabs"]) or len(b.get("ids", ())) != len(b["tabs"]):
+        return _result(True)
+    tabs = {i for i, u in zip(b["ids"], b["tabs"], strict=True) if recipe_of(u) == e["recipe"]}
+    return _result(not tabs or a["ids"][a["active"]] in tabs,
+                   f"the active tab is not the one that showed {e['recipe']} (it was loaded in another tab)")
 
 
-def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The answer names the right one and none of the other candidates."""
-    if not names(answer, e["name"]):
+def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str,
+                among: Iterable[str] = (), people: bool = False, firms: Iterable[str] = ()) -> dict[str, Any]:
+    """The answer names the right one and none of the other candidates: the turn's ``others`` and ``among``
+    (every name of the kind asked for; ``people``, ``firms``: see :class:`Candidates`)."""
+    c = Candidates([e["name"], *e.get("others", []), *among], people, firms)
+    if not c.named(answer, e["name"]):
         return _result(False, f"answer does not name {e['name']!r}")
-    hedged = [n for n in e.get("others", []) if names(answer, n) and not names(e["name"], n)]
-    return _result(not hedged, f"answer also names {hedged}")
+    hedged = c.others_named(answer, e["name"])
+    return _result(not hedged, f"answer also names {hedged[:5]}{' ...' if len(hedged) > 5 else ''}")
+
+
+def answer_recipe(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+    """The answer names the right recipe and no other recipe of the site."""
+    return answer_name(e, before, after, answer, recipe_names())
+
+
+def answer_product(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+    """The answer names the right product and no other product of the shop."""
+    return answer_name(e, before, after, answer, product_names())
+
+
+def answer_place(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+    """The answer names the right place and no other place of the city (not only those in sight: a list of every
+    museum of the city names the one in sight too)."""
+    return answer_name(e, before, after, answer, place_names())
 
 
 def order(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -111,20 +277,29 @@ def active_recipe(e: dict[str, Any], before: dict[str, Any], after: dict[str, An
 
 
 def moved(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The object the instruction points at now rests in the destination (directly), and no other object
-    of its type was moved there during the turn."""
+    """The object the instruction points at now rests in the destination (directly), and nothing else was put
+    into it during the turn (no object that was not in it at the turn's start is in it now, at any depth; what
+    is inside the object moved goes along). The destination is the place the user names: "the sink" is the
+    sink basin or the sink (:func:`~embodiedweb.domains.assistant.grounding.place_ids`)."""
+    from embodiedweb.domains.assistant.grounding import place_ids
+
     objs = {o["objectId"]: o for o in after["world"]["objects"]}
     o = objs.get(e["object"])
     if o is None:
         return _result(False, f"{e['object']} is gone (sliced or thrown away)")
+    dest = place_ids(after["world"], e["dest"])
     parents = o.get("parentReceptacles") or []
-    if not parents or parents[0] != e["dest"]:
+    if not parents or parents[0] not in dest:
         return _result(False, f"{e['object']} is in {parents[:1] or 'nothing'}, asked {e['dest']}")
-    was = {o["objectId"] for o in before["world"]["objects"]
-           if (o.get("parentReceptacles") or [None])[0] == e["dest"]}
-    extra = [x for x, ob in objs.items() if x != e["object"] and x not in was
-             and (ob.get("parentReceptacles") or [None])[0] == e["dest"] and ob["objectType"] == o["objectType"]]
-    return _result(not extra, f"also moved {extra} there")
+
+    def inside(ob: dict[str, Any]) -> bool:
+        return bool(dest & set(ob.get("parentReceptacles") or []))
+
+    was = {ob["objectId"] for ob in before["world"]["objects"] if inside(ob)}
+    extra = sorted(x for x, ob in objs.items() if x != e["object"] and inside(ob) and x not in was
+                   and e["object"] not in (ob.get("parentReceptacles") or [])
+                   and not x.startswith(tuple(f"{w}|" for w in was)))  # a slice of what was there
+    return _result(not extra, f"also put {extra[:5]} there")
 
 
 def _looked_up(e: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -142,10 +317,12 @@ def answer_year(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
 
 
 def answer_fact_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The place's article was read this episode, and the answer names the right one and no other candidate."""
+    """The place's article was read this episode, and the answer names the right architect and no other
+    architect on the wiki (people also by first and last name, see :class:`Candidates`)."""
     if not _looked_up(e, after):
         return _result(False, f"the wiki article of {e['place']} was not opened")
-    return answer_name(e, before, after, answer)
+    everyone, firms = architect_names()
+    return answer_name(e, before, after, answer, everyone, people=True, firms=firms)
 
 
 def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -157,8 +334,8 @@ def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], an
 
 
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
-    "open_two": open_two, "focus": focus, "compare": answer_name, "order_grounded": order, "same_store": order,
-    "recall": answer_name, "recipe_grounded": active_recipe, "move_grounded": moved,
-    "name_seen": answer_name, "fact_year": answer_year, "fact_architect": answer_fact_name, "walk_there": at_node,
+    "open_two": open_two, "focus": focus, "compare": answer_recipe, "order_grounded": order, "same_store": order,
+    "recall": answer_product, "recipe_grounded": active_recipe, "move_grounded": moved,
+    "name_seen": answer_place, "fact_year": answer_year, "fact_architect": answer_fact_name, "walk_there": at_node,
     "go_back": at_node, "order_seen": order,
 }

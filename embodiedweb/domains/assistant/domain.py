@@ -46,7 +46,11 @@ class AssistantDomain(Domain):
     name = "assistant"
     #: 2: "look it up" turns need the place's article opened this episode; "two new tabs" needs two new tabs; names
     #: are matched with accents folded, "&" and "+" as "and", "St." as "Saint"
-    checker_version = 3
+    #: 4: answers are judged against every name of the kind (every recipe, product, place of the city, architect on
+    #: the wiki), names count in the singular or plural and people's without middle names; nothing but the food
+    #: asked for may be put into the destination, and the sink is the sink or its basin; "go back to the tab" needs
+    #: that tab (by serial), not the recipe loaded in another
+    checker_version = 4
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

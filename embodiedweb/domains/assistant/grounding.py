@@ -92,3 +92,20 @@ def where_is(state: dict[str, Any], oid: str) -> list[str]:
     if oid not in objs:
         return []
     return list(objs[oid].get("parentReceptacles") or [])
+
+
+#: receptacle types that are one place to the user: "the sink" is the basin or the sink around it (a kitchen has
+#: both, and either takes food)
+SAME_PLACE = (frozenset({"SinkBasin", "Sink"}),)
+
+
+def place_ids(state: dict[str, Any], rid: str) -> set[str]:
+    """The receptacles that are the place ``rid`` is to the user: ``rid``, and the kitchen's only receptacle of a
+    type that is the same place (:data:`SAME_PLACE`: the sink for the sink basin)."""
+    objs = _objects(state)
+    if rid not in objs:
+        return {rid}
+    kind = objs[rid]["objectType"]
+    count = Counter(o["objectType"] for o in objs.values())
+    alias = {t for group in SAME_PLACE if kind in group for t in group if t != kind and count[t] == 1}
+    return {rid} | {oid for oid, o in objs.items() if o["objectType"] in alias}

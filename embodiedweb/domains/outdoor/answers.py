@@ -42,6 +42,10 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
   (plurals, case, hyphens and accents aside); naming two or more options fails.
 
+Numbers and times written in words count as written in digits where they are quantities or times
+(:func:`spelled_numbers`: "forty-one metres", "the fifteenth floor", "nineteen sixty-three", "five o'clock"), so
+a correct answer in words passes and a second value in words is a hedge.
+
 Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
 fails. Text given in ``ignore`` (the landmark's name, say) is removed first, so "the 30 Rockefeller
 Plaza mosaic is 14.6 m long" holds one number. :func:`judge` never raises: a malformed fact or answer
@@ -109,9 +113,9 @@ def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
     text = _strip(answer, ignore)
     try:
         if fact["kind"] == "number":
-            return _judge_number(text, fact, ignore_numbers)
+            return _judge_number(spelled_numbers(text), fact, ignore_numbers)
         if fact["kind"] == "time":
-            return _judge_time(text, str(fact["value"]))
+            return _judge_time(spelled_numbers(text), str(fact["value"]))
         if fact["kind"] == "name":
             return _judge_name(text, fact, others)
         return _judge_choice(text, fact)
@@ -225,6 +229,94 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
             within = f" (within {_fmt(tol)})" if tol else ""
             return Verdict(False, f"{shown} is not {fact['value']}{' ' + unit if dim == 'length' else ''}{within}")
     return Verdict(True)
+
+
+# -------------------------------------------------------------------------------------- spelled numbers
+_ONES = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                    "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fifth": 5, "eighth": 8, "ninth": 9, "twelfth": 12,
+                  **{w + "th": n for w, n in _ONES.items() if n >= 4 and w + "th" not in ("fiveth", "eightth",
+                                                                                      "nineth", "twelveth")},
+                  **{w[:-1] + "ieth": n for w, n in _TENS.items()}, "hundredth": 100, "thousandth": 1000}
+_SCALES = {"hundred": 100, "thousand": 1000}
+_NUM_WORD = "|".join(sorted([*_ONES, *_TENS, *_ORDINAL_WORDS, *_SCALES, "oh"], key=len, reverse=True))
+#: a run of number words ("forty-one", "one hundred and twelve", "nineteen sixty-three", "sixteenth")
+_SPELLED = re.compile(rf"(?<![a-z0-9'])(?:{_NUM_WORD})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{_NUM_WORD}))*(?![a-z0-9])")
+#: what makes a spelled number a quantity or a time: a unit, "o'clock" or am/pm right after it ...
+_UNIT_AFTER = re.compile(r"\s*(?:(?:" + "|".join(sorted((re.escape(u) for u in UNITS if u.isalpha() and u not in
+                                                             ("in", "ad", "year", "years")), key=len, reverse=True))
+                         + r")\b|o\s*'?\s*clock|[ap]\.?\s?m\b)")
+#: ... or the end of the clause (a number word in prose, "one of the", "first completed", stays a word)
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|$)")
+
+
+def _below_100(words: list[str]) -> int | None:
+    """The value of one or two words below 100 ("forty", "forty one", "nineteen"), else None."""
+    if len(words) == 1:
+        return _ONES.get(words[0], _TENS.get(words[0]))
+    if len(words) == 2 and words[0] in _TENS and words[1] in _ONES and 0 < _ONES[words[1]] < 10:
+        return _TENS[words[0]] + _ONES[words[1]]
+    return None
+
+
+def _spelled_value(words: list[str]) -> tuple[int, bool, bool] | None:
+    """(value, ordinal, a year or hundreds form that is a number wherever it stands) of a run of number words,
+    or None when the run is no one number ("two three")."""
+    ordinal = words[-1] in _ORDINAL_WORDS
+    if ordinal:  # "twenty-first" = twenty one, read as a cardinal, then marked
+        last = words[-1]
+        n = _ORDINAL_WORDS[last]
+        base = {1: "one", 2: "two", 3: "three", 5: "five", 8: "eight", 9: "nine", 12: "twelve"}.get(n)
+        words = [*words[:-1], base or next((w for w, v in {**_ONES, **_TENS, **_SCALES}.items() if v == n), last)]
+    if "oh" in words or not any(w in _SCALES for w in words):
+        for cut in (1, 2):  # a year said in two groups: "nineteen sixty-three", "twenty ninety-eight", "nineteen oh five"
+            a, b = _below_100(words[:cut]), words[cut:]
+            if a is None or not 10 <= a <= 99 or not b:
+                continue
+            low = _ONES.get(b[1]) if len(b) == 2 and b[0] == "oh" else _below_100(b)
+            if low is not None and (b[0] == "oh" and low < 10 or 10 <= low <= 99) and not (
+                    cut == 1 and a % 10 == 0 and a >= 20 and low < 10):
+                return a * 100 + low, ordinal, True
+        if "oh" in words:
+            return None
+        value = _below_100(words)
+        return (value, ordinal, False) if value is not None else None
+    total, part = 0, None
+    for w in words:
+        if w in _SCALES:
+            part = (part if part is not None else 1) * _SCALES[w]
+            if _SCALES[w] == 1000:
+                total, part = total + part, None
+        else:
+            n = _ONES.get(w, _TENS.get(w))
+            if n is None or part is not None and part % 100 and part % 10 == 0 and n >= 10:
+                return None
+            part = (part or 0) + n if part is None or part >= 100 or (part % 10 == 0 and n < 10) else None
+            if part is None:
+                return None
+    return total + (part or 0), ordinal, True
+
+
+def spelled_numbers(text: str) -> str:
+    """Folded ``text`` with numbers written in words as digits where they are quantities or times:
+    "forty-one metres" is "41 metres", "the fifteenth floor" "the 15th floor", "in nineteen sixty-three" "in
+    1963", "five o'clock" "5 o'clock", "two thousand and five" "2005". A number word counts when a unit,
+    "o'clock" or am/pm follows it or it ends the clause, or when it is a year or hundreds form; a lone "one"
+    never (it is a pronoun), and "first completed" stays words. So a correct answer in words is judged, and a
+    second value in words is seen as the hedge it is."""
+    def sub(m: re.Match[str]) -> str:
+        words = [w for w in re.split(r"[\s-]+", m.group(0)) if w != "and"]
+        got = _spelled_value(words)
+        if got is None:
+            return m.group(0)
+        value, ordinal, always = got
+        if not (always or _UNIT_AFTER.match(text, m.end())
+                or words != ["one"] and _CLAUSE_END.match(text, m.end())):  # a lone "one" needs a unit
+            return m.group(0)
+        return f"{value}{'th' if ordinal else ''}"
+
+    return _SPELLED.sub(sub, text) if _SPELLED.search(text) else text
 
 
 # ------------------------------------------------------------------------------------------------ times

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from typing import Any
 from urllib.parse import urlencode
 
@@ -31,6 +32,41 @@ def near(node: str | None, goal: str, radius_m: float = GOAL_RADIUS_M) -> bool:
     if node is None or node not in city().nodes:
         return False
     return node == goal or node in city().within_walk(goal, radius_m)
+
+
+def _timed_path(world_state: dict[str, Any]) -> tuple[list[str], list[int]]:
+    """The walk's nodes and the step each was reached at (a state without steps reads as all at step 0: the
+    checks below then fail closed)."""
+    path = list(world_state.get("path") or [])
+    at = list(world_state.get("path_at") or [])
+    return path, at if len(at) == len(path) else [0] * len(path)
+
+
+def arrival_step(world_state: dict[str, Any], goal: str) -> int | None:
+    """The step at which the walk first came within the goal radius of ``goal`` (None: it never did)."""
+    path, at = _timed_path(world_state)
+    return next((t for node, t in zip(path, at, strict=True) if near(node, goal)), None)
+
+
+def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
+    """The walker was within the goal radius of ``goal`` at ``step`` or later: where it stood then, or a node
+    it reached after (an order can only be picked up once it exists)."""
+    path, at = _timed_path(world_state)
+    first = max(bisect_right(at, step) - 1, 0)  # the node it stood on at ``step``
+    return any(near(node, goal) for node in path[first:])
+
+
+def fact_read(web_state: dict[str, Any], slug: str, answer: str) -> bool:
+    """The wiki article ``slug`` was opened, or a search page listed it with a snippet that quotes ``answer``
+    (the fact's value as the article writes it): the fact was read on the wiki either way."""
+    from embodiedweb.text import fold
+
+    wiki = web_state.get("wiki", {})
+    if slug in wiki.get("views", []):
+        return True
+    said = f" {fold(answer).strip()} "  # whole words: "38 0 m" is not in "138 0 m"
+    return bool(said.strip()) and any(s.get("slug") == slug and said in f" {fold(str(s.get('snippet', ''))).strip()} "
+                                      for s in wiki.get("shown", []))
 
 
 def checkpoints(path: list[str], n: int = 3) -> list[str]:

@@ -3,10 +3,11 @@ different store rules, or a purchase and a landmark question, in an order the ag
 
 A task's ``goal.errands`` lists the goals, each one of:
 
-- ``{"kind": "buy", "product_id", "options", "store_id", "store_node", "rule"}``: a pickup order at the
-  rule's store holds the product with the options, no order at another store holds the product, and the walk
-  reaches the store (a node of the path within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of
-  it: the agent went there to pick it up);
+- ``{"kind": "buy", "product_id", "options", "store_id", "store_node", "rule"}``: one unit of the product
+  with the options ordered for pickup at the rule's store and nothing else of the product anywhere
+  (:func:`purchase_ok`), and the walk reaches the store once the order is placed (the agent stands within
+  :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it then, or a node of its path after is: it
+  went there to pick it up);
 - ``{"kind": "ask", "place_id", "place_node", "slug", "fact", "answer", "kind_of_answer"}``: the landmark's
   article viewed this episode, the answer (``stop [answer]``) right by the traveling tier's judge, and the
   walk reaches the landmark.
@@ -25,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city, near
+from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city, fact_read, near, there_since
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -48,13 +49,21 @@ def holds(item: dict[str, Any], product_id: str, options: dict[str, str] | None)
 
 
 def purchase_ok(orders: list[dict[str, Any]], errand: dict[str, Any]) -> bool:
-    """A pickup order at the errand's store holds its product with its options, and no order at another
-    store holds the product."""
-    there = [o for o in orders if o["store_id"] == errand["store_id"] and o.get("delivery") == "pickup"
-             and any(holds(i, errand["product_id"], errand.get("options")) for i in o["items"])]
-    elsewhere = [o for o in orders if o["store_id"] != errand["store_id"]
-                 and any(i.get("product_id") == errand["product_id"] for i in o["items"])]
-    return bool(there) and not elsewhere
+    """What was bought of the errand's product is exactly what it asks: a pickup order at its store holds the
+    product with its options, and every unit of the product ordered anywhere (any store, any delivery) is one
+    of those, ``qty`` of them in all (one unless the errand says). Ordering every option, extra units, or
+    another store's order of it is no way to follow the instruction."""
+    pid, options = errand["product_id"], errand.get("options")
+    lines = [(o, i) for o in orders for i in o["items"] if i.get("product_id") == pid]
+    return bool(lines) and all(
+        o["store_id"] == errand["store_id"] and o.get("delivery") == "pickup" and holds(i, pid, options)
+        for o, i in lines) and sum(int(i.get("qty", 0)) for _o, i in lines) == int(errand.get("qty", 1))
+
+
+def placed_at(orders: list[dict[str, Any]], errand: dict[str, Any]) -> int:
+    """The step at which the errand's product was first ordered at its store (0 for an order without a step)."""
+    return min((int(o.get("at") or 0) for o in orders if o["store_id"] == errand["store_id"]
+                and any(i.get("product_id") == errand["product_id"] for i in o["items"])), default=0)
 
 
 def check_errands(episode: Episode) -> dict[str, Any]:
@@ -63,18 +72,20 @@ def check_errands(episode: Episode) -> dict[str, Any]:
 
     errands = episode.task.goal["errands"]
     orders = episode.web_state.get("shop", {}).get("orders", [])
-    views = episode.web_state.get("wiki", {}).get("views", [])
     walked = set(episode.world_state.get("path", []))
     web_ok, reached, subgoals, verdicts = [], [], [], {}
     for e in errands:
-        got = bool(walked & near_nodes(place_of(e)))
+        if e["kind"] == "buy":  # the store reached once the order existed (passing it before picks nothing up)
+            got = there_since(episode.world_state, e["store_node"], placed_at(orders, e))
+        else:
+            got = bool(walked & near_nodes(place_of(e)))
         reached.append(got)
         if e["kind"] == "buy":
             ok = purchase_ok(orders, e)
             web_ok.append(ok)
             subgoals += [ok, got]
         else:
-            viewed = e["slug"] in views
+            viewed = fact_read(episode.web_state, e["slug"], str(e.get("answer", "")))
             verdict = judge_answer(episode.answer, {"slug": e["slug"], "fact": e["fact"]})
             verdicts[e["place_id"]] = verdict
             web_ok.append(viewed and verdict.ok)

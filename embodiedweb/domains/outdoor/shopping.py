@@ -2,15 +2,14 @@
 item at the store the instruction's rule selects (in-store pickup), then walk to that store.
 
 Metrics: ``web`` = a pickup order at the right store holds the right product with the requested
-options, and no order at another store holds the product (ordering everywhere is no way to follow a
-rule); ``embodied`` = the agent stopped at that store (its node, or within the goal radius along the
-street); ``overall`` = both; ``completion`` = fraction of sub-goals (right product ordered, right store
+options, and every unit of the product ordered anywhere is that one (one unit, for pickup at that store:
+ordering everywhere, every option or extra units is no way to follow the instruction); ``embodied`` = the
+agent stopped at that store (its node, or within the goal radius along the street); ``overall`` = both; ``completion`` = fraction of sub-goals (right product ordered, right store
 and no other, pickup chosen, store reached).
 
 Hard tasks (``gym.make("EWA-Shopping-v0", level="hard")``, ``data/shopping/hard.jsonl``) add two optional
-goal fields, read by the same checker: ``qty`` (the pickup orders at the right store hold exactly that many
-of the product with the requested options, and no order anywhere holds it with other options) and
-``budget`` (the orders' totals add up to at most that much). Tasks without them are checked as before.
+goal fields, read by the same checker: ``qty`` (the number of units asked instead of one) and ``budget``
+(the orders' totals add up to at most that much).
 """
 
 from __future__ import annotations
@@ -21,7 +20,14 @@ from typing import Any
 from embodiedweb.agents.script import find_bid
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
-from embodiedweb.domains.outdoor.errands import check_errands, holds, place_of, tour, validate_errands
+from embodiedweb.domains.outdoor.errands import (
+    check_errands,
+    holds,
+    place_of,
+    purchase_ok,
+    tour,
+    validate_errands,
+)
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -36,15 +42,18 @@ class ShoppingDomain(StreetDomain):
     the Manhattan street world; episodes start in the web.
 
     Checker (:meth:`check`): ``web`` = a pickup order at the rule's store (``goal.store_id``) holds the
-    product with the requested options and no order at another store holds the product; ``embodied``
+    product with the requested options, and that is every unit of the product ordered anywhere (one, or the
+    hard tier's ``qty``: :func:`~embodiedweb.domains.outdoor.errands.purchase_ok`); ``embodied``
     = ``stop`` at that store (:meth:`stopped_at`); ``overall`` = both; ``completion`` = the fraction of
     (right product ordered, right store and no other, pickup chosen, store reached).
     """
 
     name = "shopping"
     #: 2: the hard tier counts every unit of the item ordered, whatever its delivery; a possessive names the person;
-    #: 3: an errand's numeric answer may use a decimal comma or a compound length (traveling's judge, version 3)
-    checker_version = 3
+    #: 3: an errand's numeric answer may use a decimal comma or a compound length (traveling's judge, version 3);
+    #: 4: every tier buys exactly what is asked (one unit, or ``qty``, with the options, for pickup at the store, and
+    #: no other unit of the product anywhere); an errand's store counts as reached only once its order exists
+    checker_version = 4
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "
@@ -134,22 +143,19 @@ class ShoppingDomain(StreetDomain):
         elsewhere = [o for o in orders if o["store_id"] != g["store_id"]
                      and any(i.get("product_id") == g["product_id"] for i in o["items"])]
         only_there = bool(right_store) and not elsewhere
-        pickup = [o for o in right_store if o.get("delivery") == "pickup"]
-        web = bool(pickup) and not elsewhere
+        # exactly what was asked: one unit (``qty`` in the hard tier) with the options, for pickup at the store,
+        # and no other unit of the product anywhere (every option, extra units or a kitchen delivery besides fail)
+        web = purchase_ok(orders, g)
         at = self.stopped_at(episode, g["store_node"])
         subgoals = [bool(with_item), only_there, web, at]
         extra: dict[str, Any] = {}
         if "qty" in g or "budget" in g:  # the hard tier's goal fields (standard tasks have neither)
-            mine = [i for o in orders for i in o["items"] if i.get("product_id") == g["product_id"]]
-            qty = sum(int(i.get("qty", 0)) for o in pickup for i in o["items"] if _item_ok(i, g))
-            # every unit of the product ordered counts, whatever its delivery: the pickup orders hold exactly
-            # the quantity asked, and no other order holds one more (delivered to the kitchen, say)
-            units = sum(int(i.get("qty", 0)) for i in mine)
-            qty_ok = ("qty" not in g or qty == units == int(g["qty"])) and all(_item_ok(i, g) for i in mine)
+            qty = sum(int(i.get("qty", 0)) for o in right_store if o.get("delivery") == "pickup"
+                      for i in o["items"] if _item_ok(i, g))
             spent = round(sum(float(o.get("total", 0.0)) for o in orders), 2)
             in_budget = "budget" not in g or spent <= float(g["budget"]) + 1e-9
-            web = web and qty_ok and in_budget
-            subgoals = [bool(with_item), only_there, web, at, qty_ok, in_budget]
+            subgoals = [bool(with_item), only_there, web and in_budget, at, web, in_budget]
+            web = web and in_budget
             extra = {"qty_ordered": qty, "spent": spent}
         return {"overall": web and at, "web": web, "embodied": at, "completion": sum(subgoals) / len(subgoals),
                 "other_stores_ordered": sorted({o["store_id"] for o in elsewhere}), **extra}

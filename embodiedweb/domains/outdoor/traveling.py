@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.answers import Verdict, judge, numbers_in, parse_time
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city, fact_read
 from embodiedweb.tasks import Task, TaskError
 
 #: the perturbed oracle's "stop short" stops at least this far (straight line) from the landmark
@@ -82,7 +82,8 @@ class TravelingDomain(StreetDomain):
     Env id ``EWA-Traveling-v0`` (``envs/traveling.toml``: tasks ``data/traveling/tasks.jsonl``, 400
     steps); the Manhattan street world; episodes start in the world.
 
-    Checker (:meth:`check`): ``web`` = the landmark's article viewed this episode and the answer right
+    Checker (:meth:`check`): ``web`` = the landmark's article viewed this episode (or a search result of it
+    whose snippet quotes the answer: :func:`~embodiedweb.domains.outdoor.common.fact_read`) and the answer right
     (judged by the fact's type, :mod:`embodiedweb.domains.outdoor.answers`); ``embodied`` = ``stop`` at
     the landmark (:meth:`stopped_at`); ``overall`` = both; ``completion`` = the fraction of (article
     viewed, landmark reached, answer right).
@@ -90,8 +91,10 @@ class TravelingDomain(StreetDomain):
 
     name = "traveling"
     #: 2: a name in the possessive names the person; the hard tier's description restated in an answer is not judged;
-    #: 3: a decimal comma ("14,6 m") and compound lengths ("14 m 60 cm", "47 ft 11 in") are read as one number
-    checker_version = 3
+    #: 3: a decimal comma ("14,6 m") and compound lengths ("14 m 60 cm", "47 ft 11 in") are read as one number;
+    #: 4: numbers in words are read ("forty-one metres", "the fifteenth floor"); the fact read in a search result's
+    #: snippet counts as read on the wiki
+    checker_version = 4
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")
@@ -128,7 +131,7 @@ class TravelingDomain(StreetDomain):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Passes when the article was viewed, the answer is right, and the walk stopped at the place."""
         g = episode.task.goal
-        viewed = g["slug"] in episode.web_state.get("wiki", {}).get("views", [])
+        viewed = fact_read(episode.web_state, g["slug"], str(g.get("answer", "")))
         at = self.stopped_at(episode, g["place_node"])
         verdict = judge_answer(episode.answer, g)
         out: dict[str, Any] = {"overall": viewed and verdict.ok and at, "web": viewed and verdict.ok,

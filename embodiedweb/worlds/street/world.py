@@ -179,6 +179,9 @@ class StreetWorld(EmbodiedWorld):
         self.node = ""
         self.heading = 0.0
         self.path: list[str] = []
+        #: the env's step number at which the walker reached each node of :attr:`path` (0: the start)
+        self.path_at: list[int] = []
+        self._clock = 0
         self.moves = 0
         self.view = "map"
         self._static: dict[str, tuple[str, str]] = {}
@@ -214,7 +217,13 @@ class StreetWorld(EmbodiedWorld):
         self.node = str(start)
         self.heading = float(heading) % 360.0
         self.path = [self.node]
+        self.path_at = [0]
+        self._clock = 0
         self.moves = 0
+
+    def set_clock(self, t: int) -> None:
+        """The env's step number before each action: each node reached is stamped with it (``path_at``)."""
+        self._clock = int(t)
 
     def _require(self) -> City:
         if self.city is None or not self.node:
@@ -293,6 +302,7 @@ class StreetWorld(EmbodiedWorld):
         self.node = target
         self.heading = heading % 360.0
         self.path.append(target)
+        self.path_at.append(self._clock)
         self.moves += 1
 
     # ------------------------------------------------------------------ observations
@@ -336,12 +346,13 @@ class StreetWorld(EmbodiedWorld):
                             walker=self.view == "walker")
 
     def semantic_state(self) -> dict[str, Any]:
-        """Graph, node, heading, coordinates, intersection, path, visits, moves and the places in sight."""
+        """Graph, node, heading, coordinates, intersection, path (and the step each of its nodes was reached
+        at), visits, moves and the places in sight."""
         city = self._require()
         node = city.nodes[self.node]
         return {"graph": self.graph_spec, "node": self.node, "heading": round(self.heading, 2),
                 "lat": node.lat, "lng": node.lng, "intersection": city.intersection_name(self.node),
-                "path": list(self.path), "visited": len(set(self.path)), "moves": self.moves,
+                "path": list(self.path), "path_at": list(self.path_at), "visited": len(set(self.path)), "moves": self.moves,
                 "places_here": [p.place_id for _d, p in sight(city, self.node)[0]]}
 
     def admissible_actions(self) -> list[str]:

@@ -4,9 +4,11 @@ Shortcuts (must fail, and the turn they change must be judged wrong in every epi
 hedging between candidates, ignoring a reference (staying on the last tab, another store than last
 time), answering from the instructions alone, acting on the previous instruction's target, guessing the
 food without looking (or by which foods the kitchen will not name), opening every result, answering "look it up" turns without the wiki, one new tab
-where two are asked for. Genuine alternatives (must pass): other ways to the same
-result (the search form and its result links, tabs in another order, closing the start tab, looking in the
-kitchen first, answers in a sentence, names spelled as people also write them).
+where two are asked for, naming every place of the kind or every architect found, moving every food, loading the
+first recipe in another tab instead of going back to its tab. Genuine alternatives (must pass): other ways to the
+same result (the search form and its result links, tabs in another order, closing the start tab, looking in the
+kitchen first, answers in a sentence, names spelled as people also write them, in the plural or singular, or
+without the middle names, "the sink" taken as the sink).
 """
 
 from __future__ import annotations
@@ -310,6 +312,116 @@ class OneNewTab(Changed):
             yield from self.open_result(rid)
 
 
+def kind_in(text: str) -> str | None:
+    """The place category an instruction names by its word ("museum", "subway station" ...)."""
+    from embodiedweb.data_gen.assistant_tasks import CATEGORY_WORDS
+
+    t = text.lower()
+    hits = [(len(w), c) for c, w in CATEGORY_WORDS.items() if w in t]
+    return max(hits)[1] if hits else None
+
+
+def same_kind(text: str) -> list[Any]:
+    """Every place of the city of the kind the instruction names, by id."""
+    from embodiedweb.worlds.street.city import load_city
+
+    cat = kind_in(text)
+    return sorted((p for p in load_city().places.values() if p.node_id and p.category == cat),
+                  key=lambda p: p.place_id)
+
+
+class NameEveryPlaceOfTheKind(Changed):
+    """Never reads the street view: answers "what is the <kind> you can see from here called?" with the name of
+    every place of that kind in the city (the one in sight among them)."""
+
+    changes = ("name_seen",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return "name_seen" in kinds(task) and len(same_kind(turn_of(task, "name_seen")["text"])) >= 2
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        every = [p.name for p in same_kind(turn_of(self.task, "name_seen")["text"])]
+        if e["name"] not in every:  # a list without the right one fails for another reason
+            self.errors.append(f"{e['name']} is not among the places listed")
+        return ", ".join(every)
+        yield
+
+
+class EveryArchitectOfTheKind(Changed):
+    """For "who was its architect? the wiki will know": opens the article of every place of the kind named earlier
+    (its own among them) and answers with every architect found there."""
+
+    changes = ("fact_architect",)
+
+    @staticmethod
+    def architects(task: Task) -> list[str]:
+        every = [p.data.get("architect") for p in same_kind(turn_of(task, "name_seen")["text"])]
+        return list(dict.fromkeys(a for a in every if isinstance(a, str) and a))
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return "fact_architect" in kinds(task) and len(cls.architects(task)) >= 2
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        for p in same_kind(turn_of(self.task, "name_seen")["text"]):
+            yield f"goto [/wiki/article/{p.place_id}]"
+        every = self.architects(self.task)
+        if e["name"] not in every:
+            self.errors.append(f"{e['name']} is not among the architects listed")
+        return "; ".join(every)
+
+
+class MoveAllFood(Changed):
+    """Never looks at the place named: moves every piece of food in the kitchen into the destination (the one
+    asked for among them)."""
+
+    changes = ("move_grounded",)
+    tolerated = ("Teleport", "OpenObject", "PutObject", "PickupObject")
+
+    def alt_move_grounded(self, e: dict[str, Any]) -> Plan:
+        from embodiedweb.domains.assistant.grounding import FOODS
+
+        def there() -> set[str]:
+            return {x for x, o in self.objects().items() if (o.get("parentReceptacles") or [None])[0] == e["dest"]}
+
+        yield from self.switch("embodied")
+        was = there()
+        for oid, o in sorted(self.objects().items()):
+            if o["objectType"] in FOODS and oid not in was:
+                yield from self.fetch(oid)
+                yield from self.put(e["dest"])
+        yield from self.free_hands()
+        new = there() - was
+        self.hedged = e["object"] in new and len(new) >= 2  # the target and other food put there
+
+    def carried_out(self) -> bool:  # some actions may fail (a full receptacle): the hedge is what counts
+        return getattr(self, "hedged", False) or "move_grounded" not in kinds(self.task)
+
+
+class NavigateInsteadOfFocus(Changed):
+    """For "go back to the tab of the first one": loads the first recipe in the tab it is on (over the second
+    recipe's tab) instead of switching to the tab the first one is in."""
+
+    changes = ("focus",)
+
+    def alt_focus(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        yield f"goto [/recipes/recipe/{e['recipe']}]"
+
+
+class FirstInNewTab(Changed):
+    """For "go back to the tab of the first one": opens the first recipe in yet another new tab."""
+
+    changes = ("focus",)
+
+    def alt_focus(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        yield "new_tab"
+        yield f"goto [/recipes/recipe/{e['recipe']}]"
+
+
 # ------------------------------------------------------------------------------------------- genuine
 class SearchForm(Changed):
     """Opens the two recipes from the search form's results: filters, then each result link in a new tab."""
@@ -441,6 +553,118 @@ class SpelledOtherwise(Changed):
         return spelled_otherwise(e["name"])
 
 
+class IntoTheSinkByName(Changed):
+    """Puts the food into "the sink" the way the words say: ``PutObject [Sink]`` (the sink, not its basin)."""
+
+    kind = "genuine"
+    changes = ("move_grounded",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "move_grounded" and t["expect"]["dest"].startswith("SinkBasin|")
+                   for t in task.goal["turns"])
+
+    def alt_move_grounded(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("embodied")
+        yield from self.fetch(e["object"])
+        yield "Teleport [Sink]"
+        yield "PutObject [Sink]"
+        where = self.objects()[e["object"]].get("parentReceptacles") or [""]
+        if not where[0].startswith("Sink|"):
+            self.errors.append(f"{e['object']} is in {where[0]!r}, not in the sink")
+
+
+#: nouns not said in the plural ("two breads")
+MASS = ("Bread", "Lettuce", "Milk", "Water", "Rice", "Flour")
+
+
+def other_number(name: str) -> str:
+    """``name`` with its last word in the other number: "Russet Potatoes", "Gala Apples", "Cage-Free Large Egg"
+    (names ending in a mass noun stay)."""
+    head, _, last = name.rpartition(" ")
+    if last in MASS or not last:
+        return name
+    if last.endswith("s"):
+        last = last[:-3] + "y" if last.endswith("ies") else last[:-2] if last.endswith("oes") else last[:-1]
+    else:
+        last = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("o", "ch", "sh", "x"))
+                                                                      else "s")
+    return f"{head} {last}".strip()
+
+
+class RecallInPlural(Changed):
+    """Answers "what was the first thing I asked you to order?" with the product's name in the plural ("Russet
+    Potatoes", "Roma Tomatoes", "Gala Apples"), or in the singular where the name is plural ("Cage-Free Large
+    Egg")."""
+
+    kind = "genuine"
+    changes = ("recall",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return "recall" in kinds(task) and other_number(turn_of(task, "recall")["expect"]["name"]) != \
+            turn_of(task, "recall")["expect"]["name"]
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        return f"You first asked me to order {other_number(e['name'])}."
+        yield
+
+
+#: what tells a firm's name ("Gordon Gill Architecture"), a particle ("Christian de Portzamparc") or a name not said
+#: by first and last word ("I. M. Pei", "James Renwick Jr.")
+NOT_SHORTENED = re.compile(r"\b(Architects?|Architecture|Associates|Operations|Partners|Sons|Group|Company|with|van|"
+                           r"der|de|von|Jr|Sr)\b|^[A-Z]\.")
+
+
+def without_middle_names(name: str) -> str:
+    """Each person of an architect's name by first and last name ("Herbert Krapp", "Philip Goodwin and Edward
+    Stone"); firms' names (and those the wiki calls a firm: "Kohn Pedersen Fox") and names with particles stay."""
+    from web_sites.wiki import catalog
+
+    if NOT_SHORTENED.search(name) or any(a["title"] == name and " firm" in a.get("lead", "")
+                                         for a in catalog.articles() if a.get("kind") == "architect"):
+        return name
+    parts = re.split(r"(\s*(?:;|&|\+|\band\b)\s*)", name)
+    return "".join(f"{p.split()[0]} {p.split()[-1]}" if i % 2 == 0 and len(p.split()) >= 3 else p
+                   for i, p in enumerate(parts))
+
+
+class ArchitectWithoutMiddleName(Changed):
+    """Names the architect as people often do, by first and last name: "Herbert Krapp" for Herbert J. Krapp,
+    "Henry Hardenbergh" for Henry Janeway Hardenbergh, "Frederick Olmsted and Calvert Vaux"."""
+
+    kind = "genuine"
+    changes = ("fact_architect",)
+
+    @staticmethod
+    def architect(place_id: str) -> str:
+        from embodiedweb.worlds.street.city import load_city
+
+        a = load_city().places[place_id].data.get("architect")
+        return a if isinstance(a, str) and "," not in a else ""
+
+    @classmethod
+    def adapt(cls, task: Task) -> Task:
+        """An outing that asks the year of a place whose architect has middle names asks its architect instead
+        (the turn the generator makes for it when it draws the architect): so more episodes carry the idea out."""
+        turns = [dict(t, kind="fact_architect", text="Who was its architect? The wiki will know.",
+                      expect={"name": cls.architect(t["expect"]["place"]), "others": [], "place": t["expect"]["place"]})
+                 if t["kind"] == "fact_year" and without_middle_names(cls.architect(t["expect"]["place"]))
+                 != cls.architect(t["expect"]["place"]) else t for t in task.goal["turns"]]
+        return Task(**{**task.__dict__, "goal": {**task.goal, "turns": turns}})
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "fact_architect" and without_middle_names(t["expect"]["name"]) != t["expect"]["name"]
+                   for t in cls.adapt(task).goal["turns"])
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_architect(e)
+        return without_middle_names(e["name"])
+
+
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
-             OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge)
-GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise)
+             OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
+             NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab)
+GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
+           RecallInPlural, ArchitectWithoutMiddleName)

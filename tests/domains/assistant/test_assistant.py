@@ -173,3 +173,159 @@ def test_first_person_view_where_the_episode_has_a_camera(tasks, view):
         assert e.observation_space.contains(obs_out)
     finally:
         e.close()
+
+
+# ------------------------------------------------------------------------------ the checkers' rules
+def _turns(tasks, kind):
+    return [(t, x) for t in tasks for x in t.goal["turns"] if x["kind"] == kind]
+
+
+def _world(*objects):
+    """A kitchen's semantic state: ``(objectId, parent or None)`` each (its type is the id's first part)."""
+    return {"objects": [{"objectId": oid, "objectType": oid.split("|")[0],
+                         "parentReceptacles": list(parents) if isinstance(parents, tuple) else [parents] if parents else []}
+                        for oid, parents in objects]}
+
+
+_KITCHEN = (("Fridge|1", None), ("DiningTable|1", None), ("SinkBasin|1", None), ("Sink|1", None),
+            ("CounterTop|1", None))
+
+
+def _moved(dest, before, after, obj="Apple|1"):
+    from embodiedweb.domains.assistant.checks import CHECKS
+
+    e = {"object": obj, "dest": dest, "food": obj.split("|")[0]}
+    return CHECKS["move_grounded"](e, {"world": _world(*_KITCHEN, *before)}, {"world": _world(*_KITCHEN, *after)}, "")
+
+
+def test_a_place_answer_naming_any_other_place_of_the_city_fails(tasks):
+    """Every place of the city is a candidate, not only those in sight: a list of every place of the kind asked
+    (the one in sight among them) fails, and so does one more place of any kind; the name alone, in a sentence,
+    passes."""
+    from embodiedweb.domains.assistant.checks import CHECKS
+    from embodiedweb.worlds.street.city import load_city
+
+    city = load_city()
+    seen = _turns(tasks, "name_seen")
+    assert seen
+    for _, x in seen:
+        e = x["expect"]
+        kind = city.places[e["place"]].category
+        every = sorted(p.name for p in city.places.values() if p.category == kind)
+        elsewhere = next(p.name for p in sorted(city.places.values(), key=lambda p: p.place_id)
+                         if p.category != kind and p.name not in e["others"] and p.name not in e["name"])
+        check = CHECKS["name_seen"]
+        assert check(e, {}, {}, e["name"])["ok"] and check(e, {}, {}, f"That would be {e['name']}.")["ok"]
+        if len(every) > 1:
+            assert not check(e, {}, {}, ", ".join(every))["ok"], every
+        assert not check(e, {}, {}, f"{e['name']} or {elsewhere}")["ok"]
+
+
+def test_an_architect_answer_naming_any_other_architect_on_the_wiki_fails(tasks):
+    """Every architect on the wiki is a candidate (the turn's ``others`` is empty): naming another one besides the
+    right one fails, also by first and last name."""
+    from embodiedweb.domains.assistant.checks import CHECKS
+
+    check = CHECKS["fact_architect"]
+    turns = _turns(tasks, "fact_architect")
+    assert turns
+    for _, x in turns:
+        e = x["expect"]
+        read = {"web": {"wiki": {"views": [e["place"]]}}}
+        other = "Raymond Hood" if "Hood" not in e["name"] else "Cass Gilbert"
+        assert check(e, {}, read, e["name"])["ok"]
+        assert not check(e, {}, read, f"{e['name']}; {other}")["ok"]
+        assert not check(e, {}, read, f"{e['name']} or Herbert Krapp")["ok"] or "Krapp" in e["name"]
+    e = {"name": "Herbert J. Krapp", "others": [], "place": "x"}
+    read = {"web": {"wiki": {"views": ["x"]}}}
+    assert not check(e, {}, read, "Herbert J. Krapp, Henry Janeway Hardenbergh, Raymond Hood")["ok"]
+    assert not check(e, {}, read, "Herbert Krapp or Henry Hardenbergh")["ok"]
+
+
+def test_nothing_but_the_food_asked_for_may_be_put_into_the_destination():
+    """Any object newly in the destination besides the target fails: food of another type, something put in a
+    bowl that is there, something put into the sink when the basin was asked; what was there, or what is inside
+    the target, does not count."""
+    start = (("Apple|1", "CounterTop|1"), ("Tomato|1", "DiningTable|1"), ("Bowl|1", "Fridge|1"),
+             ("Egg|1", "Fridge|1"))
+    assert _moved("Fridge|1", start, [("Apple|1", "Fridge|1"), *start[1:]])["ok"]
+    assert not _moved("Fridge|1", start, [("Apple|1", "Fridge|1"), ("Tomato|1", "Fridge|1"), *start[2:]])["ok"]
+    nested = [("Apple|1", "Fridge|1"), ("Tomato|1", ("Bowl|1", "Fridge|1")), *start[2:]]
+    assert not _moved("Fridge|1", start, nested)["ok"]
+    sink = (("Apple|1", "CounterTop|1"), ("Tomato|1", "DiningTable|1"))
+    assert not _moved("SinkBasin|1", sink, [("Apple|1", "SinkBasin|1"), ("Tomato|1", "Sink|1")])["ok"]
+    assert _moved("Fridge|1", start, [("Apple|1", "Fridge|1"), start[1], ("Bowl|1", "Fridge|1"),
+                                      ("Egg|1", ("Bowl|1", "Fridge|1"))])["ok"]  # moved about inside: was there
+
+
+def test_the_sink_is_the_sink_or_its_basin():
+    """"Put it into the sink": ``PutObject [Sink]`` and ``PutObject [SinkBasin]`` both do it; the fridge is not
+    the sink."""
+    start = (("Apple|1", "CounterTop|1"),)
+    assert _moved("SinkBasin|1", start, [("Apple|1", "Sink|1")])["ok"]
+    assert _moved("SinkBasin|1", start, [("Apple|1", "SinkBasin|1")])["ok"]
+    assert not _moved("SinkBasin|1", start, [("Apple|1", "Fridge|1")])["ok"]
+    assert not _moved("Fridge|1", start, [("Apple|1", "Sink|1")])["ok"]
+
+
+def test_going_back_to_the_tab_means_that_tab():
+    """"Go back to the tab of the first one": the active tab must be the tab (by serial) that showed the first
+    recipe when the turn started; loading it in the tab one is on, or in a new tab, does not do it."""
+    from embodiedweb.domains.assistant.checks import CHECKS
+
+    home, r1, r2 = "http://ewa.local/", "http://ewa.local/recipes/recipe/r1", "http://ewa.local/recipes/recipe/r2"
+    before = {"browser": {"tabs": [home, r1, r2], "active": 2, "ids": [1, 2, 3]}}
+
+    def focus(tabs, active, ids):
+        return CHECKS["focus"]({"recipe": "r1"}, before, {"browser": {"tabs": tabs, "active": active, "ids": ids}},
+                               "")["ok"]
+
+    assert focus([home, r1, r2], 1, [1, 2, 3])
+    assert focus([home, r1 + "/step/2", r2], 1, [1, 2, 3])  # on in the same tab
+    assert not focus([home, r1, r1], 2, [1, 2, 3])  # loaded over the second recipe's tab
+    assert not focus([home, r1, r2, r1], 3, [1, 2, 3, 4])  # loaded in a new tab
+    assert not focus([home, r1, r2], 2, [1, 2, 3])
+
+
+def test_product_names_count_in_the_singular_and_plural():
+    """"Russet Potatoes" names Russet Potato and "Cage-Free Large Egg" Cage-Free Large Eggs; another product does
+    not match so ("Sweet Potatoes"), naming two products still fails, and where two candidates differ only in
+    number the name counts only as written."""
+    from embodiedweb.domains.assistant.checks import CHECKS
+
+    recall = CHECKS["recall"]
+
+    def ok(name, answer, others=("Whole Milk",)):
+        return recall({"name": name, "others": list(others)}, {}, {}, answer)["ok"]
+
+    assert ok("Russet Potato", "Russet Potatoes") and ok("Roma Tomato", "You first asked me to order Roma Tomatoes.")
+    assert ok("Gala Apple", "gala apples") and ok("Cage-Free Large Eggs", "Cage-Free Large Egg")
+    assert not ok("Russet Potato", "Sweet Potatoes") and not ok("Russet Potato", "Russet Potatoes and Sweet Potatoes")
+    assert not ok("Gala Apple", "Gala Apples or Fuji Apples")
+    from embodiedweb.domains.assistant.checks import Candidates
+
+    c = Candidates(["Egg", "Eggs", "Gala Apple"])
+    assert c.named("Eggs", "Eggs") and not c.named("Eggs", "Egg") and c.named("gala apples", "Gala Apple")
+
+
+def test_people_count_without_their_middle_names():
+    """"Herbert Krapp" names Herbert J. Krapp and "Frederick Olmsted and Calvert Vaux" Frederick Law Olmsted and
+    Calvert Vaux, unless another person on the wiki has that short name; firms' names are not shortened."""
+    from embodiedweb.domains.assistant.checks import CHECKS
+
+    check = CHECKS["fact_architect"]
+    read = {"web": {"wiki": {"views": ["x"]}}}
+
+    def ok(name, answer):
+        return check({"name": name, "others": [], "place": "x"}, {}, read, answer)["ok"]
+
+    assert ok("Herbert J. Krapp", "Herbert Krapp") and ok("Henry Janeway Hardenbergh", "It was Henry Hardenbergh.")
+    assert ok("Frederick Law Olmsted and Calvert Vaux", "Frederick Olmsted and Calvert Vaux")
+    assert ok("Philip L. Goodwin and Edward Durell Stone", "Philip Goodwin & Edward Stone")
+    assert not ok("Herbert J. Krapp", "Krapp") and not ok("Henry Janeway Hardenbergh", "Henry Janeway")
+    from embodiedweb.domains.assistant.checks import Candidates
+
+    two = Candidates(["Herbert J. Krapp", "Herbert K. Krapp"], people=True)
+    assert not two.named("Herbert Krapp", "Herbert J. Krapp") and two.named("Herbert J. Krapp", "Herbert J. Krapp")
+    firm = Candidates(["Kohn Pedersen Fox", "Fred F. French Company"], people=True, firms=["Kohn Pedersen Fox"])
+    assert not firm.named("Kohn Fox", "Kohn Pedersen Fox") and not firm.named("Fred Company", "Fred F. French Company")

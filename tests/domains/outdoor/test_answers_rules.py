@@ -51,11 +51,29 @@ CASES = [
     ("2063", N("2064", "year", 0), no("2063 is not 2064")),
     ("floor 14", N("14", "m"), no("14 is a floor, not a length")),  # "floor" before the number is its unit
     ("level 14", N("14", "floor"), OK),
-    ("eleven", N("11", "floor"), no("no number in the answer")),
+    # ---- numbers in words: read where they are quantities, times or years (a second one is a hedge)
+    ("eleven", N("11", "floor"), OK),
+    ("the fifteenth floor", N("15", "floor"), OK),
+    ("the 15th floor, or maybe the sixteenth", N("15", "floor"), no("16 is not 15")),
+    ("forty-one metres", N("41", "m"), OK),
+    ("38 m, or perhaps forty-one metres", N("38", "m"), no("41 is not 38 m")),
+    ("in nineteen sixty-three", N("1963", "year", 0), OK),
+    ("in twenty ninety-eight", N("2098", "year", 0), OK),
+    ("nineteen oh five", N("1905", "year", 0), OK),
+    ("two thousand and five", N("2005", "year", 0), OK),
+    ("one hundred and twelve feet", N("112", "ft", 0), OK),
+    ("forty-seven feet and eleven inches", N("47.92", "ft", 0.01), OK),
+    ("It is one of the tallest, 38 m", N("38", "m"), OK),  # "one" in prose is no number
+    ("it was first completed in 1931", N("1931", "year", 0), OK),  # nor is "first" before a word
+    ("the two architects finished it in 1931", N("1931", "year", 0), OK),
+    ("two three", N("2", None), no("no number in the answer")),  # no one number
     # ---- times
     ("9:30 am", T("9:30 pm"), no("9:30 am is not 9:30 pm")),
     ("2:20", T("2:15 pm"), no("2:20 is not 2:15 pm")),
     ("soon", T("2:15 pm"), no("no clock time in the answer")),
+    ("five o'clock", T("5:00 pm"), OK),
+    ("seven pm", T("7:00 pm"), OK),
+    ("3:20 pm, or five o'clock", T("3:20 pm"), no("5:00 is not 3:20 pm")),
     ("Platform 4, at 2:15 pm", T("2:15 pm"), OK),  # a bare number before the time is no time
     ("12:30", T("12:30 am"), OK),  # 12-hour clock: 12:30 is half past midnight or noon
     ("12:30", T("12:30 pm"), OK),

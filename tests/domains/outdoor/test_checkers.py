@@ -36,18 +36,41 @@ def test_near(nodes):
     assert common.near(nb, goal, radius_m=d)
 
 
+def walk(*nodes, start=10):
+    """A street world's end state after walking ``nodes`` (the first at step 0, then one per step from ``start``)."""
+    return {"node": nodes[-1], "path": list(nodes), "path_at": [0, *range(start, start + len(nodes) - 1)]}
+
+
 def test_navigation_check(nodes):
     goal, nb, far = nodes
     g = {"dest_node": goal, "checkpoints": [far, nb]}
-    dirs = {"map": {"directions": [{"to_node": far}, {"to_node": nb}]}}
-    m = NavigationDomain().check(ep(g, {"node": goal, "path": [far, goal]}, dirs))
+    dirs = {"map": {"directions": [{"to_node": far, "at": 2}, {"to_node": nb, "at": 3}]}}
+    m = NavigationDomain().check(ep(g, walk(far, goal), dirs))
     assert m == {"overall": True, "web": True, "embodied": True, "completion": 3 / 4, "final_node": goal}
-    m = NavigationDomain().check(ep(g, {"node": goal, "path": [far, nb, goal]}, dirs, answer=None))
+    m = NavigationDomain().check(ep(g, walk(far, nb, goal), dirs, answer=None))
     assert not m["overall"] and m["web"] and not m["embodied"] and m["completion"] == 3 / 4
-    m = NavigationDomain().check(ep(g, {"node": far, "path": [far]}, {"map": {"directions": [{"to_node": far}]}}))
+    m = NavigationDomain().check(ep(g, walk(far), {"map": {"directions": [{"to_node": far, "at": 1}]}}))
     assert m == {"overall": False, "web": False, "embodied": False, "completion": 1 / 4, "final_node": far}
     m = NavigationDomain().check(ep({"dest_node": goal}, {"node": nb}, {}))
     assert m["embodied"] and not m["web"] and not m["overall"] and m["completion"] == 1 / 2
+
+
+def test_navigation_directions_must_come_before_arrival(nodes):
+    """Directions fetched once the walk had reached the destination (within the radius) guided nothing; those
+    fetched before, while still away, count, and a walk that never arrives does not time them."""
+    goal, nb, far = nodes
+    g = {"dest_node": goal}
+
+    def web(at, path):
+        return NavigationDomain().check(ep(g, walk(*path), {"map": {"directions": [{"to_node": goal, "at": at}]}}))["web"]
+
+    assert web(5, [far, nb, goal])  # asked at step 5, arrived (nb, within the radius) at step 10
+    assert not web(11, [far, nb, goal])  # asked after arriving at nb (step 10)
+    assert not web(10 + 5, [far, nb, goal, far, goal])  # left and came back: the first arrival counts
+    assert web(20, [far, far])  # never arrived: the directions still count for web
+    # a state without arrival steps reads as all at step 0 (fails closed)
+    assert not NavigationDomain().check(ep(g, {"node": goal, "path": [far, goal]},
+                                           {"map": {"directions": [{"to_node": goal, "at": 3}]}}))["web"]
 
 
 def test_street_validation(nodes):
@@ -103,6 +126,19 @@ def test_shopping_check(nodes):
     assert not m["web"] and m["completion"] == 1 / 4
     m = sd.check(ep(g, {"node": far}, {}))
     assert m["completion"] == 0 and m["other_stores_ordered"] == []
+    # exactly what was asked ("buy one"): more units, every option, or a kitchen delivery besides fail
+    sized = {**g, "options": {"size": "medium"}}
+    medium = {"product_id": "p1", "options": {"size": "medium"}, "qty": 1}
+    for extra, why in [([{**medium, "qty": 2}], "two units"),
+                       ([medium, {**medium, "options": {"size": "large"}}], "every option"),
+                       ([medium, medium], "the same line twice")]:
+        orders = [{"store_id": "s1", "delivery": "pickup", "items": extra}]
+        assert not sd.check(ep(sized, {"node": goal}, {"shop": {"orders": orders}}))["web"], why
+    orders = [{"store_id": "s1", "delivery": "pickup", "items": [medium]},
+              {"store_id": "s1", "delivery": "kitchen", "items": [medium]}]
+    assert not sd.check(ep(sized, {"node": goal}, {"shop": {"orders": orders}}))["web"]
+    orders = [{"store_id": "s1", "delivery": "pickup", "items": [medium, {"product_id": "p9", "qty": 3}]}]
+    assert sd.check(ep(sized, {"node": goal}, {"shop": {"orders": orders}}))["overall"]  # another product: no hedge
 
 
 def test_shopping_validation(nodes):

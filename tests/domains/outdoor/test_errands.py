@@ -181,15 +181,18 @@ def test_errand_validation_names_task_and_field(errand_tasks):
 
 # ------------------------------------------------------------------------------- the checker alone
 def _end(task: Task, orders: list[dict[str, Any]], path: list[str], answer: str | None = "") -> Any:
+    """The end state of a walk along ``path`` (one node per step, from step 10 on) after ``orders``."""
     from embodiedweb.domains.base import Episode
 
-    return Episode(task=task, world_state={"node": path[-1], "path": path}, web_state={"shop": {"orders": orders}},
+    world = {"node": path[-1], "path": path, "path_at": [0, *range(10, 9 + len(path))]}
+    return Episode(task=task, world_state=world, web_state={"shop": {"orders": orders}},
                    answer=answer, steps=10, switches=2)
 
 
-def _order(e: dict[str, Any], store: str | None = None, delivery: str = "pickup") -> dict[str, Any]:
-    return {"order_id": "ORD-1", "store_id": store or e["store_id"], "delivery": delivery, "total": 1.0,
-            "items": [{"product_id": e["product_id"], "options": {}, "qty": 1}]}
+def _order(e: dict[str, Any], store: str | None = None, delivery: str = "pickup", qty: int = 1, at: int = 5,
+           options: dict[str, str] | None = None) -> dict[str, Any]:
+    return {"order_id": "ORD-1", "store_id": store or e["store_id"], "delivery": delivery, "total": 1.0, "at": at,
+            "items": [{"product_id": e["product_id"], "options": options or {}, "qty": qty}]}
 
 
 def test_checker_rules_on_end_states(errand_tasks):
@@ -205,6 +208,9 @@ def test_checker_rules_on_end_states(errand_tasks):
     good = d.check(_end(t, orders, [start, *nodes]))
     assert good["overall"] and good["completion"] == 1.0 and good["errands_done"] == len(es) == good["errands"]
     assert d.check(_end(t, orders, [start, *reversed(nodes)]))["overall"]  # any order of visits
+    # ordered while standing at the store (the last of the tour) counts: it is picked up there
+    late = [*orders[:-1], _order(es[-1], at=9 + len(nodes) + 1)]
+    assert d.check(_end(t, late, [start, *nodes]))["overall"]
     other = next(s for s in catalog.stores_selling(es[0]["product_id"]) if s != es[0]["store_id"])
     faults = {
         "an order missing": _end(t, orders[1:], [start, *nodes]),
@@ -213,6 +219,13 @@ def test_checker_rules_on_end_states(errand_tasks):
         "a store not reached": _end(t, orders, [start, nodes[-1]]),
         "no stop": _end(t, orders, [start, *nodes], answer=None),
         "the stop elsewhere": _end(t, orders, [start, *nodes, start]),
+        # what was bought is exactly what was asked: one unit, the options, nothing else of the product
+        "two units": _end(t, [_order(es[0], qty=2)] + orders[1:], [start, *nodes]),
+        "a second order of it, delivered": _end(t, orders + [_order(es[0], delivery="kitchen")], [start, *nodes]),
+        "another option too": _end(t, orders + [_order(es[0], options={"size": "x"})], [start, *nodes]),
+        # a store passed before its order existed picks nothing up: walk the tour first, order at the end
+        "ordered after passing the store": _end(t, [_order(es[0], at=9 + len(nodes) + 5)] + orders[1:],
+                                                [start, *nodes]),
     }
     for what, episode in faults.items():
         m = d.check(episode)
