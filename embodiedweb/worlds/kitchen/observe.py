@@ -27,11 +27,14 @@ _FIXTURES = frozenset({"Fridge", "Microwave", "StoveBurner", "Toaster", "CoffeeM
 
 
 def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
-    """Human-readable states of an object (open/closed, on/off, sliced, cooked/raw, dirty, temperature)."""
+    """Human-readable states of an object (open/closed, and empty when open with nothing inside, on/off,
+    sliced, cooked/raw, dirty, temperature)."""
     s, f = o.state, o.flags
     out = []
     if f.get("openable"):
         out.append("open" if s["isOpen"] else "closed")
+        if s["isOpen"] and f.get("receptacle") and not any(sim.objects[x].active for x in o.contents):
+            out.append("empty")  # opened and nothing inside: no need to look for what is not there
     if f.get("toggleable"):
         out.append("on" if s["isToggled"] else "off")
     if s.get("isSliced"):

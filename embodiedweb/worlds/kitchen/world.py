@@ -246,8 +246,9 @@ class KitchenWorld(EmbodiedWorld):
         """An error when the visible instances of a type name differ in state (else "")."""
         sim = self._require()
         seen = [o for o in sim.active_objects() if o.object_type.lower() == type_name.lower() and sim.is_visible(o)]
-        states = {o.object_id: ", ".join(s for s in object_states(sim, o) if s != "in hand") or "no state"
-                  for o in seen}
+        # (what a receptacle holds is no state of its own: an empty cabinet and a full one are not ambiguous)
+        states = {o.object_id: ", ".join(s for s in object_states(sim, o) if s not in ("in hand", "empty"))
+                  or "no state" for o in seen}
         if len(set(states.values())) < 2:
             return ""
         listed = "; ".join(f"{oid} ({st})" for oid, st in sorted(states.items()))

@@ -283,8 +283,24 @@ class StopJustOutsideRadius(NavAgent):
         yield "stop"
 
 
+class DirectionsAfterArrival(NavAgent):
+    """Walks to the destination without the web (it knows where it is), then, standing there, asks the map for
+    the directions from the start corner to it, and stops: the directions guided nothing."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        start = city().intersection_name(self.here())
+        yield from self.walk_route_to(self.task.goal["dest_node"])
+        yield from self.to_web()
+        yield "goto [/map/directions?" + urlencode({"from": start, "to": self.task.goal["dest_name"]}) + "]"
+        if "Start" not in self.obs["web_text"]:
+            self.errors.append("no directions page")
+        yield "stop"
+
+
 NAV_SHORTCUTS = (WalkWithoutWeb, DirectionsElsewhere, StopShort, StopAtNeighbouringPlace, NeverStops,
-                 StopJustOutsideRadius)
+                 StopJustOutsideRadius, DirectionsAfterArrival)
 class TwoLegs(NavAgent):
     """Gets directions to a place about halfway, walks them, then asks from there to the destination."""
 
@@ -529,8 +545,55 @@ class ShopDetour(ShopAgent):
         yield "stop"
 
 
+class EveryOption(ShopAgent):
+    """Never reads which option was asked: orders the product once in every choice of its options at the right
+    store (one checkout, pickup), then walks there."""
+
+    breaks = ("web",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("options"))
+
+    def plan(self) -> Plan:
+        import itertools
+
+        from embodiedweb.domains.outdoor.shopping import _all
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        groups = catalog.product(g["product_id"])["options"]
+        store = catalog.store(g["store_id"])["name"]
+        yield from self.to_web()
+        for combo in itertools.product(*[[c["value"] for c in gr["choices"]] for gr in groups]):
+            yield f"goto [/shop/product/{g['product_id']}]"
+            yield f"type [{find_bid(self.obs['web_text'], 'combobox', 'Store')}] [{store}]"
+            for gr, value in zip(groups, combo, strict=True):
+                yield f"type [{find_bid(self.obs['web_text'], 'combobox', gr['label'])}] [{value}]"
+            yield f"click [{find_bid(self.obs['web_text'], 'button', 'Add to cart')}]"
+        yield "goto [/shop/cart]"
+        button = _all(self.obs["web_text"], "button", f"Check out at {store}")[0]
+        radio = max((r for r in _all(self.obs["web_text"], "radio", "Pick up in store") if int(r) < int(button)), key=int)
+        yield f"click [{radio}]"
+        yield f"click [{button}]"
+        yield from self.walk_route_to(g["store_node"])
+        yield "stop"
+
+
+class ThreeUnits(ShopAgent):
+    """Orders three units where the instruction says "buy one", at the right store, and walks there."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(g["store_id"], "pickup", g.get("options"), 3)
+        yield from self.walk_route_to(g["store_node"])
+        yield "stop"
+
+
 SHOP_SHORTCUTS = (OrderEverywhere, WalkWithoutOrdering, DeliveryInsteadOfPickup, AlwaysNearest, AlwaysCheapest,
-                  NearestAvailable, CheapestAvailable, SecondNearest, FixedStore)
+                  NearestAvailable, CheapestAvailable, SecondNearest, FixedStore, EveryOption, ThreeUnits)
 SHOP_GENUINE = (AddressWalker, ChangesMind, ShopDetour)
 SUITES = {NAV: NAV_SHORTCUTS + NAV_GENUINE, SHOP: SHOP_SHORTCUTS + SHOP_GENUINE}
 

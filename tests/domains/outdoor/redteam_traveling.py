@@ -362,12 +362,48 @@ class MapDirectionsByAddress(MapDirectionsByName):
         return dict(catalog.get(self.task.goal["slug"])["infobox"])["Address"]
 
 
+class SnippetReader(_Genuine):
+    """Never opens the article: searches the wiki for the landmark's name with the question's key words (then
+    the key words alone), pages through the results to the landmark's, and answers from its snippet when the
+    snippet states the fact (episodes where no snippet does are not carried out)."""
+
+    #: the search words of each question (what an agent takes from the question)
+    KEYWORDS: ClassVar[dict[str, str]] = {
+        "plaque_honoree": "plaque honours", "restoration_leads": "restoration was led",
+        "tour_time": "guided walks leave", "mosaic_length": "mosaic long", "capsule_year": "capsule opened",
+        "exhibit_floor": "exhibition floor", "sculpture_animal": "bronze sculpture"}
+    #: the snippet states the fact on 48 of the 80 test tasks
+    min_test: ClassVar[int] = 40
+
+    def read(self) -> Plan:
+        g = self.task.goal
+        title = catalog.get(g["slug"])["title"]
+        if self.obs["active"] != "web":
+            yield "switch_environment [search the wiki]"
+        for q in (f"{title} {self.KEYWORDS[g['fact']]}", self.KEYWORDS[g["fact"]]):
+            yield "goto [/wiki/search?" + urlencode({"q": q}) + "]"
+            for _ in range(10):
+                lines = self.obs["web_text"].splitlines()
+                at = next((i for i, line in enumerate(lines) if line.strip().endswith(f"link '{title}'")), None)
+                if at is not None:
+                    snippet = _unaccent(lines[at + 1]).lower() if at + 1 < len(lines) else ""
+                    words = re.findall(r"[a-z0-9.:]+", _unaccent(g["answer"]).lower())
+                    if all(re.search(rf"(?<![\w.]){re.escape(w)}(?:st|nd|rd|th)?(?!\w)", snippet) for w in words):
+                        return
+                    break
+                more = find_bid(self.obs["web_text"], "link", "Next page")
+                if more is None:
+                    break
+                yield f"click [{more}]"
+        self.errors.append("no snippet states the fact")
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
-    MapDirectionsByName, MapDirectionsByAddress)
+    MapDirectionsByName, MapDirectionsByAddress, SnippetReader)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

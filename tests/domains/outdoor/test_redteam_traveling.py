@@ -28,7 +28,8 @@ def _carried(cls, tasks):
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
     assert len(carried) >= WANT, (len(carried), _fmt([r for r in res if not r["carried_out"]]))
-    assert sum(r["split"] == "test" for r in carried) >= 70  # the whole test split first
+    # the whole test split first (an idea that only some tasks allow, such as a snippet stating the fact, says so)
+    assert sum(r["split"] == "test" for r in carried) >= getattr(cls, "min_test", 70)
     return carried
 
 

@@ -197,3 +197,53 @@ def test_a_task_that_disagrees_with_the_wiki_is_refused(tmp_path, patch, field):
     p.write_text(json.dumps({**t, "goal": {**t["goal"], **patch}}) + "\n")
     with pytest.raises(TaskError, match=re.escape(t["task_id"]) + ".*" + re.escape(field)):
         load_tasks(p, TravelingDomain().validate_task)
+
+
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+         "seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _words(n: int) -> str:
+    """``n`` (0-999) in words, as people write it ("forty-one", "one hundred and two")."""
+    if n >= 100:
+        return f"{_ONES[n // 100]} hundred" + (f" and {_words(n % 100)}" if n % 100 else "")
+    return _ONES[n] if n < 20 else _TENS[n // 10 - 2] + (f"-{_ONES[n % 10]}" if n % 10 else "")
+
+
+def _ordinal(n: int) -> str:
+    """``n`` (1-999) as an ordinal in words ("forty-first", "one hundredth")."""
+    odd = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth",
+           "twelve": "twelfth"}
+    w = _words(n)
+    cut = max(w.rfind("-"), w.rfind(" "))
+    head, last = w[:cut + 1], w[cut + 1:]
+    return head + odd.get(last, last[:-1] + "ieth" if last.endswith("y") else last + "th")
+
+
+def _year(y: int) -> str:
+    """A year as it is said: "nineteen sixty-three", "twenty oh five", "nineteen hundred"."""
+    hi, lo = divmod(y, 100)
+    return f"{_words(hi)} " + ("hundred" if lo == 0 else f"oh {_words(lo)}" if lo < 10 else _words(lo))
+
+
+def _suite_facts() -> list[dict]:
+    goals = [json.loads(line)["goal"] for name in ("tasks.jsonl", "hard.jsonl")
+             for line in (data_dir() / "traveling" / name).read_text("utf-8").splitlines()]
+    return [g for g in goals if g["fact"] in ("exhibit_floor", "capsule_year")]
+
+
+def test_numbers_in_words_are_judged_on_every_floor_and_year_task():
+    """Every floor and year question of both tiers: the value in words passes ("the forty-first floor", "in
+    nineteen sixty-three"), and the value with a second one in words fails as the hedge it is (both were
+    judged on the digits alone: the words answer failed, the words hedge passed)."""
+    goals = _suite_facts()
+    assert len(goals) >= 70
+    for g in goals:
+        v = int(float(g["answer"]))
+        if g["fact"] == "exhibit_floor":
+            right, hedge = f"the {_ordinal(v)} floor", f"the {v}th floor, or maybe the {_ordinal(v + 1)}"
+        else:
+            right, hedge = f"in {_year(v)}", f"{v}, or possibly {_year(v + 1)}"
+        assert judge_answer(right, g).ok, (g, right, judge_answer(right, g))
+        assert not judge_answer(hedge, g).ok, (g, hedge)

@@ -59,6 +59,22 @@ def test_no_receptacle_reads_empty_while_holding_something(kitchen):
     assert checked > 0
 
 
+@pytest.mark.parametrize("kitchen", list_kitchens()[::5])
+def test_an_open_receptacle_says_empty_exactly_when_it_holds_nothing(kitchen):
+    """"empty" is said of an open receptacle with nothing inside (so an agent that opened it knows there is
+    nothing to look for), and never of one that holds something, closed ones or non-receptacles."""
+    said = 0
+    for sim, pose, listed in _random_views(kitchen):
+        for oid, line in listed.items():
+            o = sim.objects[oid]
+            states = line.split("; ")[-1].split(", ")
+            holds = any(sim.objects[c].active for c in o.contents)
+            empty = bool(o.flags.get("openable") and o.flags.get("receptacle") and o.state["isOpen"] and not holds)
+            assert ("empty" in states) == empty, (pose, oid, line)
+            said += empty
+    assert said > 0
+
+
 def test_the_reported_repro_says_the_cabinet_is_partly_out_of_view():
     w = KitchenWorld()
     w.reset({"kitchen_id": "kitchen_10"}, 0)
