@@ -56,19 +56,6 @@ def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
     return any(near(node, goal) for node in path[first:])
 
 
-def fact_read(web_state: dict[str, Any], slug: str, answer: str) -> bool:
-    """The wiki article ``slug`` was opened, or a search page listed it with a snippet that quotes ``answer``
-    (the fact's value as the article writes it): the fact was read on the wiki either way."""
-    from embodiedweb.text import fold
-
-    wiki = web_state.get("wiki", {})
-    if slug in wiki.get("views", []):
-        return True
-    said = f" {fold(answer).strip()} "  # whole words: "38 0 m" is not in "138 0 m"
-    return bool(said.strip()) and any(s.get("slug") == slug and said in f" {fold(str(s.get('snippet', ''))).strip()} "
-                                      for s in wiki.get("shown", []))
-
-
 def checkpoints(path: list[str], n: int = 3) -> list[str]:
     """Up to ``n`` turn nodes of a route (where the street changes), as intermediate sub-goals."""
     c = city()

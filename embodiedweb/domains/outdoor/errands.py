@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city, fact_read, near, there_since
+from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city, near, there_since
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -68,7 +68,7 @@ def placed_at(orders: list[dict[str, Any]], errand: dict[str, Any]) -> int:
 
 def check_errands(episode: Episode) -> dict[str, Any]:
     """The metrics of an errands task (see the module docstring)."""
-    from embodiedweb.domains.outdoor.traveling import judge_answer
+    from embodiedweb.domains.outdoor.traveling import fact_read, judge_answer
 
     errands = episode.task.goal["errands"]
     orders = episode.web_state.get("shop", {}).get("orders", [])
@@ -85,7 +85,7 @@ def check_errands(episode: Episode) -> dict[str, Any]:
             web_ok.append(ok)
             subgoals += [ok, got]
         else:
-            viewed = fact_read(episode.web_state, e["slug"], str(e.get("answer", "")))
+            viewed = fact_read(episode.web_state, e)
             verdict = judge_answer(episode.answer, {"slug": e["slug"], "fact": e["fact"]})
             verdicts[e["place_id"]] = verdict
             web_ok.append(viewed and verdict.ok)

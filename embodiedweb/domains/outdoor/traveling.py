@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.answers import Verdict, judge, numbers_in, parse_time
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city, fact_read
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
 from embodiedweb.tasks import Task, TaskError
 
 #: the perturbed oracle's "stop short" stops at least this far (straight line) from the landmark
@@ -76,6 +76,24 @@ def judge_answer(answer: str | None, goal: dict[str, Any]) -> Verdict:
                  ignore_numbers=numbers_in(goal["description"]) if goal.get("description") else ())
 
 
+def fact_read(web_state: dict[str, Any], goal: dict[str, Any]) -> bool:
+    """The fact was read on the wiki: its article (``goal.slug``) opened, or a search page listed the article
+    with a snippet that states it (the answer quoted as the article writes it, or the snippet itself judged
+    a right answer: "... is on the 15th floor ..." for 15). A snippet is what a search engine shows to be read."""
+    from embodiedweb.text import fold
+
+    wiki = web_state.get("wiki", {})
+    if goal.get("slug") in wiki.get("views", []):
+        return True
+    said = f" {fold(str(goal.get('answer', ''))).strip()} "  # whole words: "38 0 m" is not in "138 0 m"
+    for shown in wiki.get("shown", []):
+        if shown.get("slug") == goal.get("slug"):
+            snippet = str(shown.get("snippet", ""))
+            if said.strip() and said in f" {fold(snippet).strip()} " or judge_answer(snippet, goal).ok:
+                return True
+    return False
+
+
 class TravelingDomain(StreetDomain):
     """Walk to a landmark and answer a question only its wiki article answers (``stop [answer]``).
 
@@ -83,7 +101,7 @@ class TravelingDomain(StreetDomain):
     steps); the Manhattan street world; episodes start in the world.
 
     Checker (:meth:`check`): ``web`` = the landmark's article viewed this episode (or a search result of it
-    whose snippet quotes the answer: :func:`~embodiedweb.domains.outdoor.common.fact_read`) and the answer right
+    whose snippet states the fact: :func:`fact_read`) and the answer right
     (judged by the fact's type, :mod:`embodiedweb.domains.outdoor.answers`); ``embodied`` = ``stop`` at
     the landmark (:meth:`stopped_at`); ``overall`` = both; ``completion`` = the fraction of (article
     viewed, landmark reached, answer right).
@@ -131,7 +149,7 @@ class TravelingDomain(StreetDomain):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Passes when the article was viewed, the answer is right, and the walk stopped at the place."""
         g = episode.task.goal
-        viewed = fact_read(episode.web_state, g["slug"], str(g.get("answer", "")))
+        viewed = fact_read(episode.web_state, g)
         at = self.stopped_at(episode, g["place_node"])
         verdict = judge_answer(episode.answer, g)
         out: dict[str, Any] = {"overall": viewed and verdict.ok and at, "web": viewed and verdict.ok,
