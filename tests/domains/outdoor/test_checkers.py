@@ -186,3 +186,17 @@ def test_shopping_validation_messages_name_task_and_field(nodes):
     sd.validate_task(Task(task_id="t7", env_id="e", instruction="i", embodied={"start": goal}, goal=base, web=ok))
     sd.validate_task(Task(task_id="t7", env_id="e", instruction="i", embodied={"start": goal}, goal=base,
                           web={"sites": {"map": {}}}))  # no shop config: nothing to check
+
+
+def test_timed_walk_rules(nodes):
+    """``arrival_step``: the first step the walk was within the radius; ``there_since``: the walker stood within
+    the radius at the step or reached such a node after it (a state without steps reads as all at step 0)."""
+    goal, nb, far = nodes
+    w = walk(far, nb, far, goal)  # nb at step 10, far at 11, goal at 12
+    assert common.arrival_step(w, goal) == 10 and common.arrival_step(walk(far, far), goal) is None
+    assert common.there_since(w, goal, 5) and common.there_since(w, goal, 12) and common.there_since(w, goal, 40)
+    assert common.there_since(w, goal, 10)  # standing at nb (within the radius) at step 10
+    w = walk(far, goal, far)  # at the goal at step 10, gone at 11
+    assert common.there_since(w, goal, 10) and not common.there_since(w, goal, 11)
+    assert not common.there_since(w, goal, 30)
+    assert common.arrival_step({"path": [far, goal]}, goal) == 0  # no steps: all at 0

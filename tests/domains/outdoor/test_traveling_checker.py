@@ -211,3 +211,28 @@ def test_wrong_answer_is_wrong_for_every_world_fact():
     for a in catalog.articles():
         for key, f in (a.get("world_facts") or {}).items():
             assert not judge(wrong_answer(f), f).ok, (a["slug"], key)
+
+
+def test_a_fact_is_read_in_its_article_or_in_a_snippet_that_states_it():
+    """``fact_read``: the article opened, or a search result of that article whose snippet states the fact (the
+    value as the article writes it, or the snippet judged a right answer: "69th floor" for 69); not another
+    article's snippet, not a snippet of the article that does not state it, and whole words only."""
+    fr = traveling.fact_read
+    floor, year = goal("exhibit_floor"), goal("capsule_year")
+
+    def shown(slug, snippet):
+        return {"wiki": {"views": [], "shown": [{"slug": slug, "snippet": snippet}]}}
+
+    assert fr({"wiki": {"views": [SLUG]}}, floor)
+    assert not fr({"wiki": {"views": [OTHER]}}, floor) and not fr({}, floor)
+    assert fr(shown(SLUG, "…A permanent exhibition on the history of the site is on the 69th floor …"), floor)
+    assert fr(shown(SLUG, "…a time capsule … it is to be opened in 2103 …"), year)
+    assert not fr(shown(OTHER, "…on the 69th floor …"), floor)  # another article's snippet
+    assert not fr(shown(SLUG, "30 Rockefeller Plaza is a skyscraper in Midtown…"), floor)
+    assert not fr(shown(SLUG, "…it is to be opened in 21030 …"), year)  # whole words: 2103 is not in 21030
+    name = goal("plaque_honoree")
+    assert fr(shown(SLUG, "…the main entrance honours Chidi D. Iwasaki, a lamplighter…"), name)
+    assert not fr(shown(SLUG, "…the main entrance honours Chidi D…"), name)  # the name cut off
+    ep = Episode(task=Task(task_id="t", env_id="e", instruction="i", goal=floor), world_state={},
+                 web_state=shown(SLUG, "…is on the 69th floor …"), answer="69", steps=1, switches=0)
+    assert TravelingDomain().check(ep)["article_viewed"]
