@@ -770,7 +770,8 @@ def country_article(c: dict[str, Any]) -> dict[str, Any]:
                    f"{c['tld']}."]),
     ]
     info = [("Continent", c["continent"]), ("Capital", c["capital"]), ("Coordinates", f"{cap_lat:.3f}, {cap_lng:.3f}"),
-            ("Major cities", ", ".join(r[0] for r in sorted(CITIES[code])[:4])),
+            # all of them (the first four read as "not the others" to a playthrough), by "; ": "Washington, D.C."
+            ("Major cities", "; ".join(r[0] for r in sorted(CITIES[code]))),
             ("Languages", ", ".join(c["languages"])),
             ("Script", scripts), ("Drives on the", c["drive"]),
             ("Centre line", c["centre"] or "varies"), ("Phone prefix", c["phone"]), ("Web domain", c["tld"])]

@@ -22,13 +22,39 @@ Parsing is lenient. The common forms all work:
   ``lat: 48.86; lng: 2.34``, ``coordinates: 48.86, 2.34``, ``address: Rue de Rivoli, Paris``;
 * coordinates first, in decimal degrees, the two numbers separated by ``,``, ``;``, ``/`` or a space,
   with optional ``°`` and ``N/S/E/W`` (``48.86 N, 2.34 E``); degrees-minutes-seconds
-  (``48°51′38″N 2°20′15″E``) and decimal commas in separate parts (``48,86; 2,34``) also work;
+  (``48°51′38″N 2°20′15″E``) and decimal commas in separate parts (``48,86; 2,34``) also work. One pair
+  with a decimal point is read wherever it stands: after the names, in brackets, last in the five-part form,
+  labelled (``Latitude 48.86, Longitude 2.34``, ``Lat/Lng: ...``, ``Coordinates (approx.): ...``), with
+  hemispheres before or as words (``N 48.86, E 2.34``, ``48.86 North, 2.34 East``); another decimal number
+  elsewhere ("about 0.5 km") does not hide it, but two different pairs, or a third number beside the pair,
+  are several places and none is read;
+* a label the parser does not know, at the start of a part of a labelled answer, ends the field before it
+  (``Street: Zeil, Confidence: high``); its value is free text, or nothing for labels such as "Confidence"
+  or "Reasoning"; "Street name:", "City name:" are "Street:", "City:";
 * names ignore case, accents, punctuation, ``ß``/``ss`` and ``St.``/``Saint``; cities match by any of
   their names on the wiki: local names, exonyms and older names (Lyons, Peking, Marseilles, Bombay,
   Saigon, ...) and a trailing "City" (``Cebu`` = ``Cebu City``); countries by their aliases and their
   names in their own languages (``USA``, ``UK``, ``Czechia``, ``Deutschland``, ``España``, ...); streets when
   their significant words match (``Friedrichstrasse``, ``Nevsky`` vs ``Nevsky Prospekt``, ``St`` vs
   ``Street``), or as written on the street's sign.
+
+**A continent by its parts.** "Eastern Europe", "East Asia", "Sub-Saharan Africa", "Scandinavia", "in
+Europe", "Europe / Ukraine / Kyiv" name their continent; an answer naming two continents names none. A
+continent slot (or field) is a continent, never a country: "Australia" there is Oceania, "America" (the
+Americas) two continents and so none, and the country slot after it is read as the country.
+
+**Countries are read where they are countries.** A short alias that is an ordinary word ("us") is the United
+States only written so ("US", "U.S.") or as a part of its own, not in prose ("as the wiki told us");
+adjectives ("Thai") are no country. Every country of the world counts, not only the task table's: "Ukraine
+or Belarus" names two. A place whose name holds a country's is its own country's, or none: "North Korea",
+"New Mexico" (the United States), "Northern Ireland" (the United Kingdom), "New South Wales" (Australia),
+and "North or South Korea" names two. Brackets separate free-text parts, and a city's name runs across a
+comma only where it is written with one ("Washington, D.C."; "Monterrey, Mexico, city centre" is no Mexico
+City).
+
+**A contradicted city is another place.** The city named counts only if nothing beside it places it
+elsewhere: a region of the region table that does not hold it ("Paris, Texas") or the one country the answer
+names, if not the city's ("Durban, France").
 
 **A continent is no country.** A continent's name, or a name such as "Latin America", is never read as
 a country, though it ends in a country's alias ("South America" is no "America", the United States):
@@ -39,7 +65,11 @@ it: "St" and "Saint" begin city names ("central St. Petersburg", "St. Petersburg
 while "St Petersburg Street" is a street.
 
 **A street's significant words** are its distinctive words, its directions and its ordinals; its generic
-words (street, road, avenue, lu, jie, st, rd, de, ...) are not. Directions (east, west, north, south,
+words (street, road, avenue, lu, jie, st, rd, de, ...) are not. "St"/"Ste" before a name are Saint/Sainte ("Rue
+St-Jean"), a first "V." is Via, a compound "-str." is "-straße"/"-straat", "ae"/"oe"/"ue" may stand for an
+umlaut or "ø", a house number before or after the name is no part of it (unless only numbers are left: "Calle
+60 62" is not Calle 60), and a bilingual sign copied whole ("Aleksanterinkatu / Alexandersgatan") counts when
+every side is a name of the street. Directions (east, west, north, south,
 central; pinyin dong, xi, bei, nan, zhong and their -lu forms: "Donglu" = East Road; a few other languages'
 nord, sur, ost, ...; the letters N, S, E, W first or last in the name apart from its street words) and
 ordinals (1st = first = pinyin "Yilu" or "Yi Lu") are each read in one form, in any order. So the true
@@ -151,12 +181,68 @@ COUNTRY_ALIASES = {
                       "the United States"],
     "United Kingdom": ["UK", "U.K.", "Great Britain", "Britain", "England", "Scotland", "Wales",
                        "United Kingdom of Great Britain and Northern Ireland", "GB"],
-    "Czech Republic": ["Czechia"], "South Korea": ["Korea", "Republic of Korea", "Korea, South", "ROK"],
+    "Czech Republic": ["Czechia", "Czech Rep."], "South Korea": ["Korea", "Republic of Korea", "Korea, South", "ROK"],
     "United Arab Emirates": ["UAE", "U.A.E.", "Emirates"], "Netherlands": ["Holland", "The Netherlands"],
     "Russia": ["Russian Federation"], "Taiwan": ["Republic of China", "ROC"],
     "China": ["People's Republic of China", "PRC", "Mainland China"], "Turkey": ["Türkiye", "Turkiye"],
-    "Vietnam": ["Viet Nam"], "Ireland": ["Republic of Ireland", "Eire", "Éire"], "New Zealand": ["Aotearoa"],
+    "Vietnam": ["Viet Nam"], "Ireland": ["Republic of Ireland", "Eire", "Éire"], "New Zealand": ["Aotearoa", "NZ", "N.Z."],
     "Philippines": ["The Philippines"], "Ivory Coast": ["Côte d'Ivoire"],
+}
+#: the world's other countries (and a few territories), by continent, with their common other names: named beside
+#: the right country they are a second country ("Ukraine or Belarus" names two), and "North Korea" is no "Korea"
+OTHER_COUNTRIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{k: ("Europe", v) for k, v in {
+        "Albania": (), "Andorra": (), "Belarus": ("Byelorussia",), "Belgium": ("België", "Belgique"),
+        "Bosnia and Herzegovina": ("Bosnia",), "Croatia": ("Hrvatska",), "Cyprus": (), "Estonia": (),
+        "Iceland": (), "Kosovo": (), "Latvia": (), "Liechtenstein": (), "Lithuania": (), "Luxembourg": (),
+        "Malta": (), "Moldova": (), "Monaco": (), "Montenegro": (), "North Macedonia": (),
+        "San Marino": (), "Serbia": ("Srbija",), "Slovakia": ("Slovensko",), "Slovenia": ("Slovenija",),
+        "Vatican City": ("Vatican", "Holy See"), "Isle of Man": (), "Jersey": (), "Guernsey": (), "Gibraltar": (),
+        "Faroe Islands": ("Faroes",)}.items()},
+    **{k: ("Asia", v) for k, v in {
+        "Afghanistan": (), "Azerbaijan": (), "Bahrain": (), "Bangladesh": (), "Bhutan": (), "Brunei": (),
+        "Cambodia": ("Kampuchea",), "East Timor": ("Timor-Leste",), "Hong Kong": (), "Iran": (), "Iraq": (),
+        "Jordan": (), "Kazakhstan": (), "Kuwait": (), "Kyrgyzstan": (), "Laos": (), "Lebanon": (), "Macau": ("Macao",),
+        "Maldives": (), "Mongolia": (), "Myanmar": ("Burma",), "Nepal": (),
+        "North Korea": ("DPRK", "Democratic People's Republic of Korea", "Korea, North"), "Oman": (),
+        "Pakistan": (), "Palestine": (), "Qatar": (), "Saudi Arabia": (), "Sri Lanka": ("Ceylon",), "Syria": (),
+        "Tajikistan": (), "Turkmenistan": (), "Uzbekistan": (), "Yemen": ()}.items()},
+    **{k: ("Africa", v) for k, v in {
+        "Algeria": (), "Angola": (), "Benin": (), "Botswana": (), "Burkina Faso": (), "Burundi": (),
+        "Cameroon": (), "Cape Verde": ("Cabo Verde",), "Central African Republic": (), "Chad": (), "Comoros": (),
+        "Democratic Republic of the Congo": ("DR Congo", "DRC", "Congo-Kinshasa"),
+        "Republic of the Congo": ("Congo", "Congo-Brazzaville"), "Djibouti": (), "Equatorial Guinea": (),
+        "Eritrea": (), "Eswatini": ("Swaziland",), "Gabon": (), "Gambia": ("The Gambia",), "Guinea": (),
+        "Guinea-Bissau": (), "Lesotho": (), "Liberia": (), "Libya": (), "Madagascar": (), "Malawi": (),
+        "Mali": (), "Mauritania": (), "Mauritius": (), "Mozambique": (), "Namibia": (), "Niger": (),
+        "Rwanda": (), "Sao Tome and Principe": (), "Seychelles": (), "Sierra Leone": (), "Somalia": (),
+        "South Sudan": (), "Sudan": (), "Tanzania": (), "Togo": (), "Uganda": (), "Zambia": (), "Zimbabwe": (),
+        "Western Sahara": ()}.items()},
+    **{k: ("North America", v) for k, v in {
+        "Antigua and Barbuda": (), "Bahamas": ("The Bahamas",), "Barbados": (), "Belize": (), "Cuba": (),
+        "Dominica": (), "Dominican Republic": (), "El Salvador": (), "Grenada": (), "Guatemala": (), "Haiti": (),
+        "Honduras": (), "Jamaica": (), "Nicaragua": (), "Panama": (), "Puerto Rico": (),
+        "Saint Kitts and Nevis": (), "Saint Lucia": (), "Saint Vincent and the Grenadines": (),
+        "Trinidad and Tobago": (), "Greenland": (), "Bermuda": ()}.items()},
+    **{k: ("South America", v) for k, v in {
+        "Bolivia": (), "Ecuador": (), "Guyana": (), "Paraguay": (), "Suriname": (), "Venezuela": (),
+        "French Guiana": ()}.items()},
+    **{k: ("Oceania", v) for k, v in {
+        "Fiji": (), "Kiribati": (), "Marshall Islands": (), "Micronesia": (), "Nauru": (), "Palau": (),
+        "Papua New Guinea": (), "Samoa": (), "Solomon Islands": (), "Tonga": (), "Tuvalu": (), "Vanuatu": (),
+        "New Caledonia": ()}.items()},
+}
+#: abbreviations of cities' names that are no word ("LA" is Spanish and French "la": left out)
+CITY_ABBREVIATIONS = {"SF": "San Francisco", "NOLA": "New Orleans", "KL": "Kuala Lumpur"}
+#: aliases of the country tables that are no country's name: adjectives ("Thai script", "Thai food")
+NOT_COUNTRY_ALIASES = frozenset({"thai"})
+#: short aliases that are ordinary words in prose ("as the wiki told us"): a country only written in capitals
+#: ("US") or as a whole part or field of their own
+PROSE_ALIASES = frozenset({"us"})
+#: places whose names hold a country's alias, but are of another country, or of none ("New Mexico" is no Mexico,
+#: "Little India" in Singapore no India); the regions of the region table are added to them (:func:`load_gazetteer`)
+PLACES_NAMING_COUNTRIES: dict[str, str | None] = {
+    "new mexico": "United States", "new england": "United States", "new jersey": "United States", "little india": None, "little italy": None,
 }
 STREET_GENERIC = {
     "street", "st", "road", "rd", "avenue", "ave", "av", "boulevard", "blvd", "bd", "lane", "way", "quay",
@@ -219,7 +305,24 @@ STREET_IN = {"in", "at", "a", "en", "em"}
 STREET_LEADS = {"near", "on", "at", "in", "along", "off", "by", "around"}
 #: the names of continents and other parts of the world (as folded text) that are no country, though one may
 #: end in a country's alias ("South America" is no "America", the United States)
-CONTINENT_PHRASES = frozenset({*CONTINENT_ALIASES, "latin america", "the americas", "americas"})
+_CONTINENT_MODIFIERS = ("east", "eastern", "west", "western", "north", "northern", "south", "southern", "central",
+                        "southeast", "south east", "southeastern", "south eastern", "northeast", "north east",
+                        "northeastern", "northwest", "north west", "northwestern", "southwest", "south west",
+                        "southwestern", "sub saharan", "subsaharan", "mainland", "continental")
+#: parts of a continent ("Eastern Europe", "East Asia", "Sub-Saharan Africa", "Scandinavia"): they name the
+#: continent (a country's name is never one: "South Africa" names a country)
+CONTINENT_REGIONS = {
+    **{f"{m} {c}": c.title() for m in _CONTINENT_MODIFIERS for c in ("europe", "asia", "africa")
+       if f"{m} {c}" not in ("south africa",)},
+    "scandinavia": "Europe", "balkans": "Europe", "the balkans": "Europe", "caribbean": "North America",
+    "the caribbean": "North America", "indochina": "Asia",
+}
+#: a continent by any name of :data:`CONTINENT_ALIASES` or :data:`CONTINENT_REGIONS` (folded)
+CONTINENT_NAMES = {**CONTINENT_REGIONS, **CONTINENT_ALIASES}
+#: what a continent slot (or field) says that names a country elsewhere: "Australia" is Oceania's continent there;
+#: "America" (the Americas) is two continents and names none; neither is a country there
+SLOT_CONTINENTS: dict[str, str | None] = {"australia": "Oceania", "america": None, "americas": None}
+CONTINENT_PHRASES = frozenset({*CONTINENT_NAMES, "latin america", "the americas", "americas"})
 _CONTINENT_LONGEST = max(len(k.split()) for k in CONTINENT_PHRASES)
 #: what separates free-text parts besides commas: a dash between spaces ("Portage Avenue - Winnipeg")
 _DASH_RX = re.compile(r"\s+[-–—]+\s+")
@@ -239,7 +342,13 @@ LABELS = {"latitude": "lat", "lat": "lat", "longitude": "lng", "lng": "lng", "lo
           "continent": "continent", "country": "country", "city": "city", "town": "city", "street": "street",
           "road": "street", "address": "free", "location": "free", "place": "free"}
 _LABEL_RX = re.compile(r"(?i)(?:^|(?<=[\s;,|(\[{]))(" + "|".join(sorted(LABELS, key=len, reverse=True))
-                       + r")\s*[:=]")
+                       + r")(?:\s+name)?\s*[:=]")
+#: a label the parser does not know, at the start of a part of a labelled answer ("Confidence: high"): it ends
+#: the field before it
+_OTHER_LABEL_RX = re.compile(r"(?:^|(?<=[;,|]))\s*([^\W\d_]+(?:[ _-][^\W\d_]+){0,2})\s*:(?![\d/])")
+#: the labels whose value says nothing of the place ("Confidence: high", "Reasoning: ...")
+NON_PLACE_LABELS = frozenset({"confidence", "certainty", "reasoning", "reason", "notes", "note", "explanation",
+                              "evidence", "clues", "clue", "comment", "comments", "why", "method", "source", "sources"})
 
 
 #: the abbreviations of place names spelled out (``St.`` = ``Saint``); :func:`embodiedweb.text.fold` is ``norm``
@@ -267,6 +376,9 @@ class Gazetteer:
     cue_terms: tuple[tuple[str, str, str], ...] = ()  # (term, country code, city) of every city's cues
     regions: tuple[tuple[tuple[str, ...], ...], ...] = ()  # per city: place_norm'd tokens of its regions' names
     continent_of: dict[str, str] = field(default_factory=dict)  # canonical country -> its continent
+    #: folded names of places that hold a country's alias but name another country, or none ("New South Wales":
+    #: Australia, "New Mexico": United States, "Little India": none)
+    country_places: dict[str, str | None] = field(default_factory=dict)
 
     def find_cities(self, text: str) -> list[int]:
         """Indices of the distinct cities named in ``text`` (longest names first, left to right)."""
@@ -290,9 +402,10 @@ class Gazetteer:
     def named_countries(self, text: str) -> list[str]:
         """:meth:`find_countries` with the same exception for the regions of a country (those holding one of
         its cities): "New South Wales, Australia" names Australia alone, not Wales's United Kingdom too."""
+        text = _mask_prose_aliases(text)
         found = self.find_countries(text)
-        if len(found) < 2 or not self.regions:
-            return found
+        if len(found) < 2 or not self.regions or self._elided(norm(text).split(), []):
+            return found  # a country of an elided name is no region's: "North or South Korea" names two
         toks = place_norm(text).split()
 
         def countries_at(i: int) -> tuple[int, tuple[str, ...]]:
@@ -311,24 +424,58 @@ class Gazetteer:
 
     def find_countries(self, text: str) -> list[str]:
         """Canonical countries named in ``text``, in order of first mention (longest match first)."""
-        toks = norm(text).split()
+        toks = norm(_mask_prose_aliases(text)).split()
         found: list[str] = []
         i = 0
         while i < len(toks):
             n, hit = self._country_at(toks, i)
             found += [c for c in hit if c not in found]
             i += max(n, 1)
-        return found
+        return found + [c for c in self._elided(toks, found) if c not in found]
+
+    def _elided(self, toks: list[str], found: list[str]) -> list[str]:
+        """The countries named by a word before a country's name of several words (and "or", "and", ...) with
+        that name's tail, but for ``found``: "North or South Korea", "North/South Korea" name North Korea too."""
+        found = list(found)
+        more: list[str] = []
+        for j in range(1, len(toks)):
+            k = j + 1 if toks[j] in _LIST_LINKS | {"nor", "vs", "versus"} else j
+            n, hit = self._country_at(toks, k) if k < len(toks) else (0, ())
+            other = self.country_index.get(" ".join([toks[j - 1], *toks[k + 1:k + n]])) if n > 1 and hit else None
+            if other and other not in hit and other not in found + more:
+                more.append(other)
+        return more
 
     def _country_at(self, toks: list[str], i: int) -> tuple[int, tuple[str, ...]]:
         """(length, (country,)) of the longest country's name at token ``i``; where a continent's name (of
         :data:`CONTINENT_PHRASES`) is as long or longer, (its length, ()): "South America" names no country."""
         cont = _continent_at(toks, i)
         for n in range(min(8, len(toks) - i), cont, -1):
-            c = self.country_index.get(" ".join(toks[i:i + n]))
+            key = " ".join(toks[i:i + n])
+            if key in self.country_places:  # "New South Wales": Australia, not Wales's United Kingdom
+                place = self.country_places[key]
+                return n, (place,) if place else ()
+            c = self.country_index.get(key)
             if c:
                 return n, (c,)
         return cont, ()
+
+
+def _mask_prose_aliases(text: str) -> str:
+    """``text`` with the words of :data:`PROSE_ALIASES` not written in capitals masked ("as the wiki told us"
+    names no United States; "US" does), unless one is all of a part (", us," or a field "us" is the country)."""
+    def mask(part: str) -> str:
+        if norm(part) in PROSE_ALIASES:
+            return part
+        out, prev, at = [], "", 0
+        for m in re.finditer(r"\w+", part):  # kept in capitals or after "or", "and" ("Ukraine or us")
+            w = m.group()
+            masked = w.casefold() in PROSE_ALIASES and not w.isupper() and prev.casefold() not in _LIST_LINKS
+            out += [part[at:m.start()], "_" if masked else w]
+            prev, at = w, m.end()
+        return "".join([*out, part[at:]])
+
+    return "".join(mask(part) for part in re.split(r"([,;|/()\[\]]+)", text))
 
 
 def _strip_city(key: str) -> str:
@@ -434,7 +581,11 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
     extra = {c["name"]: list(c.get("aliases", [])) for c in raw.get("countries", [])}
     for canon, aliases in COUNTRY_ALIASES.items():
         extra[canon] = sorted(set(extra.get(canon, [])) | set(aliases))
-    countries = _country_table(extra)
+    countries = {k: v for k, v in _country_table(extra).items() if k not in NOT_COUNTRY_ALIASES}
+    regions = {place_norm(n) for rows in _region_rows().values() for name, others, _ in rows for n in [name, *others]}
+    for k, v in _country_table({c: list(a) for c, (_, a) in OTHER_COUNTRIES.items()}).items():
+        if k not in regions:  # a region of the table is no other country ("Macedonia" in Greece)
+            countries.setdefault(k, v)
     index: dict[str, list[int]] = {}
     cities = tuple(raw.get("cities", []))
     for k, c in enumerate(cities):
@@ -444,11 +595,40 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
             for key in {full, *([_strip_city(full)] if norm(_strip_city(full)) not in countries else [])}:
                 if key and k not in index.setdefault(key, []):
                     index[key].append(k)
+    for abbr, name in CITY_ABBREVIATIONS.items():
+        for k, c in enumerate(cities):
+            if c["name"] == name and k not in index.setdefault(place_norm(abbr), []):
+                index[place_norm(abbr)].append(k)
     longest = max((len(k.split()) for k in index), default=1)
     terms = tuple((str(t[0]), str(t[1]), str(t[2])) for t in raw.get("cue_terms", []) if len(t) == 3)
+    continent_of = {c: cont for c, (cont, _) in OTHER_COUNTRIES.items()}
+    continent_of.update({c["name"]: c["continent"] for c in raw.get("countries", []) if c.get("continent")})
     return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms,
-                     _city_regions(cities), {c["name"]: c["continent"] for c in raw.get("countries", [])
-                                             if c.get("continent")})
+                     _city_regions(cities), continent_of, _country_places(cities, countries))
+
+
+def _region_rows() -> dict[str, list[list[Any]]]:
+    """:func:`embodiedweb.tables.geo_regions`, or none where the table cannot be read."""
+    try:
+        return geo_regions()
+    except (OSError, ValueError):
+        return {}
+
+
+def _country_places(cities: tuple[dict[str, Any], ...], countries: dict[str, str]) -> dict[str, str | None]:
+    """:data:`PLACES_NAMING_COUNTRIES` and the names of the regions of :func:`embodiedweb.tables.geo_regions`
+    that hold a country's alias and are longer ("New South Wales", "Northern Ireland"), each with its country."""
+    table = _region_rows()
+    of_code = {c.get("country_code", ""): c.get("country", "") for c in cities}
+    places = dict(PLACES_NAMING_COUNTRIES)
+    for code, rows in table.items():
+        for name, others, _inside in rows:
+            for key in {norm(n) for n in [name, *others]}:
+                toks = key.split()
+                if key not in countries and of_code.get(code) and any(
+                        " ".join(toks[i:j]) in countries for i in range(len(toks)) for j in range(i + 1, len(toks) + 1)):
+                    places.setdefault(key, countries.get(norm(of_code[code]), of_code[code]))
+    return places
 
 
 def _city_regions(cities: tuple[dict[str, Any], ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
@@ -482,6 +662,8 @@ class ParsedAnswer:
     error: str = ""
     notes: list[str] = field(default_factory=list)
     coord_errors: list[str] = field(default_factory=list)
+    #: free-text parts that name a first-level region of the region table and nothing else ("Texas")
+    regions: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the parsed coordinates and place names."""
@@ -545,6 +727,52 @@ def looks_like_coords(text: str) -> bool:
     return not re.search(r"[^\W\d_]{2,}", re.sub(r"[NSEWnsew°]", " ", letters))
 
 
+_HEMI = r"(?:north|south|east|west|[NSEW])"
+_DEC = r"[-+\u2212]?\d{1,3}\.\d+"
+#: one coordinate pair anywhere in an answer, in decimal degrees with a decimal point: optionally labelled ("Lat/Lng:",
+#: "Coordinates (approx.):", "Latitude 50.44, Longitude 30.52"), with hemispheres before or after each number ("N
+#: 50.44, E 30.52", "50.44 North, 30.52 East") and "°"
+_PAIR_RX = re.compile(
+    r"(?i)(?:\b(?:lat(?:itude)?(?:\s*[/,&]\s*(?:lng|lon|long|longitude))?|coord(?:inate)?s?|gps)\b[^\d;|,]{0,24}?)?"
+    rf"(?<![\w.])(?:(?P<h1>{_HEMI})\.?\s*)?(?P<a>{_DEC})\s*°?\s*(?:(?P<h2>{_HEMI})\b)?"
+    r"\s*(?:[,;/]|\s)\s*(?:(?:lng|lon|long|longitude)\b\s*[:=]?\s*)?"
+    rf"(?:(?P<h3>{_HEMI})\.?\s*)?(?P<b>{_DEC})(?![\d.]*\d)\s*°?\s*(?:(?P<h4>{_HEMI})\b)?")
+
+
+def _pair_of(m: re.Match[str]) -> tuple[float, float] | None:
+    """The (lat, lng) of a :data:`_PAIR_RX` match, ``None`` where a number has two hemispheres or is out of range."""
+    vals = []
+    for num, before, after in (("a", "h1", "h2"), ("b", "h3", "h4")):
+        if m.group(before) and m.group(after):
+            return None
+        h = (m.group(before) or m.group(after) or "")[:1].upper()
+        vals.append((float(m.group(num).replace("\u2212", "-")), h))
+    lat, lng = _pair(vals[0], vals[1])
+    return (lat, lng) if -90 <= lat <= 90 and -180 <= lng <= 180 else None
+
+
+def _take_pair(out: ParsedAnswer, s: str) -> str:
+    """Read the coordinate pair of ``s`` wherever it stands (after the names, in brackets, labelled, with
+    hemispheres as words) and return ``s`` without it. Two different pairs are several places: none is read
+    (``out.coord_errors`` says so). A pair with another decimal number right beside it ("50.44, 30.52, 30.6")
+    is left to the ordinary reading, and so is a number out of range."""
+    ms = [m for m in _PAIR_RX.finditer(s)]
+    pairs = [_pair_of(m) for m in ms]
+    if not ms or None in pairs:
+        return s
+    if len(set(pairs)) > 1:
+        out.coord_errors.append("more than one coordinate pair: give one place")
+    else:
+        for m in ms:
+            if re.search(r"\d[.,]\d+\s*°?\s*[NSEWnsew]?\s*[,;/]?\s*$", s[:m.start()]) or re.match(
+                    r"\s*[,;/]?\s*[-+]?\d{1,3}[.,]\d", s[m.end():]):
+                return s  # a third number beside the pair: which two are meant is not clear
+        out.lat, out.lng = pairs[0]
+    for m in reversed(ms):
+        s = s[:m.start()] + s[m.end():]
+    return re.sub(r"[(\[{]\s*[)\]}]", "", s)
+
+
 def _junk(p: str | None) -> bool:
     return p is None or norm(p) in _JUNK
 
@@ -584,8 +812,10 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
     countries: list[str] = []
     more_countries: list[str] = []  # countries named beside a city in its part ("St. Petersburg Russia")
     continents: list[str] = []  # continents named in a country's part ("Colombia (South America)")
+    whole: list[str] = []  # parts that are a continent ("Europe", "Eastern Europe")
     joined: list[str] = []
-    for p in (q for part in parts for q in _DASH_RX.split(part)):
+    # spaced dashes and brackets separate parts ("Monterrey, Mexico (city centre)": no Mexico City)
+    for p in (r for part in parts for q in _DASH_RX.split(part) for r in re.split(r"[()\[\]{}]+", q) if r.strip()):
         if joined and _spans(gz, joined[-1], p):
             joined[-1] = f"{joined[-1].strip()}, {p.strip()}"
         else:
@@ -596,9 +826,9 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
             continue
         n = norm(p)
         named: list[str] = []
-        if n in CONTINENT_ALIASES and out.continent is None:
-            out.continent = p
-        elif n in CONTINENT_PHRASES:
+        if _bare_continent(p) in CONTINENT_NAMES:  # "Europe", "in Europe", "Eastern Europe"
+            whole.append(CONTINENT_NAMES[_bare_continent(p)])
+        elif _bare_continent(p) in CONTINENT_PHRASES:
             continue  # "Latin America": no continent of the answer's, and no country
         elif n in gz.country_index and not gz.exact_city(p):
             countries.append(p)
@@ -615,16 +845,22 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
             named = [where[1] if where else p]
             if where:
                 unknown.append(_unlead(where[0]))
+            continents += _continents_in(p, gz)  # "Europe / Ukraine / Kyiv"
         elif gz.find_countries(p):  # a second country anywhere counts ("Kyiv, Ukraine, or Argentina" names two)
             countries.append(p)
-            continents += _continents_in(p)
+            continents += _continents_in(p, gz)
+        elif _region_part(p, gz):
+            out.regions.append(p)  # "Paris, Texas": a region, judged with the city (:func:`_city_contradicted`)
         else:
             unknown.append(p)
+            continents += _continents_in(p, gz)
         cities += named
         more_countries += [r for r in (_beyond_cities(gz, c) for c in named) if gz.find_countries(r)]
     countries = countries or more_countries
-    if out.continent is None and len(set(continents)) == 1:
-        out.continent = continents[0]
+    if out.continent is None and len(set(whole)) == 1:
+        out.continent = whole[0]
+    elif out.continent is None and not whole and len(set(continents)) == 1:
+        out.continent = continents[0]  # two continents name none: "Europe, Asia", "Europe (Asia)"
     if countries and out.country is None:
         out.country = ", ".join(countries)
     if cities and out.city is None:
@@ -633,6 +869,58 @@ def _classify(out: ParsedAnswer, parts: list[str], gz: Gazetteer) -> None:
         out.city = unknown.pop(0)
     if out.street is None:
         out.street = streets[0] if streets else (unknown.pop(0) if unknown else None)
+
+
+#: (the gazetteer's regions, region name tokens -> the indices of the cities it holds), for :func:`_holders`
+_HOLDERS: dict[int, tuple[Any, dict[tuple[str, ...], frozenset[int]]]] = {}
+
+
+def _holders(gz: Gazetteer) -> dict[tuple[str, ...], frozenset[int]]:
+    """Every region name of the table (:func:`place_norm` tokens) that is no country's alias ("England" is read
+    as a country), with the cities it holds; cached per gazetteer."""
+    hit = _HOLDERS.get(id(gz.regions))
+    if hit is not None and hit[0] is gz.regions:
+        return hit[1]
+    held: dict[tuple[str, ...], set[int]] = {}
+    for x, names in enumerate(gz.regions):
+        for name in names:
+            if " ".join(name) not in gz.country_index:
+                held.setdefault(name, set()).add(x)
+    _HOLDERS[id(gz.regions)] = (gz.regions, {k: frozenset(v) for k, v in held.items()})
+    return _HOLDERS[id(gz.regions)][1]
+
+
+def _region_part(part: str, gz: Gazetteer) -> bool:
+    """Whether a free-text part is exactly a phrase naming a region of the table ("Texas", "the State of Texas")."""
+    toks = place_norm(part).split()
+    return bool(toks) and _region_span(toks, 0, tuple(_holders(gz))) == len(toks)
+
+
+def _city_contradicted(p: ParsedAnswer, x: int, gz: Gazetteer, table: dict[str, str]) -> str:
+    """Why the answer's city ``x`` (a gazetteer index) is another place of its name, or ``""``: a region beside it
+    that does not hold it ("Paris, Texas"; a region of the table), or the one country the answer names, where it
+    is not the city's ("Durban, France")."""
+    holders = _holders(gz)
+    toks = [_ABBREV.get(t, t) for t in norm(p.city or "").split()]
+    named = [tuple(place_norm(r).split()) for r in p.regions]
+    i = 0
+    while i < len(toks):  # regions in the city's own part, outside the names of cities and countries ("Paris Texas")
+        n, _hit = _match(toks, i, gz.city_index, gz.longest)
+        n = n or gz._country_at(toks, i)[0]  # "New Zealand" holds no Danish Zealand
+        r = 0 if n else _region_span(toks, i, tuple(holders))
+        if r:
+            named += [k for k in holders if _region_span(toks, i, (k,)) == r]
+        i += max(n, r, 1)
+    for k in named:
+        region = next((h for name, h in holders.items() if _region_span(list(k), 0, (name,)) == len(k)), None)
+        if region is not None and x not in region:
+            return f"{' '.join(k)} does not hold {gz.cities[x]['name']}: another place of its name"
+    if p.country:
+        countries = gz.named_countries(p.country)
+        own = table.get(norm(gz.cities[x].get("country", "")), gz.cities[x].get("country", ""))
+        if len(countries) == 1 and countries[0] != own:
+            return f"{gz.cities[x]['name']} is not in {countries[0]}: another place of its name"
+    return ""
 
 
 def street_and_cities(part: str, gz: Gazetteer) -> tuple[str, list[str]]:
@@ -773,16 +1061,46 @@ def _beyond_cities(gz: Gazetteer, text: str) -> str:
     return " ".join(rest)
 
 
-def _continents_in(text: str) -> list[str]:
-    """The continents (canonical, of :data:`CONTINENT_ALIASES`) named in ``text``, in order."""
+def _continents_in(text: str, gz: Gazetteer | None = None) -> list[str]:
+    """The continents (canonical, of :data:`CONTINENT_ALIASES`) named in ``text``, in order, by any of their
+    names or their parts' (:data:`CONTINENT_REGIONS`: "Eastern Europe" names Europe); with ``gz``, outside the
+    names of countries ("South Africa" names no continent)."""
     toks, found, i = norm(text).split(), [], 0
     while i < len(toks):
         n = _continent_at(toks, i)
-        c = CONTINENT_ALIASES.get(" ".join(toks[i:i + n])) if n else None
+        if gz is not None:
+            m, hit = gz._country_at(toks, i)
+            if hit or m > n:
+                i += m
+                continue
+        c = CONTINENT_NAMES.get(" ".join(toks[i:i + n])) if n else None
         if c:
             found.append(c)
         i += max(n, 1)
     return found
+
+
+def _continent_named(text: str | None, gz: Gazetteer) -> str | None:
+    """The continent a continent slot or field names: the one continent it names (with modifiers or in a few
+    words: "Eastern Europe", "in Europe"), "Australia" for Oceania (:data:`SLOT_CONTINENTS`); ``None`` for
+    none or several."""
+    n = norm(text or "")
+    if n in SLOT_CONTINENTS:
+        return SLOT_CONTINENTS[n]
+    found = set(_continents_in(text or "", gz))
+    return found.pop() if len(found) == 1 else None
+
+
+#: the words that may lead a part naming a continent ("in Europe", "the Balkans")
+_CONTINENT_LEADS = frozenset({"in", "the", "of", "somewhere"})
+
+
+def _bare_continent(text: str) -> str:
+    """The folded ``text`` without its leading words such as "in" (:data:`_CONTINENT_LEADS`)."""
+    toks = norm(text).split()
+    while len(toks) > 1 and toks[0] in _CONTINENT_LEADS:
+        toks.pop(0)
+    return " ".join(toks)
 
 
 def _cuts_a_city(gz: Gazetteer, words: list[str], k: int) -> bool:
@@ -812,9 +1130,9 @@ def _spans(gz: Gazetteer, a: str, b: str) -> bool:
     head, toks = len(place_norm(a).split()), place_norm(f"{a}, {b}").split()
     i = 0
     while i < head:
-        n, _hit = _match(toks, i, gz.city_index, gz.longest)
-        if i + n > head:
-            return True
+        n, hit = _match(toks, i, gz.city_index, gz.longest)
+        if i + n > head:  # only a city with a name written with a comma ("Washington, D.C."; not Mexico City)
+            return any("," in name for h in hit for name in gz.cities[h].get("names", []))
         i += max(n, 1)
     return False
 
@@ -825,13 +1143,22 @@ def is_street(p: str) -> bool:
 
 
 def _labelled(s: str) -> list[tuple[str, str]] | None:
+    """The labelled fields of ``s`` as (kind of :data:`LABELS`, value), the text before the first label as ``""``;
+    ``None`` for no known label. A label it does not know at the start of a part ends the field before it:
+    its value is free text (``"free"``), or nothing where it says nothing of the place (:data:`NON_PLACE_LABELS`)."""
     ms = list(_LABEL_RX.finditer(s))
     if not ms:
         return None
-    out = [("", s[:ms[0].start()])]
-    for k, m in enumerate(ms):
-        end = ms[k + 1].start() if k + 1 < len(ms) else len(s)
-        out.append((LABELS[m.group(1).lower()], s[m.end():end]))
+    known = [(m.start(), m.end(), LABELS[m.group(1).lower()]) for m in ms]
+    others = [(m.start(1), m.end(), "none" if norm(m.group(1)) in NON_PLACE_LABELS else "free")
+              for m in _OTHER_LABEL_RX.finditer(s)
+              if not any(a <= m.start(1) < b or m.start(1) <= a < m.end() for a, b, _ in known)]
+    spans = sorted(known + others)
+    out = [("", s[:spans[0][0]])]
+    for k, (_start, end, kind) in enumerate(spans):
+        stop = spans[k + 1][0] if k + 1 < len(spans) else len(s)
+        if kind != "none":
+            out.append((kind, s[end:stop]))
     return [(k, v.strip().strip(";,|").strip()) for k, v in out]
 
 
@@ -840,10 +1167,15 @@ def _positional_ok(parts: list[str], gz: Gazetteer) -> bool:
     kinds = []
     for p in parts:
         n = norm(p or "")
-        kinds.append("continent" if n in CONTINENT_ALIASES else
+        kinds.append("continent" if n in CONTINENT_NAMES else
                      "country" if n in gz.country_index and not gz.exact_city(p or "") else
                      "city" if gz.exact_city(p or "") else "")
+    if kinds[1] == "country" and norm(parts[0] or "") in SLOT_CONTINENTS:
+        kinds[0] = "continent"  # "America; Canada; ...", "Australia; New Zealand; ...": a continent slot's
     bad = {0: ("country", "city"), 1: ("continent", "city"), 2: ("continent", "country"), 3: ("continent", "country")}
+    same = gz.country_index.get(norm(parts[3] or "")) == gz.country_index.get(norm(parts[1] or ""))
+    if kinds[1:3] == ["country", "city"] and same:
+        bad[3] = ("continent",)  # "Uruguay; Salto; Uruguay": the street of the sign "Uruguay" (another country fails)
     return not any(kinds[i] in bad[i] for i in range(4))
 
 
@@ -860,6 +1192,8 @@ def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gaz
     if len(s) >= 2 and s[0] in "[({" and s[-1] in "])}":
         s = s[1:-1]
     s = s.replace("\r", "").replace("\n", ";")[:2000]
+    s = _take_pair(out, s)
+    taken = (out.lat, out.lng)
     labelled = _labelled(s)
     if labelled is not None:
         free: list[str] = []
@@ -900,7 +1234,11 @@ def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gaz
             parts = [s]
         if sep == ";" and len(parts) >= 5 and not parts[0] and parse_coord(parts[0]) is None:
             parts = parts[1:]  # "; Europe; France; Paris; street" (coordinates left empty)
+        elif sep in ";|" and len(parts) == 5 and not parts[-1] and taken[0] is not None:
+            parts = parts[:-1]  # "Europe; France; Paris; street; 48.86, 2.34": the pair was read
         parts = _take_coords(out, parts)
+        if taken[0] is not None and (out.lat, out.lng) != taken:
+            out.coord_errors.append("more than one coordinate pair: give one place")
         more = [p for p in parts if p and (parse_coord(p) is not None or (looks_like_coords(p) and re.search(r"\d[.,]\d", p)))]
         if more and (out.lat is not None or out.coord_errors):
             out.coord_errors.append(f"more than one coordinate pair ({more[0][:30]!r}): give one place")
@@ -959,9 +1297,36 @@ def street_core(s: str) -> set[str]:
     """The significant words of a street name: its distinctive words, its directions and its ordinals (each
     direction and ordinal in one canonical form, so "Nanjing Donglu" = "Nanjing Road East" = "East Nanjing Rd"
     and "Zhongshan Yilu" = "Zhongshan 1st Road" = "Zhongshan First Road"), without its generic words. A
-    possessive "'s" is dropped ("St Patrick's Street" = "St Patrick Street")."""
+    possessive "'s" is dropped ("St Patrick's Street" = "St Patrick Street"). "St" and "Ste" before a name, first
+    or after a street word, are Saint and Sainte ("Rue St-Jean" = "Rue Saint-Jean"; "Main St N" is a street); a
+    first "V" is Via ("V. Dante"); a compound "-straße", "-strasse", "-straat" or "-str." is its generic word
+    ("Friedrichstr." = "Friedrichstraße" = "Friedrich Straße")."""
     toks = norm(re.sub(r"(?<=\w)['’]s\b", "", s or "")).split()
+    for i, t in enumerate(toks):
+        if t in ("st", "ste") and i + 1 < len(toks) and toks[i + 1] not in STREET_GENERIC and (
+                toks[i + 1] not in STREET_DIRECTIONS) and (i == 0 or toks[i - 1] in STREET_WORDS | STREET_LINKS):
+            toks[i] = _ABBREV[t]
+    if toks[:1] == ["v"] and len(toks) > 1:
+        toks[0] = "via"
+    toks = [re.sub(r"(?<=\w{3})(?:strasse|straat|str)$", "", t) for t in toks]
     return {w for w in (_street_word(toks, i) for i in range(len(toks))) if w is not None}
+
+
+def _house_number_off(answer: str) -> str:
+    """``answer`` without a house number first or last ("12 Portage Avenue", "Portage Avenue 12"), where the
+    rest still has a significant word that is no number (so "Calle 60 62" keeps both numbers)."""
+    words = answer.split()
+    while len(words) > 1 and re.fullmatch(r"\d{1,5}[a-zA-Z]?,?", words[0]):
+        words.pop(0)
+    while len(words) > 1 and re.fullmatch(r"(?:no\.?\s*)?\d{1,5}[a-zA-Z]?", words[-1]):
+        words.pop()
+    rest = " ".join(words)
+    return rest if any(not w.isdigit() for w in street_core(rest)) else answer
+
+
+def _no_umlaut(text: str) -> str:
+    """:func:`norm` with "ae", "oe", "ue" as "a", "o", "u" (umlauts and "ø" written out: "Moenckebergstrasse")."""
+    return re.sub(r"([aou])e", r"\1", norm(text))
 
 
 def same_street(answer: str | None, names: list[str]) -> bool:
@@ -972,15 +1337,20 @@ def same_street(answer: str | None, names: list[str]) -> bool:
     "Zhongshan 2nd Road" not "Zhongshan 1st Road"; "East St" is "East Street"."""
     if not answer:
         return False
-    a = norm(answer)
+    sides = [x for x in re.split(r"\s*/\s*", answer) if norm(x)]
+    if len(sides) > 1 and all(same_street(x, names) for x in sides):
+        return True  # a bilingual sign copied whole: "Aleksanterinkatu / Alexandersgatan" (every side a name of it)
+    forms = {answer, _house_number_off(answer)}
     for n in names:
         if not n:
             continue
-        if a == norm(n) or a.replace(" ", "") == norm(n).replace(" ", ""):
-            return True
-        ca, cn = street_core(answer), street_core(n)
-        if ca and ca == cn:
-            return True
+        for f in forms:
+            a = norm(f)
+            if a == norm(n) or a.replace(" ", "") == norm(n).replace(" ", ""):
+                return True
+            ca, cn = street_core(f), street_core(n)
+            if ca and (ca == cn or street_core(_no_umlaut(f)) == street_core(_no_umlaut(n))):
+                return True
     return False
 
 
@@ -1022,11 +1392,7 @@ def _names_continent(answer: str | None, gz: Gazetteer) -> bool:
     the continent level judges what it names, and a country's continent stands in only for an answer that names
     none. (The country the answer names is the goal's: its continent is the goal's, whatever a table says of a
     country in two continents.)"""
-    words = f" {norm(answer or '')} "
-    for name in sorted(gz.country_index, key=len, reverse=True):
-        if " " in name or any(f" {alias} " in f" {name} " for alias in CONTINENT_ALIASES):
-            words = words.replace(f" {name} ", " ")
-    return any(f" {alias} " in words for alias in CONTINENT_ALIASES)
+    return bool(_continents_in(answer or "", gz))
 
 
 def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] | None = None,
@@ -1037,7 +1403,7 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     p = parse_answer(answer, countries, gz)
     notes = list(p.notes)
     table = {**_names_table(tuple(countries or ())), **gz.country_index}
-    cont_ok = bool(p.continent) and CONTINENT_ALIASES.get(norm(p.continent or "")) in (
+    cont_ok = bool(p.continent) and _continent_named(p.continent, gz) in (
         [goal["continent"], *goal.get("continent_alt", [])])
     country_ok = False
     if p.country:
@@ -1059,6 +1425,11 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     city_ok, note = judge_city(goal, p, gz)
     if note:
         notes.append(note)
+    if city_ok and p.city and len(hit := gz.named_cities(p.city)) == 1:
+        why = _city_contradicted(p, hit[0], replace(gz, country_index=table), table)
+        if why:
+            city_ok = False
+            notes.append(why)
     # the street counts only where a view shows its name: no score is lost to what cannot be observed
     signed = goal.get("street_signed", True)
     street_ok = same_street(p.street, [goal["street"], *goal.get("street_aliases", [])]) if signed else None

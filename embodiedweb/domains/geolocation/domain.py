@@ -66,11 +66,16 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 5  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
+    checker_version = 6  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
     # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city;
     # 5: a street part may end with its city ("Portage Avenue in Winnipeg", "Newbury Street Boston"), spaced dashes
     # separate free-text parts, and a street's directions and ordinals must match ("Nanjing Donglu", not "Nanjing
     # West Road", for Nanjing Road East)
+    # 6: "us" in prose and adjectives ("Thai") are no country, a continent with modifiers ("Eastern Europe", "in
+    # Europe") is read, a continent slot is no country, one coordinate pair is read anywhere, unknown labels end a
+    # field, street spellings (St/Saint, -str., oe/ue, house numbers, bilingual signs); a second country outside the
+    # table, a place naming a country ("North Korea", "New South Wales"), and a region or country beside the city
+    # that does not hold it ("Paris, Texas") count
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

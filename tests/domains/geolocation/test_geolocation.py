@@ -595,5 +595,7 @@ def test_a_countrys_cities_are_listed_alphabetically():
         lines = next(s["paragraphs"] for s in a["sections"] if s["heading"] == "Cities")[1:]
         names = [line.split(" (")[0] for line in lines]
         assert names == sorted(names), a["title"]
-        major = dict(a["infobox"])["Major cities"].split(", ")
+        major = dict(a["infobox"])["Major cities"].split("; ")
         assert major == sorted(major), a["title"]
+        # all of them, the capital too (it listed the first four until stop 29)
+        assert set(names) <= set(major) and len(major) == len(names) + 1, a["title"]

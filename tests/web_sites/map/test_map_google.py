@@ -62,7 +62,7 @@ def test_google_directions_for_unresolved_places(driver, monkeypatch, tmp_path):
     assert len(rec) == 2 and set(rec[1]) == set(rec[0])
     assert rec[1] == {"from": "Zzyzx Empire Tower Lobby", "to": "Broadway & W 42nd St",
                       "from_node": city.nearest_node(40.748440, -73.985664),
-                      "to_node": city.nearest_node(40.755821, -73.986420), "length_m": 963.0}
+                      "to_node": city.nearest_node(40.755821, -73.986420), "length_m": 963.0, "at": 0}
 
 
 def test_google_errors_are_shown_not_raised(driver, monkeypatch, tmp_path):

@@ -36,7 +36,7 @@ def test_directions_through_forms(driver):
     assert f"Total distance: {round(length)} m" in text
     snap = _snap(driver)
     assert snap["directions"] == [{"from": "350 5th Ave", "to": "Broadway & W 42nd St", "from_node": a,
-                                   "to_node": b, "length_m": round(length, 1)}]
+                                   "to_node": b, "length_m": round(length, 1), "at": 0}]  # no env: step 0
     url = driver.url  # revisit by URL gives the same page
     assert driver.execute("goto", {"url": url}) == "" and f"End: {b}" in driver.tree().text
 

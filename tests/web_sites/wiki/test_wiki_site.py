@@ -75,7 +75,10 @@ def test_search_then_open_article_then_follow_links(driver):
     assert driver.url.endswith("/wiki/category/architectural-styles")
     assert find_bid(driver.tree().text, "link", "Art Deco") is not None
     snap = get_webapp().snapshot(driver.session)["wiki"]
+    shown = snap.pop("shown")  # the results the search page listed, each with its snippet's text
     assert snap == {"views": ["nypl-main-branch", "beaux-arts"], "searches": ["Patience Fortitude"]}
+    assert shown and shown[0]["slug"] == "nypl-main-branch" and "Patience" in shown[0]["snippet"]
+    assert "\x02" not in shown[0]["snippet"] and len({(s["slug"], s["snippet"]) for s in shown}) == len(shown)
 
 
 def test_answer_to_a_fact_question_is_on_the_page(driver):
