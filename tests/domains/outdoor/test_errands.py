@@ -253,6 +253,25 @@ def test_checker_rules_on_end_states(errand_tasks):
     assert not d.check(bare)["web"]
 
 
+def test_a_purchase_is_exactly_what_was_asked():
+    """``purchase_ok``: one unit (or ``qty``) of the product with the options asked, for pickup at the errand's
+    store, and no other unit of it anywhere."""
+    from embodiedweb.domains.outdoor.errands import purchase_ok
+
+    e = {"product_id": "p1", "options": {"size": "large"}, "store_id": "s1"}
+
+    def order(options=None, qty=1, store="s1", delivery="pickup"):
+        return {"store_id": store, "delivery": delivery,
+                "items": [{"product_id": "p1", "options": {"size": "large"} if options is None else options, "qty": qty}]}
+
+    assert purchase_ok([order()], e) and purchase_ok([order(qty=2)], {**e, "qty": 2})
+    assert not purchase_ok([order({"size": "small"})], e)  # one unit, another option
+    assert not purchase_ok([order({})], e)  # no option chosen
+    assert not purchase_ok([order(qty=2)], e) and not purchase_ok([order(), order(delivery="kitchen")], e)
+    assert not purchase_ok([order(store="s2")], e) and not purchase_ok([order(), order(store="s2")], e)
+    assert not purchase_ok([], e) and purchase_ok([order(), {"store_id": "s2", "items": [{"product_id": "p9", "qty": 1}]}], e)
+
+
 def test_an_item_holds_its_options():
     from embodiedweb.domains.outdoor.errands import holds
 
