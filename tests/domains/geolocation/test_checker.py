@@ -885,3 +885,23 @@ def test_a_few_abbreviations(gz):
     assert check_answer(AUCKLAND, "; Oceania; NZ; Auckland; ")["country"]
     assert gz.find_countries("Czech Rep.") == ["Czech Republic"]
     assert not gz.exact_city("la") and not check_answer(sf, "SF / NOLA")["city"]  # "la" is a word; two cities
+
+
+def test_two_continents_in_prose_name_none():
+    """A continent read from each of two parts of the same kind (a city, a country, a remark) is two: the answer
+    names no continent, whichever part came last; one part alone names its continent."""
+    for two, one in [("Kyiv in Europe, Lima in South America", "Kyiv in Europe"),
+                     ("Ukraine in Europe, Peru in South America", "Ukraine in Europe"),
+                     ("somewhere in Europe, somewhere in South America", "somewhere in Europe"),
+                     ("a market town of Europe, a harbour of South America", "a market town of Europe")]:
+        assert ck.parse_answer(two).continent is None, two
+        assert ck.parse_answer(one).continent == "Europe", one
+
+
+def test_a_contradicted_city_is_judged_by_the_answers_own_words(gz):
+    """``_city_contradicted``: the city's own country counts as itself when the alias table lacks it, and a region
+    no table holder matches is no contradiction (nothing is known against the city)."""
+    x = next(i for i, c in enumerate(gz.cities) if c["name"] == "Paris")
+    assert ck._city_contradicted(ck.ParsedAnswer(city="Paris", country="France"), x, gz, {}) == ""
+    assert "not in Spain" in ck._city_contradicted(ck.ParsedAnswer(city="Paris", country="Spain"), x, gz, {})
+    assert ck._city_contradicted(ck.ParsedAnswer(city="Paris", regions=["Atlantis"]), x, gz, {}) == ""
