@@ -43,7 +43,8 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   (plurals, case, hyphens and accents aside); naming two or more options fails.
 
 Numbers and times written in words count as written in digits where they are quantities or times
-(:func:`spelled_numbers`: "forty-one metres", "the fifteenth floor", "nineteen sixty-three", "five o'clock"), so
+(:func:`spelled_numbers`: "forty-one metres", "the fifteenth floor", "nineteen sixty-three", "five o'clock";
+:func:`clock_phrases`: "quarter past five", "ten minutes to six in the afternoon"), so
 a correct answer in words passes and a second value in words is a hedge.
 
 Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
@@ -115,7 +116,7 @@ def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
         if fact["kind"] == "number":
             return _judge_number(spelled_numbers(text), fact, ignore_numbers)
         if fact["kind"] == "time":
-            return _judge_time(spelled_numbers(text), str(fact["value"]))
+            return _judge_time(spelled_numbers(clock_phrases(text)), str(fact["value"]))
         if fact["kind"] == "name":
             return _judge_name(text, fact, others)
         return _judge_choice(text, fact)
@@ -296,6 +297,38 @@ def _spelled_value(words: list[str]) -> tuple[int, bool, bool] | None:
             if part is None:
                 return None
     return total + (part or 0), ordinal, True
+
+
+#: a clock time said in words: "quarter past five", "half past 3", "ten minutes to six in the afternoon"
+_CLOCK_PHRASE = re.compile(rf"(?<![a-z0-9])(quarter|half|(?:{_NUM_WORD}|\d{{1,2}})(?:[\s-]+(?:{_NUM_WORD}))?\s+minutes?)"
+                           rf"\s+(past|after|to|before)\s+({_NUM_WORD}|\d{{1,2}})(?![a-z0-9])"
+                           r"(?:\s+(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night)))?")
+
+
+def clock_phrases(text: str) -> str:
+    """Folded ``text`` with clock times said in words written as ``H:MM`` (with pm for "in the afternoon",
+    "in the evening" or "at night", am for "in the morning"): "quarter past five" is "5:15", "ten minutes to
+    six in the afternoon" "5:50 pm". So such a time is judged, whether it is the answer or a second time
+    hedged beside it."""
+    def sub(m: re.Match[str]) -> str:
+        def value(words: str) -> int | None:
+            if words.isdigit():
+                return int(words)
+            got = _spelled_value([w for w in re.split(r"[\s-]+", words) if w])
+            return got[0] if got and not got[1] else None
+
+        amount, way, hour_word, part, night = m.groups()
+        minutes = {"quarter": 15, "half": 30}.get(amount) or value(re.sub(r"\s*minutes?$", "", amount))
+        hour = value(hour_word)
+        if minutes is None or hour is None or not 0 < minutes < 60 or not 1 <= hour <= 12:
+            return m.group(0)
+        if way in ("to", "before"):
+            hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
+        half = "pm" if part in ("afternoon", "evening") or night else "am" if part == "morning" else ""
+        return f"{hour}:{minutes:02d}" + (f" {half}" if half else "")
+
+    return _CLOCK_PHRASE.sub(sub, text) if ("past" in text or "to" in text or "after" in text
+                                            or "before" in text) else text
 
 
 def spelled_numbers(text: str) -> str:

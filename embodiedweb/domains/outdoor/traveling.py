@@ -111,8 +111,8 @@ class TravelingDomain(StreetDomain):
     #: 2: a name in the possessive names the person; the hard tier's description restated in an answer is not judged;
     #: 3: a decimal comma ("14,6 m") and compound lengths ("14 m 60 cm", "47 ft 11 in") are read as one number;
     #: 4: numbers in words are read ("forty-one metres", "the fifteenth floor"); the fact read in a search result's
-    #: snippet counts as read on the wiki
-    checker_version = 4
+    #: snippet counts as read on the wiki; 5: clock times said in words ("quarter past five") are read
+    checker_version = 5
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

@@ -74,6 +74,12 @@ CASES = [
     ("five o'clock", T("5:00 pm"), OK),
     ("seven pm", T("7:00 pm"), OK),
     ("3:20 pm, or five o'clock", T("3:20 pm"), no("5:00 is not 3:20 pm")),
+    ("quarter past five in the afternoon", T("5:15 pm"), OK),  # clock phrases in words
+    ("five minutes to two in the afternoon", T("1:55 pm"), OK),
+    ("half past 3", T("3:30 pm"), OK),
+    ("quarter to twelve at night", T("11:45 pm"), OK),
+    ("3:20 pm, or else quarter past five", T("3:20 pm"), no("5:15 is not 3:20 pm")),  # a hedge in words
+    ("it leaves close to the river at 3:20 pm", T("3:20 pm"), OK),  # "to" in prose is no clock phrase
     ("Platform 4, at 2:15 pm", T("2:15 pm"), OK),  # a bare number before the time is no time
     ("12:30", T("12:30 am"), OK),  # 12-hour clock: 12:30 is half past midnight or noon
     ("12:30", T("12:30 pm"), OK),

@@ -247,3 +247,24 @@ def test_numbers_in_words_are_judged_on_every_floor_and_year_task():
             right, hedge = f"in {_year(v)}", f"{v}, or possibly {_year(v + 1)}"
         assert judge_answer(right, g).ok, (g, right, judge_answer(right, g))
         assert not judge_answer(hedge, g).ok, (g, hedge)
+
+
+def test_clock_times_in_words_are_judged_on_every_time_task():
+    """Every walk-time question of both tiers: the time said in words passes ("ten minutes to four in the
+    afternoon"), and the right time with another said in words beside it fails (41 of 41 such hedges passed,
+    and every time in words failed, until stop 29)."""
+    from embodiedweb.domains.outdoor.answers import parse_time
+
+    goals = [json.loads(line)["goal"] for name in ("tasks.jsonl", "hard.jsonl")
+             for line in (data_dir() / "traveling" / name).read_text("utf-8").splitlines()]
+    goals = [g for g in goals if g["fact"] == "tour_time"]
+    assert len(goals) >= 40
+    for g in goals:
+        hour, minute = divmod(parse_time(g["answer"]), 60)
+        part = "in the afternoon" if hour >= 12 else "in the morning"
+        h12, nxt = (hour - 1) % 12 + 1, hour % 12 + 1
+        said = (f"{_words(minute)} minutes past {_words(h12)} {part}" if minute <= 30 else
+                f"{_words(60 - minute)} minutes to {_words(nxt)} {part}") if minute else f"{_words(h12)} o'clock {part}"
+        assert judge_answer(said, g).ok, (g, said)
+        other = "quarter past five" if (hour % 12, minute) != (5, 15) else "quarter past six"
+        assert not judge_answer(f"{g['answer']}, or else {other}", g).ok, g
