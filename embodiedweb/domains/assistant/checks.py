@@ -88,6 +88,7 @@ class Candidates:
 
     def __init__(self, names: Iterable[str], people: bool = False, firms: Iterable[str] = ()) -> None:
         self.names = list(dict.fromkeys(n for n in names if norm(n)))
+        self.known = frozenset(self.names)
         self.people, self.firms = people, tuple(firms)
         firm = {norm(f) for f in self.firms}
         parts = {n: _JOIN.split(n) for n in self.names}
@@ -232,11 +233,25 @@ def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
                 among: Iterable[str] = (), people: bool = False, firms: Iterable[str] = ()) -> dict[str, Any]:
     """The answer names the right one and none of the other candidates: the turn's ``others`` and ``among``
     (every name of the kind asked for; ``people``, ``firms``: see :class:`Candidates`)."""
-    c = Candidates([e["name"], *e.get("others", []), *among], people, firms)
+    among, firms = tuple(among), tuple(firms)
+    turn = [e["name"], *e.get("others", [])]
+    catalog = _catalog(among, people, firms) if among else None
+    # the turn's names are the catalog's own (a recipe, a product, a place): its candidates, built once
+    c = catalog if catalog is not None and catalog.known.issuperset(turn) else Candidates([*turn, *among], people, firms)
     if not c.named(answer, e["name"]):
         return _result(False, f"answer does not name {e['name']!r}")
     hedged = c.others_named(answer, e["name"])
+    if hedged and c is catalog:  # listed as they would be with the turn's own names first
+        first = dict.fromkeys([*turn, *among])
+        hedged = sorted(hedged, key=list(first).index)
     return _result(not hedged, f"answer also names {hedged[:5]}{' ...' if len(hedged) > 5 else ''}")
+
+
+@lru_cache(maxsize=16)
+def _catalog(among: tuple[str, ...], people: bool, firms: tuple[str, ...]) -> Candidates:
+    """The :class:`Candidates` of a whole catalog (every recipe, product, place or architect), built once: a
+    turn whose names are all in it is judged by it as by the candidates of its names and the catalog's."""
+    return Candidates(among, people, firms)
 
 
 def answer_recipe(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
