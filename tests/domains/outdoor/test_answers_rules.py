@@ -78,6 +78,8 @@ CASES = [
     ("five minutes to two in the afternoon", T("1:55 pm"), OK),
     ("half past 3", T("3:30 pm"), OK),
     ("quarter to twelve at night", T("11:45 pm"), OK),
+    ("ten minutes after three", T("3:10 pm"), OK),  # "after" and "before" alone, without "to" or "past"
+    ("a quarter before six in the evening", T("5:45 pm"), OK),
     ("3:20 pm, or else quarter past five", T("3:20 pm"), no("5:15 is not 3:20 pm")),  # a hedge in words
     ("it leaves close to the river at 3:20 pm", T("3:20 pm"), OK),  # "to" in prose is no clock phrase
     ("Platform 4, at 2:15 pm", T("2:15 pm"), OK),  # a bare number before the time is no time
