@@ -39,6 +39,9 @@ MARKERS = {"knife": "Knife", "salt shaker": "SaltShaker", "pepper shaker": "Pepp
            "frying pan": "Pan", "ladle": "Ladle", "cup": "Cup", "kettle": "Kettle", "mug": "Mug",
            "spatula": "Spatula", "toaster": "Toaster", "coffee machine": "CoffeeMachine", "bowl": "Bowl",
            "plate": "Plate", "soap bottle": "SoapBottle", "dish sponge": "DishSponge"}
+#: the recipe site's equipment filter: the word a user says -> the filter's value
+EQUIPMENT = {"knife": "Knife", "frying pan": "Pan", "saucepan": "Pot", "stove": "StoveBurner",
+             "microwave": "Microwave", "toaster": "Toaster", "plate": "Plate", "bowl": "Bowl"}
 _TAB = re.compile(r"^Tab (\d+).*? — (\S+)$", re.M)
 _ITEM = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
 
@@ -274,7 +277,8 @@ class AssistantHeuristic(StreetHeuristic):
         return a[1] if a[k] <= b[k] else b[1]
 
     def quickest(self, words: list[str], where: str) -> Plan:
-        """Look at the place for its food, then the quickest matching recipe over every result page."""
+        """Look at the place for its food, then the quickest matching recipe over every result page (the equipment
+        a recipe must need, "needs a saucepan", is a filter too)."""
         food = yield from self.food_at(where)
         yield from self.switch("web", "find the quickest recipe")
         params = [("q", "")]
@@ -285,6 +289,9 @@ class AssistantHeuristic(StreetHeuristic):
                 params.append(("difficulty", w))
         if food:
             params.append(("ingredient", food))
+        need = re.search(rf"\bneeds? an? ({'|'.join(EQUIPMENT)})\b", where.lower())
+        if need:
+            params.append(("equipment", EQUIPMENT[need.group(1)]))
         best: tuple[int, int, int] | None = None  # (minutes, page, index)
         page, pages = 1, 1
         while page <= pages and page <= 30:

@@ -12,8 +12,9 @@ shuffled (the kitchen block and the closing question stay last):
   (grounded: only the kitchen shows which food it is), the cheapest product of that food at whichever store
   sells it for least, for pickup; another product "from the same store as last time" (a reference); at the
   end "what was the first thing I asked you to order?" (a reference back in time);
-* **recipe lookup** (1 turn): open the quickest recipe that uses the food at a place in the kitchen
-  (grounded);
+* **recipe lookup** (1 turn): open the quickest recipe of a kind (diet, level, a piece of equipment) that
+  uses the food at a place in the kitchen, any of the quickest when several tie (grounded: the kind is one
+  where the food decides the answer);
 * **kitchen** (1 turn, always): put the food at one place into another (grounded, embodied).
 
 Every episode has the kitchen block and two or three of the others, so every episode has a grounded turn
@@ -29,13 +30,14 @@ over to it" (a reference); sometimes a recipes block before; "take me back to wh
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import sys
 from typing import Any
 
 from embodiedweb.data_gen.output import write_or_check
-from embodiedweb.domains.assistant.grounding import PLACE_WORDS, Target, targets
+from embodiedweb.domains.assistant.grounding import FOODS, PLACE_WORDS, Target, targets
 from embodiedweb.paths import data_dir
 from web_sites.recipes import catalog as recipes
 from web_sites.shop import catalog as shop
@@ -153,23 +155,53 @@ def shopping_block(rng: random.Random, t: Target) -> tuple[list[dict[str, Any]],
     return [first, second], recall
 
 
+@functools.cache
+def quickest_sets(diet: str, level: str, equipment: str) -> dict[str, tuple[str, ...]]:
+    """Per food with recipes under these filters, the ids of its quickest ones (several when they tie)."""
+    out = {}
+    for food in FOODS:
+        hits = recipes.search("", [diet] if diet else [], level, [food], [equipment] if equipment else [])
+        if hits:
+            fastest = min(r["time_minutes"] for r in hits)
+            out[food] = tuple(sorted(r["recipe_id"] for r in hits if r["time_minutes"] == fastest))
+    return out
+
+
+def blind_rate(sets: dict[str, tuple[str, ...]]) -> float:
+    """How often one recipe opened without knowing the food is among the quickest, the foods taken alike."""
+    counts: dict[str, int] = {}
+    for ids in sets.values():
+        for rid in ids:
+            counts[rid] = counts.get(rid, 0) + 1
+    return max(counts.values()) / len(sets)
+
+
 def lookup_block(rng: random.Random, t: Target) -> list[dict[str, Any]] | None:
-    """Open the quickest (diet) recipe that uses the food at a place."""
+    """Open the quickest recipe of a kind (diet, level, a piece of equipment) that uses the food at a place;
+    any of the quickest when several tie. The kind is drawn among those whose quickest recipes for this food
+    are quickest for no other food, and where one recipe opened blind (the food unseen) is right for the fewest
+    foods: the instruction's words alone never tell the answer."""
     combos = [(diet, level) for diet in [*DIETS, ""] for level in ("", *recipes.DIFFICULTIES)]
-    rng.shuffle(combos)
-    for diet, level in sorted(combos, key=lambda c: (c[0] == "") + (c[1] == "")):
-        hits = recipes.search("", [diet] if diet else [], level, [t.food], [])
-        if not hits:
-            continue
-        hits = sorted(hits, key=lambda r: (r["time_minutes"], r["recipe_id"]))
-        if len(hits) > 1 and hits[0]["time_minutes"] == hits[1]["time_minutes"]:
-            continue
-        kind = " ".join(w for w in (level, diet, "recipe") if w)
-        return [turn("recipe_grounded", f"On the recipe site, open the quickest {kind} that uses the food {t.where}.",
-                     False, True, "grounding", "web", {"recipe": hits[0]["recipe_id"], "food": t.food,
-                                                        "place": t.place, "diet": diet, "level": level},
-                     {"kind": kind, "where": t.where})]
-    return None
+    rng.shuffle(combos)  # the draw an episode made before equipment was part of the kind (keeps the others')
+    pick = random.Random(f"{combos}-{t.place}-{t.food}")
+    options = []
+    for diet, level, equipment in sorted((d, lv, e) for d, lv in combos for e in ("", *recipes.EQUIPMENT_LABELS)):
+        sets = quickest_sets(diet, level, equipment)
+        mine = set(sets.get(t.food, ()))
+        if len(sets) > 1 and mine and not any(mine & set(ids) for f, ids in sets.items() if f != t.food):
+            options.append((blind_rate(sets), diet, level, equipment, sets[t.food]))
+    if not options:
+        return None
+    least = min(o[0] for o in options)
+    _, diet, level, equipment, ids = pick.choice([o for o in options if o[0] == least])
+    kind = " ".join(w for w in (level, diet, "recipe") if w)
+    needs = f", among those that need a {recipes.EQUIPMENT_LABELS[equipment].lower()}" if equipment else ""
+    return [turn("recipe_grounded", f"On the recipe site, open the quickest {kind} that uses the food {t.where}"
+                 f"{needs}; if several are equally quick, any of them will do.",
+                 False, True, "grounding", "web", {"recipe": ids[0], "recipes": list(ids), "food": t.food,
+                                                    "place": t.place, "diet": diet, "level": level,
+                                                    "equipment": equipment},
+                 {"kind": kind, "where": t.where, "needs": needs})]
 
 
 def kitchen_block(rng: random.Random, state: dict[str, Any], t: Target) -> list[dict[str, Any]] | None:
@@ -319,8 +351,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
                    "And one {q}, please, from that same store, for pickup."),
     "recall": ("One last thing: which product did I ask you to order first? Give me its name.",
                "Remind me of the name of the very first product I had you order."),
-    "recipe_grounded": ("Find me the {kind} with the shortest cooking time that uses the food {where}, and open it.",
-                        "What's the fastest {kind} I could make with what's {where}? Open it on the recipe site."),
+    "recipe_grounded": ("Find me the {kind} with the shortest cooking time that uses the food {where}{needs}, and "
+                        "open it (any one of them, if several tie).",
+                        "What's the fastest {kind} I could make with what's {where}{needs}? Open it on the recipe "
+                        "site; if a few are equally fast, any will do."),
     "move_grounded": ("Please move the food {where} {dest}.",
                       "Could you take the food {where} and put it {dest}?"),
     "order_seen": ("Buy one {q} at the {word} in sight from here; I'll pick it up.",

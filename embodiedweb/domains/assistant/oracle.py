@@ -53,7 +53,7 @@ class AssistantOracle(CookingOracle, StreetOracle):
         return (yield from getattr(self, kind)(e))
 
     # ------------------------------------------------------------------------------ turns
-    def search_recipes(self, diet: str, level: str, food: str) -> Plan:
+    def search_recipes(self, diet: str, level: str, food: str, equipment: str = "") -> Plan:
         """The recipe site's search with these filters (from its page, the way a person does)."""
         from web_sites.recipes import catalog
 
@@ -63,6 +63,8 @@ class AssistantOracle(CookingOracle, StreetOracle):
         if level:
             yield from self.click("radio", level.capitalize())
         yield from self.click("checkbox", catalog.INGREDIENT_LABELS[food])
+        if equipment:
+            yield from self.click("checkbox", catalog.EQUIPMENT_LABELS[equipment])
         yield from self.click("button", "Apply filters")
 
     def open_result(self, rid: str) -> Plan:
@@ -182,9 +184,9 @@ class AssistantOracle(CookingOracle, StreetOracle):
         if "place" in e:
             yield from self.look_at(e["place"], e.get("food"))
         yield from self.switch("web")
-        diet, level = e.get("diet", ""), e.get("level", "")
-        self.results = catalog.search("", [diet] if diet else [], level, [e["food"]], [])
-        yield from self.search_recipes(diet, level, e["food"])
+        diet, level, equipment = e.get("diet", ""), e.get("level", ""), e.get("equipment", "")
+        self.results = catalog.search("", [diet] if diet else [], level, [e["food"]], [equipment] if equipment else [])
+        yield from self.search_recipes(diet, level, e["food"], equipment)
         yield from self.open_result(e["recipe"])
 
     def name_seen(self, e: dict[str, Any]) -> Plan:

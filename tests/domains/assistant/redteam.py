@@ -3,12 +3,13 @@
 Shortcuts (must fail, and the turn they change must be judged wrong in every episode they carry out):
 hedging between candidates, ignoring a reference (staying on the last tab, another store than last
 time), answering from the instructions alone, acting on the previous instruction's target, guessing the
-food without looking (or by which foods the kitchen will not name), opening every result, answering "look it up" turns without the wiki, one new tab
+food without looking (or by which foods the kitchen will not name, or the quickest recipe of the kind asked
+for), opening every result, answering "look it up" turns without the wiki, one new tab
 where two are asked for, naming every place of the kind or every architect found, moving every food, loading the
 first recipe in another tab instead of going back to its tab. Genuine alternatives (must pass): other ways to the
 same result (the search form and its result links, tabs in another order, closing the start tab, looking in the
 kitchen first, answers in a sentence, names spelled as people also write them, in the plural or singular, or
-without the middle names, "the sink" taken as the sink).
+without the middle names, "the sink" taken as the sink, another of recipes tied for the quickest).
 """
 
 from __future__ import annotations
@@ -264,6 +265,26 @@ class ProbeTheFridge(Changed):
         blind = {k: v for k, v in e.items() if k != "place"}
         if quickest(food):
             yield from self.recipe_grounded({**blind, "recipe": quickest(food), "food": food})
+
+
+class QuickestForTheKind(Changed):
+    """Never looks in the kitchen: opens the quickest recipe of the kind the instruction names (diet, level,
+    equipment) for another food, the one whose quickest is quickest for the most foods (what a guess from the
+    instruction's words alone would open), taken among the foods whose quickest differ from the answer's."""
+
+    changes = ("recipe_grounded",)
+
+    def alt_recipe_grounded(self, e: dict[str, Any]) -> Plan:
+        from collections import Counter
+
+        from embodiedweb.data_gen.assistant_tasks import quickest_sets
+
+        sets = quickest_sets(e["diet"], e["level"], e.get("equipment", ""))
+        votes = Counter(r for ids in sets.values() for r in ids)
+        wrong = [f for f, ids in sets.items() if not set(ids) & set(e["recipes"])]
+        food = max(wrong, key=lambda f: (max(votes[r] for r in sets[f]), f))
+        blind = {k: v for k, v in e.items() if k != "place"}
+        yield from self.recipe_grounded({**blind, "recipe": sets[food][0], "food": food})
 
 
 class OpenAllResults(Changed):
@@ -523,6 +544,20 @@ class LookFirst(Changed):
         yield from self.recipe_grounded(e)
 
 
+class AnotherOfTheQuickest(Changed):
+    """Where several recipes tie for the quickest, opens the last of them (the instruction says any will do)."""
+
+    kind = "genuine"
+    changes = ("recipe_grounded",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "recipe_grounded" and len(t["expect"]["recipes"]) > 1 for t in task.goal["turns"])
+
+    def alt_recipe_grounded(self, e: dict[str, Any]) -> Plan:
+        yield from self.recipe_grounded({**e, "recipe": e["recipes"][-1]})
+
+
 def spelled_otherwise(name: str) -> str:
     """``name`` as people also write it: "&" for "and", "St." for "Saint", without accents."""
     import unicodedata
@@ -665,6 +700,7 @@ class ArchitectWithoutMiddleName(Changed):
 
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
-             NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab)
+             NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
+             QuickestForTheKind)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
-           RecallInPlural, ArchitectWithoutMiddleName)
+           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest)
