@@ -292,6 +292,33 @@ def active_recipe(e: dict[str, Any], before: dict[str, Any], after: dict[str, An
     return _result(got in asked, f"active tab shows {got}, asked {' or '.join(asked)}")
 
 
+def food_seen(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """A grounded turn's food was seen at its place: a piece of it that lay there at the turn's start is among
+    what the kitchen records as seen this episode (in view, or in a receptacle the agent opened) by ``done``.
+    The turn is about "the food in the fridge": only looking there tells which food it is, and a food worked
+    out without looking (from the foods seen elsewhere, or which spots of a kitchen hold the same food) is a
+    guess. None (no objection) when the place holds no such food or the kitchen keeps no record (``teleport``
+    not ``seen``)."""
+    seen = after["world"].get("seen")
+    if seen is None or not e.get("place") or not e.get("food"):
+        return None
+    there = [o["objectId"] for o in before["world"]["objects"]
+             if o["objectType"] == e["food"] and e["place"] in (o.get("parentReceptacles") or [])]
+    if not there or set(there) & set(seen):
+        return None
+    return _result(False, f"the food at {e['place']} was never seen (look at it there)")
+
+
+def _seeing(check: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """``check``, after :func:`food_seen`."""
+
+    def grounded(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+        return food_seen(e, before, after) or check(e, before, after, answer)
+
+    grounded.__doc__ = f"{(check.__doc__ or '').strip()} The food at the place was seen (:func:`food_seen`)."
+    return grounded
+
+
 def moved(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
     """The object the instruction points at now rests in the destination (directly), and nothing else was put
     into it during the turn (no object that was not in it at the turn's start is in it now, at any depth; what
@@ -350,8 +377,8 @@ def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], an
 
 
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
-    "open_two": open_two, "focus": focus, "compare": answer_recipe, "order_grounded": order, "same_store": order,
-    "recall": answer_product, "recipe_grounded": active_recipe, "move_grounded": moved,
+    "open_two": open_two, "focus": focus, "compare": answer_recipe, "order_grounded": _seeing(order),
+    "same_store": order, "recall": answer_product, "recipe_grounded": _seeing(active_recipe), "move_grounded": moved,
     "name_seen": answer_place, "fact_year": answer_year, "fact_architect": answer_fact_name, "walk_there": at_node,
     "go_back": at_node, "order_seen": order,
 }

@@ -51,7 +51,9 @@ class AssistantDomain(Domain):
     #: asked for may be put into the destination, and the sink is the sink or its basin; "go back to the tab" needs
     #: that tab (by serial), not the recipe loaded in another
     #: 5: a recipe look-up accepts any of the recipes tied for the quickest (its kind now names a piece of equipment
-    #: too, so that the food decides the answer)
+    #: too, so that the food decides the answer); a turn about "the food at a place" (order it, look its recipe up)
+    #: needs a piece of it there seen this episode (the kitchen's record of what was in view or in a receptacle
+    #: opened), not a food worked out without looking
     checker_version = 5
     world = HomeAndCity
     multi_turn = True

@@ -282,7 +282,7 @@ class KitchenWorld(EmbodiedWorld):
         """The kitchen's semantic state (agent pose, held object, every object's states). Built once per
         sim step and shared by all readers until the next one: treat it as read-only."""
         sim = self._require()
-        key = (sim.version, len(self.delivered))  # reset() drops the cache with the old sim
+        key = (sim.version, len(self.delivered), len(self._seen))  # reset() drops the cache with the old sim
         if self._state_key != key or self._state is None:
             self._state, self._state_key = self._build_semantic_state(sim), key
         return self._state
@@ -300,9 +300,12 @@ class KitchenWorld(EmbodiedWorld):
                 "isPickedUp": o.object_id == sim.held,
                 "position": [round(v, 3) for v in o.position],
             })
-        return {"kitchen_id": self.kitchen_id, "sceneName": sim.scene_name,
-                "agent": {"x": sim.ax, "y": sim.ay, "z": sim.az, "rotation": sim.rot, "horizon": sim.hor},
-                "held": sim.held, "delivered": list(self.delivered), "objects": objs}
+        state = {"kitchen_id": self.kitchen_id, "sceneName": sim.scene_name,
+                 "agent": {"x": sim.ax, "y": sim.ay, "z": sim.az, "rotation": sim.rot, "horizon": sim.hor},
+                 "held": sim.held, "delivered": list(self.delivered), "objects": objs}
+        if self.seen_only:  # what the agent has seen this episode (in view, or in a receptacle it opened)
+            state["seen"] = sorted(self._seen)
+        return state
 
     def admissible_actions(self) -> list[str]:
         """Reachable moves, rotations, looks within range, ``Teleport`` per object type, and the actions valid on visible objects."""

@@ -287,6 +287,26 @@ class QuickestForTheKind(Changed):
         yield from self.recipe_grounded({**blind, "recipe": sets[food][0], "food": food})
 
 
+class KnowsTheFoodWithoutLooking(Changed):
+    """Knows the food at the place, as an agent that worked it out elsewhere would (which spots of a kitchen hold
+    the same food, learnt from the train episodes, and the foods seen at the other spots: 22 of 29 fridge
+    episodes before the kitchen's record of what was seen), but never looks there: orders it, or opens its
+    recipe. Carried out only where no piece of it at the place was seen this episode by the turn's end (else it
+    did look, in another turn or from where it stood)."""
+
+    changes = ("order_grounded", "recipe_grounded")
+
+    def unseen(self, e: dict[str, Any]) -> Plan:
+        there = [o["objectId"] for o in self.world()["objects"]
+                 if o["objectType"] == e["food"] and e["place"] in (o.get("parentReceptacles") or [])]
+        yield from (self.order_grounded if "product" in e else self.recipe_grounded)(
+            {k: v for k, v in e.items() if k != "place"})
+        if set(there) & set(self.world().get("seen", there)):
+            self.errors.append("the food at the place was seen anyway")
+
+    alt_order_grounded = alt_recipe_grounded = unseen
+
+
 class OpenAllResults(Changed):
     """Opens the first three results, so whichever two were meant are open."""
 
@@ -701,6 +721,6 @@ class ArchitectWithoutMiddleName(Changed):
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
-             QuickestForTheKind)
+             QuickestForTheKind, KnowsTheFoodWithoutLooking)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest)
