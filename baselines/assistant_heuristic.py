@@ -36,11 +36,11 @@ PLACE_TYPES = {"fridge": "Fridge", "dining table": "DiningTable", "sink": "SinkB
                "microwave": "Microwave"}
 #: objects the user names to single out a counter ("the counter where the knife is")
 MARKERS = {"knife": "Knife", "salt shaker": "SaltShaker", "pepper shaker": "PepperShaker", "saucepan": "Pot",
-           "frying pan": "Pan", "ladle": "Ladle", "cup": "Cup", "kettle": "Kettle", "mug": "Mug",
+           "pot": "Pot", "pan": "Pan", "frying pan": "Pan", "ladle": "Ladle", "cup": "Cup", "kettle": "Kettle", "mug": "Mug",
            "spatula": "Spatula", "toaster": "Toaster", "coffee machine": "CoffeeMachine", "bowl": "Bowl",
            "plate": "Plate", "soap bottle": "SoapBottle", "dish sponge": "DishSponge"}
 #: the recipe site's equipment filter: the word a user says -> the filter's value
-EQUIPMENT = {"knife": "Knife", "frying pan": "Pan", "saucepan": "Pot", "stove": "StoveBurner",
+EQUIPMENT = {"knife": "Knife", "frying pan": "Pan", "saucepan": "Pot", "pot": "Pot", "pan": "Pan", "stove": "StoveBurner",
              "microwave": "Microwave", "toaster": "Toaster", "plate": "Plate", "bowl": "Bowl"}
 _TAB = re.compile(r"^Tab (\d+).*? — (\S+)$", re.M)
 _ITEM = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)

@@ -353,8 +353,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
                "Remind me of the name of the very first product I had you order."),
     "recipe_grounded": ("Find me the {kind} with the shortest cooking time that uses the food {where}{needs}, and "
                         "open it (any one of them, if several tie).",
-                        "What's the fastest {kind} I could make with what's {where}{needs}? Open it on the recipe "
-                        "site; if a few are equally fast, any will do."),
+                        "What's the fastest {kind} that uses the food {where}{needs}? Open it on the recipe site; "
+                        "if a few are equally fast, any will do."),
     "move_grounded": ("Please move the food {where} {dest}.",
                       "Could you take the food {where} and put it {dest}?"),
     "order_seen": ("Buy one {q} at the {word} in sight from here; I'll pick it up.",

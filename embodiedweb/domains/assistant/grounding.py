@@ -21,8 +21,8 @@ FOODS = ("Apple", "Bread", "Egg", "Lettuce", "Potato", "Tomato")
 PLACE_WORDS = {"Fridge": "in the fridge", "DiningTable": "on the dining table", "SinkBasin": "in the sink",
                "CounterTop": "on the counter", "Microwave": "in the microwave"}
 #: objects that single out a counter top ("the counter where the ... is")
-MARKER_WORDS = {"Knife": "knife", "SaltShaker": "salt shaker", "PepperShaker": "pepper shaker", "Pot": "saucepan",
-                "Pan": "frying pan", "Ladle": "ladle", "Cup": "cup", "Kettle": "kettle", "Mug": "mug",
+MARKER_WORDS = {"Knife": "knife", "SaltShaker": "salt shaker", "PepperShaker": "pepper shaker", "Pot": "pot",
+                "Pan": "pan", "Ladle": "ladle", "Cup": "cup", "Kettle": "kettle", "Mug": "mug",
                 "Spatula": "spatula", "Toaster": "toaster", "CoffeeMachine": "coffee machine", "Bowl": "bowl",
                 "Plate": "plate", "SoapBottle": "soap bottle", "DishSponge": "dish sponge"}
 
