@@ -56,6 +56,28 @@ def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
     return any(near(node, goal) for node in path[first:])
 
 
+#: directions guide a walk only when the walker, as it asked, stood this close (by walking distance) to their route
+DIRECTIONS_NEAR_M = 60.0
+
+
+def stood_at(world_state: dict[str, Any], step: int) -> str | None:
+    """The node the walker stood on at ``step`` (the last node of its path reached by then)."""
+    path, at = _timed_path(world_state)
+    return path[max(bisect_right(at, step) - 1, 0)] if path else None
+
+
+def guided(world_state: dict[str, Any], directions: dict[str, Any], radius_m: float = DIRECTIONS_NEAR_M) -> bool:
+    """Directions could guide the walk: when they were asked for (their ``at``), the walker stood within
+    ``radius_m`` of their route (the map's shortest walk from ``from_node`` to ``to_node``). Directions from a
+    corner far off, whose route the walker never stood near, tell it nothing about its own way."""
+    here = stood_at(world_state, int(directions.get("at", 0)))
+    frm, to = directions.get("from_node"), directions.get("to_node")
+    if here is None or frm is None or to is None:
+        return False
+    around = city().within_walk(here, radius_m) | {here}
+    return any(n in around for n in city().route(frm, to) or [frm])
+
+
 def checkpoints(path: list[str], n: int = 3) -> list[str]:
     """Up to ``n`` turn nodes of a route (where the street changes), as intermediate sub-goals."""
     c = city()

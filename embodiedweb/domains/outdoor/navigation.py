@@ -1,8 +1,8 @@
 """EWA-Navigation-v0: get walking directions on the map site, walk them, stop at the destination.
 
-Metrics: ``web`` = the map gave directions to the destination (any start; asked for by its name, its
-address or a point within the goal radius) before the walk first reached it (directions fetched after
-arriving guided nothing); ``embodied`` = the agent stopped on the destination's node or
+Metrics: ``web`` = the map gave directions to the destination (asked for by its name, its address or a
+point within the goal radius; from any start whose route passed near the walker as it asked) before the walk
+first reached it (directions fetched after arriving, or from a corner far off, guided nothing); ``embodied`` = the agent stopped on the destination's node or
 within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it along the street; ``overall`` = both; ``completion`` = fraction of the sub-goals
 (directions obtained, each checkpoint of the ground-truth route passed, destination reached on stop).
 """
@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, arrival_step, near
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, arrival_step, guided, near
 from embodiedweb.tasks import Task
 
 
@@ -24,7 +24,9 @@ class NavigationDomain(StreetDomain):
     steps); the Manhattan street world; episodes start in the world.
 
     Checker (:meth:`check`): ``web`` = the map gave directions to the destination (``goal.dest_node``
-    or within the goal radius) before the walk first reached it (the hard tier's destination may be
+    or within the goal radius) before the walk first reached it, whose route passed within
+    :data:`~embodiedweb.domains.outdoor.common.DIRECTIONS_NEAR_M` of where the walker stood as it asked
+    (:func:`~embodiedweb.domains.outdoor.common.guided`) (the hard tier's destination may be
     identified on the wiki or on the map's place pages, which show the same facts: neither is required);
     ``embodied`` = ``stop`` at the destination (:meth:`stopped_at`);
     ``overall`` = both; ``completion`` = the fraction of (directions obtained, each checkpoint of the
@@ -33,7 +35,8 @@ class NavigationDomain(StreetDomain):
 
     name = "navigation"
     #: 2: directions count only when fetched before the walk first reached the destination
-    checker_version = 2
+    #: 3: and only when the walker, as it asked, stood near their route (not from a corner far off)
+    checker_version = 3
     heuristic = "baselines.street_heuristic:NavigationHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Get walking directions on the "
                        "map site, then walk them in the street world and stop at the destination.")
@@ -62,9 +65,10 @@ class NavigationDomain(StreetDomain):
         g = episode.task.goal
         dirs = episode.web_state.get("map", {}).get("directions", [])
         arrived = arrival_step(episode.world_state, g["dest_node"])
-        # directions fetched after the walk first reached the destination guided nothing
+        # directions fetched after the walk first reached the destination, or from a start far from the walker
+        # (a route it never stood near), guided nothing
         web = any(near(d.get("to_node"), g["dest_node"]) and (arrived is None or int(d.get("at", 0)) < arrived)
-                  for d in dirs)
+                  and guided(episode.world_state, d) for d in dirs)
         walked = set(episode.world_state.get("path", []))
         passed = [c in walked for c in g.get("checkpoints", [])]
         at = self.stopped_at(episode, g["dest_node"])
