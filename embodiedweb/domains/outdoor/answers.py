@@ -114,9 +114,9 @@ def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
     text = _strip(answer, ignore)
     try:
         if fact["kind"] == "number":
-            return _judge_number(spelled_numbers(text), fact, ignore_numbers)
+            return _judge_number(spelled_numbers(text, hedged=True), fact, ignore_numbers)
         if fact["kind"] == "time":
-            return _judge_time(spelled_numbers(clock_phrases(text)), str(fact["value"]))
+            return _judge_time(spelled_numbers(clock_phrases(text), hedged=True), str(fact["value"]))
         if fact["kind"] == "name":
             return _judge_name(text, fact, others)
         return _judge_choice(text, fact)
@@ -131,6 +131,7 @@ for _words, _dim, _f in [
     (("m", "metre", "metres", "meter", "meters", "mtr", "mtrs"), "length", 1.0),
     (("km", "kilometre", "kilometres", "kilometer", "kilometers"), "length", 1000.0),
     (("cm", "centimetre", "centimetres", "centimeter", "centimeters"), "length", 0.01),
+    (("mm", "millimetre", "millimetres", "millimeter", "millimeters"), "length", 0.001),
     (("ft", "foot", "feet", "'"), "length", 0.3048),
     (("yd", "yds", "yard", "yards"), "length", 0.9144),
     (("inch", "inches", '"'), "length", 0.0254),
@@ -144,7 +145,7 @@ for _words, _dim, _f in [
 #: ordinal ending, and the word (or ' or ") after it; a number is never cut short at a "," or "." that
 #: joins digits, and whole digits right before a ":" are a clock time's hour, not a quantity; a number right
 #: after a letter's "," or "." starts a quantity of its own ("38 m,43 m" is two: a hedge)
-_QTY = re.compile(r"(?<![\w:])(?<!\d[.,])(\d+(?:[.,]\d+)*)(?!\d|[.,]\d)(st|nd|rd|th)?\s*(['\"]|[a-z]+)?")
+_QTY = re.compile(r"(?<![\w:])(?<!\d[.,])(\d+(?:[.,]\d+)*)(?!\d|[.,]\d)(st|nd|rd|th)?(?:-(?=[a-z])|\s*)(['\"]|[a-z]+)?")
 _BEFORE = re.compile(r"(floor|level|storey|story)\s*(?:no\.?|number)?\s*$")
 _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
 _POINT = re.compile(r"\d+(?:\.\d+)?")
@@ -245,7 +246,7 @@ _NUM_WORD = "|".join(sorted([*_ONES, *_TENS, *_ORDINAL_WORDS, *_SCALES, "oh"], k
 #: a run of number words ("forty-one", "one hundred and twelve", "nineteen sixty-three", "sixteenth")
 _SPELLED = re.compile(rf"(?<![a-z0-9'])(?:{_NUM_WORD})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{_NUM_WORD}))*(?![a-z0-9])")
 #: what makes a spelled number a quantity or a time: a unit, "o'clock" or am/pm right after it ...
-_UNIT_AFTER = re.compile(r"\s*(?:(?:" + "|".join(sorted((re.escape(u) for u in UNITS if u.isalpha() and u not in
+_UNIT_AFTER = re.compile(r"[\s-]*(?:(?:" + "|".join(sorted((re.escape(u) for u in UNITS if u.isalpha() and u not in
                                                              ("in", "ad", "year", "years")), key=len, reverse=True))
                          + r")\b|o\s*'?\s*clock|[ap]\.?\s?m\b)")
 #: ... or the end of the clause (a number word in prose, "one of the", "first completed", stays a word)
@@ -300,16 +301,21 @@ def _spelled_value(words: list[str]) -> tuple[int, bool, bool] | None:
 
 
 #: a clock time said in words: "quarter past five", "half past 3", "ten minutes to six in the afternoon"
-_CLOCK_PHRASE = re.compile(rf"(?<![a-z0-9])(quarter|half|(?:{_NUM_WORD}|\d{{1,2}})(?:[\s-]+(?:{_NUM_WORD}))?\s+minutes?)"
+_CLOCK_PHRASE = re.compile(rf"(?<![a-z0-9])(quarter|half|(?:{_NUM_WORD}|\d{{1,2}})(?:[\s-]+(?:{_NUM_WORD}))?"
+                           r"(?:\s+minutes?)?)"
                            rf"\s+(past|after|to|before)\s+({_NUM_WORD}|\d{{1,2}})(?![a-z0-9])"
                            r"(?:\s+(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night)))?")
+#: a clock time said as its digits in words with am/pm or a part of the day: "five-fifty p.m.", "six fifteen in
+#: the evening", "nine oh five am"
+_SPOKEN_CLOCK = re.compile(rf"(?<![a-z0-9])({_NUM_WORD})[\s-]+((?:oh[\s-]+)?(?:{_NUM_WORD})(?:[\s-]+(?:{_NUM_WORD}))?)"
+                           r"\s*(a\.?\s?m\b\.?|p\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)|at\s+night)")
 
 
 def clock_phrases(text: str) -> str:
     """Folded ``text`` with clock times said in words written as ``H:MM`` (with pm for "in the afternoon",
-    "in the evening" or "at night", am for "in the morning"): "quarter past five" is "5:15", "ten minutes to
-    six in the afternoon" "5:50 pm". So such a time is judged, whether it is the answer or a second time
-    hedged beside it."""
+    "in the evening" or "at night", am for "in the morning"): "quarter past five" is "5:15", "ten to six in the
+    afternoon" and "ten minutes to six in the afternoon" "5:50 pm", "five-fifty p.m." "5:50 pm". So such a time
+    is judged, whether it is the answer or a second time hedged beside it."""
     def sub(m: re.Match[str]) -> str:
         def value(words: str) -> int | None:
             if words.isdigit():
@@ -327,24 +333,51 @@ def clock_phrases(text: str) -> str:
         half = "pm" if part in ("afternoon", "evening") or night else "am" if part == "morning" else ""
         return f"{hour}:{minutes:02d}" + (f" {half}" if half else "")
 
-    return _CLOCK_PHRASE.sub(sub, text) if ("past" in text or "to" in text or "after" in text
-                                            or "before" in text) else text
+    def spoken(m: re.Match[str]) -> str:
+        hour = _spelled_value([m.group(1)])
+        words = [w for w in re.split(r"[\s-]+", m.group(2)) if w]
+        low = _ONES.get(words[1]) if len(words) == 2 and words[0] == "oh" else _below_100(words)
+        if hour is None or hour[1] or not 1 <= hour[0] <= 12 or low is None or not 0 <= low < 60 or (
+                words[0] != "oh" and low < 10):
+            return m.group(0)
+        part = m.group(3)
+        half = "am" if part.startswith("a") and "night" not in part or "morning" in part else "pm"
+        return f"{hour[0]}:{low:02d} {half}"
+
+    if "past" in text or "to" in text or "after" in text or "before" in text:
+        text = _CLOCK_PHRASE.sub(sub, text)
+    return _SPOKEN_CLOCK.sub(spoken, text)
 
 
-def spelled_numbers(text: str) -> str:
+#: words that offer what follows them as an alternative, or a margin ("or maybe 39", "give or take two years")
+_HEDGE_BEFORE = re.compile(r"(?:\b(?:or|nor|maybe|perhaps|possibly|probably|either|give\s+or\s+take|plus\s+or\s+minus)"
+                           r"|±|\+/-)[\s,]*$")
+_HEDGE_AFTER = re.compile(r"[\s,]*(?:or|nor)\b")
+
+
+def _beside_a_hedge(text: str, m: re.Match[str]) -> bool:
+    """Whether the words matched by ``m`` are offered as an alternative or margin (see :func:`spelled_numbers`)."""
+    return bool(_HEDGE_BEFORE.search(text, max(0, m.start() - 20), m.start()) or _HEDGE_AFTER.match(text, m.end()))
+
+
+def spelled_numbers(text: str, hedged: bool = False) -> str:
     """Folded ``text`` with numbers written in words as digits where they are quantities or times:
     "forty-one metres" is "41 metres", "the fifteenth floor" "the 15th floor", "in nineteen sixty-three" "in
     1963", "five o'clock" "5 o'clock", "two thousand and five" "2005". A number word counts when a unit,
     "o'clock" or am/pm follows it or it ends the clause, or when it is a year or hundreds form; a lone "one"
-    never (it is a pronoun), and "first completed" stays words. So a correct answer in words is judged, and a
-    second value in words is seen as the hedge it is."""
+    never (it is a pronoun), and "first completed" stays words. With ``hedged`` (a number or time answer) a
+    cardinal counts beside a word that offers it as an alternative too: after "or", "maybe", "perhaps", "give or
+    take", "plus or minus", or before "or" ("maybe thirty-nine or 38" is two values; "the two architects
+    finished it in 1931" is one). So a correct answer in words is judged, and a second value in words is seen as
+    the hedge it is."""
     def sub(m: re.Match[str]) -> str:
         words = [w for w in re.split(r"[\s-]+", m.group(0)) if w != "and"]
         got = _spelled_value(words)
         if got is None:
             return m.group(0)
         value, ordinal, always = got
-        if not (always or _UNIT_AFTER.match(text, m.end())
+        if not (always or hedged and not ordinal and words != ["one"] and _beside_a_hedge(text, m)
+                or _UNIT_AFTER.match(text, m.end())
                 or words != ["one"] and _CLAUSE_END.match(text, m.end())):  # a lone "one" needs a unit
             return m.group(0)
         return f"{value}{'th' if ordinal else ''}"
@@ -359,14 +392,17 @@ _TIME = re.compile(r"(?<![\w.:])(\d{1,2})(?:\s*[:.h]\s*(\d{2})(?::\d{2})?)?\s*(a
                    r"(?:(?<=\d)\s*(?:hrs|hours|hr|h)\b)?(?![\w:])")
 
 
-def clock_times(text: str) -> list[tuple[int, int, str | None]]:
+def clock_times(text: str, bare: bool = False) -> list[tuple[int, int, str | None]]:
     """``(hour, minute, "am"|"pm"|None)`` for each clock time in folded ``text``: ``H:MM``/``H.MM`` with or
-    without am/pm, ``H am``/``H pm``, noon and midnight, ``H o'clock`` and ``HHMM hrs``."""
+    without am/pm, ``H am``/``H pm``, noon and midnight, ``H o'clock`` and ``HHMM hrs``; with ``bare`` a number
+    alone offered as an alternative ending its clause is an hour too ("5:50 pm, or 6" gives two times; "Platform
+    4, at 2:15 pm" one)."""
     out: list[tuple[int, int, str | None]] = []
     for m in _TIME.finditer(text):
         h, mins, ap = int(m.group(1)), m.group(2), m.group(3)
-        if mins is None and ap is None:
-            continue  # a bare number is not a time
+        if mins is None and ap is None and not (bare and _HEDGE_BEFORE.search(text, max(0, m.start() - 20), m.start())
+                                                and _CLAUSE_END.match(text, m.end())):
+            continue  # a bare number is not a time, unless offered as one ("5:50 pm, or 6")
         half = ("am" if ap.startswith("a") else "pm") if ap else None
         out.append((h, int(mins) if mins is not None else 0, half))  # impossible times are kept: they match nothing
     for m in re.finditer(r"\b(noon|midday|midnight)\b", text):
@@ -379,6 +415,9 @@ def clock_times(text: str) -> list[tuple[int, int, str | None]]:
     return out
 
 
+#: a window around a time ("give or take 20 minutes", "± 10 min", "plus or minus a quarter of an hour")
+_MARGIN = re.compile(r"(?:\b(?:give\s+or\s+take|plus\s+or\s+minus)\b|±|\+/-)\s*(?:an?\s+)?"
+                     rf"(?:\d|(?:{_NUM_WORD}|quarter|half|few)\b)")
 _OCLOCK = re.compile(r"(?<![\w.:])(\d{1,2})\s*o\s*'?\s*clock\b\s*(a\.?\s?m\b\.?|p\.?\s?m\b\.?)?")
 _HOURS = re.compile(r"(?<![\w.:])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|hr|h)\b")
 
@@ -396,7 +435,9 @@ def parse_time(value: str) -> int:
 
 def _judge_time(text: str, value: str) -> Verdict:
     gold = parse_time(value)
-    ts = clock_times(text)
+    if _MARGIN.search(text):  # "5:50 pm, give or take 20 minutes": a window of times, not one
+        return Verdict(False, "a margin around the time is a hedge: give one time")
+    ts = clock_times(text, bare=True)
     if not ts:
         return Verdict(False, "no clock time in the answer")
     for h, mi, half in ts:
@@ -517,11 +558,32 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     if missing:
         return Verdict(False, f"does not name {missing[0]}")
     mine = {p for g in golds for p in g}
+    alone = _names_alone(text)
     for other in others:
         for p in parse_names(other):
-            if p not in mine and not any(_same_person(p, q) for q in mine) and names_person(tokens, p):
+            if p not in mine and not any(_same_person(p, q) for q in mine) and (
+                    names_person(tokens, p) or (*p.particles, p.surname) in alone
+                    and not any(p.surname == q.surname for q in mine)):
                 return Verdict(False, f"also names {p}")
     return Verdict(True)
+
+
+#: words that may stand beside a name said alone in a list of candidates ("or perhaps Ms. Papadakis")
+_HEDGE_FILLER = NOT_NAMES | {"perhaps", "maybe", "possibly", "probably", "likely", "either", "else", "otherwise",
+                             "miss", "madam", "mx", "prof", "professor", "not", "sure", "think", "i", "might", "be",
+                             "could", "if", "so", "then", "but", "no", "yes"}
+_LIST_BREAK = re.compile(r"\s*(?:[;,/()\[\]&+]|\bor\b|\band\b|\bnor\b|\bwith\b)\s*")
+
+
+def _names_alone(text: str) -> set[tuple[str, ...]]:
+    """The stretches of an answer that are a list item of one name said alone, fillers dropped ("Karlsson, or
+    perhaps Ms. Papadakis" gives ``("papadakis",)``): another person's surname said so names that person."""
+    out = set()
+    for item in _LIST_BREAK.split(_POSSESSIVE.sub("", fold(text))):
+        words = tuple(w for w in _name_tokens(item) if w not in _HEDGE_FILLER)
+        if words:
+            out.add(words)
+    return out
 
 
 def _same_person(a: Person, b: Person) -> bool:

@@ -111,8 +111,11 @@ class TravelingDomain(StreetDomain):
     #: 2: a name in the possessive names the person; the hard tier's description restated in an answer is not judged;
     #: 3: a decimal comma ("14,6 m") and compound lengths ("14 m 60 cm", "47 ft 11 in") are read as one number;
     #: 4: numbers in words are read ("forty-one metres", "the fifteenth floor"); the fact read in a search result's
-    #: snippet counts as read on the wiki; 5: clock times said in words ("quarter past five") are read
-    checker_version = 5
+    #: snippet counts as read on the wiki; 5: clock times said in words ("quarter past five") are read;
+    #: 6: a second value offered in words, as a bare hour or as a margin ("maybe thirty-nine or 38", "5:50 pm, or
+    #: 6", "give or take 20 minutes"), or another person named by surname alone, is a hedge; "ten to six", "five-fifty
+    #: p.m.", "a 125-foot-long", "the fifteenth-floor" and millimetres are read
+    checker_version = 6
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

@@ -398,12 +398,100 @@ class SnippetReader(_Genuine):
         self.errors.append("no snippet states the fact")
 
 
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+         "seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ORDINALS = ("_ first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+
+
+def _in_words(n: int) -> str:
+    """A number below 100 in words ("thirty-nine")."""
+    return _ONES[n] if n < 20 else _TENS[n // 10] + (f"-{_ONES[n % 10]}" if n % 10 else "")
+
+
+class HedgeInWords(RedTeamAgent):
+    """The right value, and beside it a second one offered in words or as a bare number or margin, in the forms a
+    judge reading only digits, units and clock times misses: "maybe thirty-nine or 38.0" (number), "2098, give or
+    take two years" (year), "5:50 pm, or ten past six" / "5:50 pm, or 6" / "5:50 pm, give or take 20 minutes"
+    (time), "Mateo Karlsson, or perhaps Ms. Papadakis" (another person by title and surname). 97-100 % of the
+    test tasks of each form passed before traveling checker version 6."""
+
+    min_test: ClassVar[int] = 65
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] in ("number", "time", "name")
+
+    def answer(self) -> str:
+        f = self.fact()
+        v = str(f["value"])
+        form = _rng(self.task, "words").randrange(3)
+        if f["kind"] == "time":
+            t = parse_time(v)
+            other = (t + 20) % (24 * 60)
+            return (f"{v}, or {_in_words(other % 60) if other % 60 else 'quarter'} past "
+                    f"{_in_words((other // 60) % 12 or 12)}", f"{v}, or {(t // 60 + 1) % 12 or 12}",
+                    f"{v}, give or take 20 minutes")[form]
+        if f["kind"] == "name":
+            gold = {p.surname for p in parse_names(v)}
+            other = next(p for x in _same_key(self.task) if x["kind"] == "name" for p in parse_names(x["value"])
+                         if p.surname not in gold and p.given)
+            return f"{v}, or perhaps Ms. {other.label.split()[-1]}"
+        if f.get("unit") == "year":
+            return f"{v}, give or take two years"
+        near = round(float(v)) + 1 + round(3 * float(f.get("tol") or 0))
+        said = _in_words(near) if near < 100 else f"{_ONES[near // 100]} hundred" + (
+            f" and {_in_words(near % 100)}" if near % 100 else "")
+        return f"maybe {said} or {v}"
+
+
+class SaidInWordsAndHyphens(RedTeamAgent):
+    """Numbers and times as people also write them: "a 125-foot-long mosaic", "in the fifteenth-floor gallery",
+    "in twenty ninety-eight", "ten to six in the afternoon", "five-fifty p.m." (0 of 14, 3, 8 and 5 test tasks of these
+    forms passed before traveling checker version 6)."""
+
+    kind = "genuine"
+    want: ClassVar[int] = 80
+    min_test: ClassVar[int] = 45
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] in ("number", "time")
+
+    def answer(self) -> str:
+        f = self.fact()
+        v = str(f["value"])
+        if f["kind"] == "time":
+            t = parse_time(v)
+            h, m = divmod(t, 60)
+            part = "afternoon" if 12 <= h < 18 else "evening" if h >= 18 else "morning"
+            if m >= 10 and _rng(self.task, "said").random() < 0.5:
+                return f"{_in_words(h % 12 or 12)}-{_in_words(m)} {'p.m.' if h >= 12 else 'a.m.'}"
+            if m == 0:
+                return f"{_in_words(h % 12 or 12)} o'clock in the {part}"
+            return (f"{_in_words(m)} past {_in_words(h % 12 or 12)} in the {part}" if m <= 30 else
+                    f"{_in_words(60 - m)} to {_in_words((h + 1) % 12 or 12)} in the {part}")
+        unit = f.get("unit")
+        if unit == "floor" and float(v) <= 20:
+            return f"in the {_ORDINALS[int(float(v))]}-floor gallery"
+        if unit == "m":
+            return f"It is a {round(float(v) / 0.3048)}-foot-long one" if float(f.get("tol") or 0) >= 0.3 else \
+                f"a {v}-metre-long one"
+        if unit == "year" and float(v).is_integer():
+            a, b = divmod(int(float(v)), 100)
+            if a == 20 and b < 10:
+                return f"in two thousand{' and ' + _ONES[b] if b else ''}"
+            return f"in {_in_words(a)} {_in_words(b) if b >= 10 else f'oh-{_ONES[b]}' if b else 'hundred'}"
+        return f"the {v} one"
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
-    CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer)
+    CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
-    MapDirectionsByName, MapDirectionsByAddress, SnippetReader)
+    MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

@@ -317,13 +317,14 @@ def test_standard_digests_unchanged(key, standard_runs):
 def test_standard_shopping_suite_version_unchanged():
     """The hard task file is no part of the standard tier's world digest (task files are left out). (The checker
     version went from 1 to 2 with the hard tier's quantity rule, to 3 with the answer judge's decimal comma and to 4
-    with stop 29's exact purchase and errand timing rules, and to 5 with clock times in words (the digest moved with that stop's country articles); the
+    with stop 29's exact purchase and errand timing rules, to 5 with clock times in words (the digest moved with
+    that stop's country articles), and to 6 with stop 30's hedges in words, bare hours and margins; the
     digest, 02910e9d38ee until then, moved in stop 28 with the wiki's chain articles (data/wiki/cues.json) and the
     geolocation signs (data/geo/standpoints.json), which
     every env's world digest covers.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c5-3e2ef4ae4830"
+        assert e.unwrapped.suite_version == "c6-3e2ef4ae4830"
     finally:
         e.close()
 

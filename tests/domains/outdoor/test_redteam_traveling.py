@@ -24,10 +24,11 @@ def _fmt(rows):
 
 
 def _carried(cls, tasks):
-    res = rt.run(cls, rt.pool(cls, tasks), WANT)
+    want = getattr(cls, "want", WANT)  # an idea only some kinds of question allow says how many it has
+    res = rt.run(cls, rt.pool(cls, tasks), want)
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
-    assert len(carried) >= WANT, (len(carried), _fmt([r for r in res if not r["carried_out"]]))
+    assert len(carried) >= want, (len(carried), _fmt([r for r in res if not r["carried_out"]]))
     # the whole test split first (an idea that only some tasks allow, such as a snippet stating the fact, says so)
     assert sum(r["split"] == "test" for r in carried) >= getattr(cls, "min_test", 70)
     return carried
