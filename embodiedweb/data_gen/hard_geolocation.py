@@ -21,7 +21,8 @@ there to the city):
 The regional chain is made up like the standard tier's cues (a name no other place or cue has); the
 wiki says where its shops are and nothing else. Standpoints keep the standard ones' streets, viewpoints
 and country cues (new opaque ids); the split is the standard tier's split of the same place, so a place
-of a hard test task is never a standard train task.
+of a hard test task is never a standard train task, and a chain groups places of one split only (its list
+never names a train answer beside a test one).
 
 Hard articles live in ``hard.chains.json``: the wiki shows them only to sessions whose task asks for
 them (``web.sites.wiki.extra = "hard"``), so standard sessions, their searches and their pages are
@@ -180,7 +181,11 @@ def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, 
     std_id = {s["id"]: b["id"] for s, b in zip(stripped, base, strict=True)}
     names = geo_cues.Names(geo._reserved_words() | {t for t, _c, _city in geo.gazetteer()["cue_terms"]})
     tasks, standpoints, articles = [], [], []
-    for k, group in enumerate(groups(stripped)):
+    # a chain's cities are all of one split: its article lists them all, so a chain mixing splits let an agent
+    # rule out the cities it had met as train answers (the goal was left alone, or among two, on 24 of 36 test
+    # tasks: an agent that never read a country cue passed 28 of 36)
+    by_split = [groups([s for s in stripped if split[std_id[s["id"]]] == part]) for part in ("test", "train")]
+    for k, group in enumerate(g for found in by_split for g in found):
         lead = group[0]
         name = names.word(geo_cues.LANG[lead["country_code"]], f"regional:{k}:{lead['id']}")
         slug = geo_cues.slugify(name)
