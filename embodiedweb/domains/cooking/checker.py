@@ -8,7 +8,9 @@ in its receptacle).
 **web** — the recipe was followed:
 - every step page of the recipe viewed, in order (going back and forth is fine: some views
   ``t_1 < t_2 < ... < t_n`` of steps ``1..n`` exist, and the earliest such views are used);
-- no step's kitchen work on the dish was done before that step's page was viewed (a component sliced
+- no step's kitchen work on the dish was done before that step's page was viewed, nor before an earlier
+  step's work on the same component (a potato fried whole and sliced after, where the recipe slices it and
+  fries the slices, was not made by the recipe; a component sliced
   or heated before the step that slices or heats it was read, or resting on the dish since before the step
   that puts it there was read, does not count as following it; a component taken off and put back after
   reading is placed then, one inside a container on the dish arrived when the later of the two was put, and
@@ -110,10 +112,12 @@ def arrival(obj: dict[str, Any], dish_id: str, by_id: dict[str, dict[str, Any]])
 
 def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None],
                dish_id: str | None = None, world: dict[str, Any] | None = None) -> set[int]:
-    """Indices of steps whose work on these components was done before the step was (in order) viewed. A cook
-    step's work is any heating of the component, by the appliance it names or another (``heated``, the first
-    heating's time): food cooked ahead by another appliance and then given a turn on the named one was cooked
-    before its step was read. With ``dish_id`` (the dish ``comps`` rest on) a place step's work is the
+    """Indices of steps whose work on these components was done before the step was (in order) viewed, or before
+    the work of an earlier step on the same component (slices inherit the whole food's stamps: a potato fried
+    whole and sliced after, where the recipe slices it and fries the slices, has its frying before its slicing).
+    A cook step's work is any heating of the component, by the appliance it names or another (``heated``, the
+    first heating's time): food cooked ahead by another appliance and then given a turn on the named one was
+    cooked before its step was read. With ``dish_id`` (the dish ``comps`` rest on) a place step's work is the
     :func:`arrival` on the dish of each component it puts there (in ``world``'s objects), unless it went on the
     dish to be cooked there by an earlier step (:func:`cooked_there`)."""
     req = work_steps(recipe)
@@ -124,6 +128,11 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
             done = [stamps.get(s) for s in ((stamp, "heated") if stamp.startswith("heated:") else (stamp,))]
             if any(t is not None and (times[i] is None or t < times[i]) for t in done):
                 bad.add(i)
+        # the component's work in the recipe's order: a step's work done before an earlier step's (a whole egg
+        # fried in its shell and cracked after, where the recipe cracks it and fries what it cracked) is not it
+        ordered = [(i, stamps.get(stamp)) for i, stamp in req.get(o["objectType"], [])]
+        for k, (i, ti) in enumerate(ordered):
+            bad.update(j for j, tj in ordered[k + 1:] if j > i and ti is not None and tj is not None and tj < ti)
     if dish_id is not None:
         by_id = {o["objectId"]: o for o in (world or {}).get("objects", [])}
         for i, cond in place_steps(recipe):

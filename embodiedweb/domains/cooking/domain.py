@@ -62,7 +62,9 @@ class CookingDomain(Domain):
 
     name = "cooking"
     #: 2: a cook step's work is any heating of its component (food heated ahead by another appliance is early work)
-    checker_version = 3
+    #: 3: a component put on the dish before its place step was read is early work
+    #: 4: each component's work follows the recipe's order (cooked whole, then sliced or cracked, is not the recipe's)
+    checker_version = 4
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

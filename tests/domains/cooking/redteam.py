@@ -662,10 +662,62 @@ class ReplateAfterReading(_Genuine, PlaceAhead):
                 yield from self.put(str(self.dish_id))
 
 
+#: the whole food a kitchen cooks whole, and what slicing (or cracking) it gives
+WHOLE_COOKABLE = {"Potato": "PotatoSliced", "Egg": "EggCracked"}
+
+
+def slice_then_cook(recipe: dict[str, Any]) -> list[tuple[int, int, str, str]]:
+    """(slice step, cook step, whole food, how) where the recipe slices a food the kitchen can cook whole and then
+    cooks the slice."""
+    steps = recipe["steps"]
+    return [(i, j, op["obj"], op2["how"]) for i, s in enumerate(steps) for op in s["ops"]
+            if op["op"] == "slice" and op["obj"] in WHOLE_COOKABLE
+            for j in range(i + 1, len(steps)) for op2 in steps[j]["ops"]
+            if op2["op"] == "cook" and op2["obj"] == WHOLE_COOKABLE[op["obj"]]]
+
+
+class CookWholeThenSlice(RedTeamAgent):
+    """Reads step by step but skips the slice (or crack) step; at the step that cooks the slice it cooks the whole
+    potato or egg with that appliance and only then slices or cracks it (an egg fried in its shell, a whole fried
+    potato cut after). Slices inherit the whole food's stamps, and each piece of work came after its own step was
+    read: 172 of 172 standard and 46 of 46 hard test tasks it applies to passed before cooking checker version 4."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(slice_then_cook(catalog.get(task.goal["recipe_id"])))
+
+    def do_step(self, step: dict[str, Any]) -> Plan:
+        pairs = slice_then_cook(self.recipe)
+        idx = self.recipe["steps"].index(step)
+        for op in step["ops"]:
+            if op["op"] == "slice" and any(p[0] == idx and p[2] == op["obj"] for p in pairs):
+                continue  # done after the cooking
+            p = next((p for p in pairs if p[1] == idx and op["op"] == "cook" and op["obj"] == WHOLE_COOKABLE[p[2]]),
+                     None)
+            if p is None:
+                yield from self.do_op(op)
+                continue
+            target = self.first(p[2], isCooked=False, isSliced=False)
+            if target is None:
+                self.errors.append(f"no whole {p[2]}")
+                return
+            yield from self.heat(target, p[3])
+            yield from self.free_hands()
+            yield from self.fetch(self.first("Knife") or self.first("ButterKnife"))
+            yield from self.open_ancestors(target)
+            yield f"Teleport [{target}]"
+            yield f"SliceObject [{target}]"
+            yield from self.free_hands()
+            self.reordered = True
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "reordered", False)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
-    PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead)
+    PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead, CookWholeThenSlice)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
     ReplateAfterReading)
