@@ -431,12 +431,31 @@ def street_signed(sp: dict[str, Any]) -> bool:
 
 def tasks(sps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One task per standpoint (``geo-NNN`` in the order of the opaque ids). The test split takes the same
-    share (30 %) of capital and of non-capital standpoints, chosen by a keyed hash."""
+    share (30 %) of capital and of non-capital standpoints, chosen by a keyed hash; the two cities of a
+    two-city chain (:func:`~embodiedweb.data_gen.geo_cues.pair_chains`) are of one split (a pair the hash split
+    goes to whichever split keeps the capital and other shares nearest 30 %): the chain's article names both, so with one of them a train answer, ruling it out left
+    the other (a red-team agent passed 16 of the 18 test tasks whose chain named two cities)."""
     split: dict[str, str] = {}
+    order = {sp["id"]: geo_cues.opaque_id("t", sp["id"]) for sp in sps}
+    capital = {sp["id"]: sp["capital"] for sp in sps}
+    quota: dict[bool, int] = {}
     for cap in (True, False):
-        group = sorted((sp for sp in sps if sp["capital"] == cap), key=lambda sp: geo_cues.opaque_id("t", sp["id"]))
-        n_test = round(TEST_SHARE * len(group))
+        group = sorted((sp for sp in sps if sp["capital"] == cap), key=lambda sp: order[sp["id"]])
+        quota[cap] = n_test = round(TEST_SHARE * len(group))
         split.update({sp["id"]: ("test" if k < n_test else "train") for k, sp in enumerate(group)})
+    by_city = {(sp["country_code"], sp["city"]): sp["id"] for sp in sps}
+    mixed = sorted({tuple(sorted((sp["id"], partner), key=lambda i: order[i])) for sp in sps
+                    if (partner := by_city.get((sp["country_code"],
+                                                cues_of(sp["country_code"], sp["city"])["chain"]["also"])))
+                    and split[partner] != split[sp["id"]]}, key=lambda pair: order[pair[0]])
+    for k, (a, b) in enumerate(mixed):  # to whichever split keeps each share nearest its quota (else in turn)
+        def off(part: str, a: str = a, b: str = b) -> int:
+            test = {i: (part == "test") if i in (a, b) else split[i] == "test" for i in split}
+            # the capitals' share first: "the capital" is the likeliest guess, its rate is the capitals' share
+            return sum((2 if cap else 1) * abs(sum(v for i, v in test.items() if capital[i] == cap) - quota[cap])
+                       for cap in quota)
+
+        split[a] = split[b] = min(("test", "train")[::1 if k % 2 == 0 else -1], key=off)
     out = []
     for k, sp in enumerate(sps):
         out.append({"task_id": f"geo-{k + 1:03d}", "env_id": "EWA-Geolocation-v0", "instruction": INSTRUCTION,

@@ -600,3 +600,18 @@ def test_a_countrys_cities_are_listed_alphabetically():
         assert major == sorted(major), a["title"]
         # all of them, the capital too (it listed the first four until stop 29)
         assert set(names) <= set(major) and len(major) == len(names) + 1, a["title"]
+
+
+def test_the_two_cities_of_a_chain_are_of_one_split():
+    """A two-city chain's article names both cities; with one a train answer and the other a test one, ruling the
+    train answer out left the goal (an agent that read that article alone passed 16 of 18 such test tasks). Both
+    are of one split, and the test split keeps its share of capitals (the likeliest guess)."""
+    from embodiedweb.data_gen.geo import cues_of
+
+    tasks = [json.loads(line) for line in (data_dir() / "geo" / "tasks.jsonl").read_text(encoding="utf-8").splitlines()]
+    split = {(t["meta"]["country_code"], t["goal"]["city"]): t["split"] for t in tasks}
+    pairs = [(key, (key[0], cues_of(*key)["chain"]["also"])) for key in split]
+    pairs = [(a, b) for a, b in pairs if b in split]
+    assert len(pairs) >= 40 and all(split[a] == split[b] for a, b in pairs), [p for p in pairs if split[p[0]] != split[p[1]]]
+    test = [t for t in tasks if t["split"] == "test"]
+    assert len(test) == 78 and sum(t["meta"]["capital"] for t in test) == 15
