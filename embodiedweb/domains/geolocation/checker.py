@@ -336,7 +336,11 @@ REGION_WORDS = tuple(tuple(w.split()) for w in (
 #: the small words between a region word before the name and the name ("Canton of", "Estado de")
 REGION_LINKS = {"of", "de", "do", "da", "del", "di", "du", "des"}
 _NUM = r"[-+]?\d{1,3}(?:\.\d+)?"
-_JUNK = {"", "unknown", "none", "n a", "na", "not sure", "unsure", "x"}
+_JUNK = {"", "unknown", "none", "n a", "na", "not sure", "unsure", "x",
+         # words beside coordinates that name no place ("approximately 50.45, 30.52", "50.45, 30.52 (city centre)")
+         "approximately", "approx", "about", "around", "roughly", "circa", "ca", "near", "nearby", "somewhere",
+         "somewhere around", "close to", "centre", "center", "city centre", "city center", "the city centre",
+         "the city center", "downtown", "the centre", "the center", "near the centre", "near the center"}
 LABELS = {"latitude": "lat", "lat": "lat", "longitude": "lng", "lng": "lng", "lon": "lng", "long": "lng",
           "coordinates": "coords", "coordinate": "coords", "coords": "coords", "gps": "coords",
           "continent": "continent", "country": "country", "city": "city", "town": "city", "street": "street",
@@ -355,9 +359,24 @@ NON_PLACE_LABELS = frozenset({"confidence", "certainty", "reasoning", "reason", 
 _ABBREV = NAME_ABBREVIATIONS
 
 
+#: a city's administrative suffix in Chinese, Japanese and Korean, as signs and addresses write it (臺南市, 札幌市,
+#: 부산광역시, 서울특별시): the name without it is the city's
+_CJK_CITY_SUFFIXES = tuple(norm(x) for x in ("특별자치시", "광역시", "특별시", "시", "市"))  # folded as names are
+
+
+def _city_suffix_off(token: str) -> str:
+    if token.isascii():
+        return token
+    for suffix in _CJK_CITY_SUFFIXES:
+        if token.endswith(suffix) and len(token) > len(suffix) and not token[:-len(suffix)].isascii():
+            return token[:-len(suffix)]
+    return token
+
+
 def place_norm(s: str) -> str:
-    """:func:`norm` for place names: ``St.`` = ``Saint``, a leading "the" dropped."""
-    toks = [_ABBREV.get(t, t) for t in norm(s).split()]
+    """:func:`norm` for place names: ``St.`` = ``Saint``, a leading "the" dropped, a Chinese, Japanese or Korean
+    city's administrative suffix dropped (``札幌市`` = ``札幌``)."""
+    toks = [_city_suffix_off(_ABBREV.get(t, t)) for t in norm(s).split()]
     if toks[:1] == ["the"]:
         toks = toks[1:]
     return " ".join(toks)
@@ -911,13 +930,20 @@ def _city_contradicted(p: ParsedAnswer, x: int, gz: Gazetteer, table: dict[str, 
         if r:
             named += [k for k in holders if _region_span(toks, i, (k,)) == r]
         i += max(n, r, 1)
+    countries = gz.named_countries(p.country) if p.country else []
+
+    def country_of(i: int) -> str:
+        return table.get(norm(gz.cities[i].get("country", "")), gz.cities[i].get("country", ""))
+
     for k in named:
         region = next((h for name, h in holders.items() if _region_span(list(k), 0, (name,)) == len(k)), None)
-        if region is not None and x not in region:
+        # a region only of other countries than the one the answer names is no claim about the city ("Busan,
+        # Central District, South Korea": Israel's Central District holds no Busan, but the answer is in Korea)
+        if region is not None and x not in region and not (
+                len(countries) == 1 and countries[0] not in {country_of(i) for i in region}):
             return f"{' '.join(k)} does not hold {gz.cities[x]['name']}: another place of its name"
     if p.country:
-        countries = gz.named_countries(p.country)
-        own = table.get(norm(gz.cities[x].get("country", "")), gz.cities[x].get("country", ""))
+        own = country_of(x)
         if len(countries) == 1 and countries[0] != own:
             return f"{gz.cities[x]['name']} is not in {countries[0]}: another place of its name"
     return ""

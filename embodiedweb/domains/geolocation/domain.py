@@ -66,7 +66,7 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 6  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
+    checker_version = 7  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
     # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city;
     # 5: a street part may end with its city ("Portage Avenue in Winnipeg", "Newbury Street Boston"), spaced dashes
     # separate free-text parts, and a street's directions and ordinals must match ("Nanjing Donglu", not "Nanjing
@@ -76,6 +76,9 @@ class GeolocationDomain(Domain):
     # field, street spellings (St/Saint, -str., oe/ue, house numbers, bilingual signs); a second country outside the
     # table, a place naming a country ("North Korea", "New South Wales"), and a region or country beside the city
     # that does not hold it ("Paris, Texas") count
+    # 7: a CJK city's administrative suffix is dropped (臺南市, 부산광역시), words beside coordinates that name no place
+    # ("approximately", "city centre") are no city, and a region only of other countries than the one the answer
+    # names does not contradict the city ("Busan, Central District, South Korea")
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

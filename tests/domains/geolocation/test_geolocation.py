@@ -615,3 +615,32 @@ def test_the_two_cities_of_a_chain_are_of_one_split():
     assert len(pairs) >= 40 and all(split[a] == split[b] for a, b in pairs), [p for p in pairs if split[p[0]] != split[p[1]]]
     test = [t for t in tasks if t["split"] == "test"]
     assert len(test) == 78 and sum(t["meta"]["capital"] for t in test) == 15
+
+
+def test_genuine_forms_a_review_found_failing():
+    """Answers a red-team review found failing every task of their form (stop 30): a Chinese, Japanese or Korean
+    city's official name with its suffix (臺南市, 부산광역시: 0 of 15), coordinates with a word beside them
+    ("approximately 50.450, 30.524", "50.450, 30.524 (city centre)": 0 of 78 each), and a true district or region
+    whose English name another country's region shares ("Busan, Central District, South Korea": 0 of 10)."""
+    import re
+
+    tasks = [json.loads(line) for f in ("tasks.jsonl", "hard.jsonl")
+             for line in (data_dir() / "geo" / f).read_text(encoding="utf-8").splitlines()]
+    hanzi, hangul = re.compile(r"[\u4e00-\u9fff]"), re.compile(r"[\uac00-\ud7af]")
+    local = 0
+    for t in tasks:
+        g = t["goal"]
+        alias = next((a for a in g["city_aliases"] if hanzi.search(a) or hangul.search(a)), None)
+        if alias:
+            official = alias + ("광역시" if hangul.search(alias) else "市")
+            assert check_answer(g, f"; {g['continent']}; {g['country']}; {official}; ")["city"], official
+            local += 1
+    assert local >= 30
+    for t in tasks[:80]:
+        g = t["goal"]
+        for form in ("approximately {}, {}", "{}, {} (city centre)", "around {}, {}"):
+            assert check_answer(g, form.format(g["lat"], g["lng"]))["city"], form
+    busan = next(t["goal"] for t in tasks if t["goal"]["city"] == "Busan")
+    assert check_answer(busan, "Busan, Central District, South Korea")["city"]
+    paris = next(t["goal"] for t in tasks if t["goal"]["city"] == "Paris")
+    assert not check_answer(paris, "Paris, Texas")["city"]  # a region beside the city, no country: another Paris
