@@ -44,12 +44,12 @@ def walk(*nodes, start=10):
 def test_navigation_check(nodes):
     goal, nb, far = nodes
     g = {"dest_node": goal, "checkpoints": [far, nb]}
-    dirs = {"map": {"directions": [{"to_node": far, "at": 2}, {"to_node": nb, "at": 3}]}}
+    dirs = {"map": {"directions": [{"from_node": far, "to_node": far, "at": 2}, {"from_node": far, "to_node": nb, "at": 3}]}}
     m = NavigationDomain().check(ep(g, walk(far, goal), dirs))
     assert m == {"overall": True, "web": True, "embodied": True, "completion": 3 / 4, "final_node": goal}
     m = NavigationDomain().check(ep(g, walk(far, nb, goal), dirs, answer=None))
     assert not m["overall"] and m["web"] and not m["embodied"] and m["completion"] == 3 / 4
-    m = NavigationDomain().check(ep(g, walk(far), {"map": {"directions": [{"to_node": far, "at": 1}]}}))
+    m = NavigationDomain().check(ep(g, walk(far), {"map": {"directions": [{"from_node": far, "to_node": far, "at": 1}]}}))
     assert m == {"overall": False, "web": False, "embodied": False, "completion": 1 / 4, "final_node": far}
     m = NavigationDomain().check(ep({"dest_node": goal}, {"node": nb}, {}))
     assert m["embodied"] and not m["web"] and not m["overall"] and m["completion"] == 1 / 2
@@ -61,16 +61,21 @@ def test_navigation_directions_must_come_before_arrival(nodes):
     goal, nb, far = nodes
     g = {"dest_node": goal}
 
-    def web(at, path):
-        return NavigationDomain().check(ep(g, walk(*path), {"map": {"directions": [{"to_node": goal, "at": at}]}}))["web"]
+    def web(at, path, frm=None):
+        d = {"from_node": frm or path[0], "to_node": goal, "at": at}
+        return NavigationDomain().check(ep(g, walk(*path), {"map": {"directions": [d]}}))["web"]
 
     assert web(5, [far, nb, goal])  # asked at step 5, arrived (nb, within the radius) at step 10
     assert not web(11, [far, nb, goal])  # asked after arriving at nb (step 10)
     assert not web(10 + 5, [far, nb, goal, far, goal])  # left and came back: the first arrival counts
     assert web(20, [far, far])  # never arrived: the directions still count for web
+    # from a start whose route the walker, as it asked, stood nowhere near (here: from the destination to itself,
+    # asked at the far end): they guided nothing
+    assert not web(5, [far, nb, goal], frm=goal)
+    assert not web(5, [far, nb, goal], frm="no such node")
     # a state without arrival steps reads as all at step 0 (fails closed)
     assert not NavigationDomain().check(ep(g, {"node": goal, "path": [far, goal]},
-                                           {"map": {"directions": [{"to_node": goal, "at": 3}]}}))["web"]
+                                           {"map": {"directions": [{"from_node": far, "to_node": goal, "at": 3}]}}))["web"]
 
 
 def test_street_validation(nodes):
