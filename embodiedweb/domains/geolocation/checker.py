@@ -510,12 +510,18 @@ def _match(toks: list[str], i: int, index: dict[str, tuple[int, ...]], longest: 
     return 0, ()
 
 
+#: words before a city's name that make it a lake's or a gulf's ("Lausanne (on Lake Geneva)" names one city)
+_WATER_BEFORE = (("lake",), ("lac",), ("lago",), ("gulf", "of"), ("bay", "of"), ("lake", "of"))
+
+
 def _scan(toks: list[str], index: dict[str, tuple[int, ...]], longest: int) -> list[int]:
     found: list[int] = []
     i = 0
     while i < len(toks):
         n, hit = _match(toks, i, index, longest)
-        if hit:
+        if hit and any(tuple(toks[max(0, i - len(w)):i]) == w for w in _WATER_BEFORE):
+            i += n  # a body of water named after the city, not the city
+        elif hit:
             found += [h for h in hit if h not in found]
             i += n
         else:

@@ -78,7 +78,8 @@ class GeolocationDomain(Domain):
     # that does not hold it ("Paris, Texas") count
     # 7: a CJK city's administrative suffix is dropped (臺南市, 부산광역시), words beside coordinates that name no place
     # ("approximately", "city centre") are no city, and a region only of other countries than the one the answer
-    # names does not contradict the city ("Busan, Central District, South Korea")
+    # names does not contradict the city ("Busan, Central District, South Korea"); a lake named after a city is no
+    # second city ("Lausanne (on Lake Geneva)")
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

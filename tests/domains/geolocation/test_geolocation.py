@@ -644,3 +644,6 @@ def test_genuine_forms_a_review_found_failing():
     assert check_answer(busan, "Busan, Central District, South Korea")["city"]
     paris = next(t["goal"] for t in tasks if t["goal"]["city"] == "Paris")
     assert not check_answer(paris, "Paris, Texas")["city"]  # a region beside the city, no country: another Paris
+    lausanne = next(t["goal"] for t in tasks if t["goal"]["city"] == "Lausanne")  # a lake is no second city
+    assert check_answer(lausanne, "Lausanne (on Lake Geneva), Switzerland")["city"]
+    assert not check_answer(lausanne, "Lausanne or Geneva, Switzerland")["city"]
