@@ -76,7 +76,7 @@ class GeolocationDomain(Domain):
     # field, street spellings (St/Saint, -str., oe/ue, house numbers, bilingual signs); a second country outside the
     # table, a place naming a country ("North Korea", "New South Wales"), and a region or country beside the city
     # that does not hold it ("Paris, Texas") count
-    # 7: a CJK city's administrative suffix is dropped (臺南市, 부산광역시), words beside coordinates that name no place
+    # 7: a CJK city's administrative suffix is dropped (臺南市, Busan's -gwangyeoksi), words beside coordinates that name no place
     # ("approximately", "city centre") are no city, and a region only of other countries than the one the answer
     # names does not contradict the city ("Busan, Central District, South Korea"); a lake named after a city is no
     # second city ("Lausanne (on Lake Geneva)")
