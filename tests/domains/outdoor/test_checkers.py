@@ -205,3 +205,16 @@ def test_timed_walk_rules(nodes):
     assert common.there_since(w, goal, 10) and not common.there_since(w, goal, 11)
     assert not common.there_since(w, goal, 30)
     assert common.arrival_step({"path": [far, goal]}, goal) == 0  # no steps: all at 0
+
+
+def test_directions_guide_a_walker_standing_near_their_route_when_asked(nodes):
+    """:func:`common.guided` reads where the walker stood at the step the directions were asked for (not where it
+    started), and needs both ends of the route."""
+    goal, _nb, far = nodes
+    world = walk(far, goal)  # at far from step 0, at goal from step 10
+    assert common.guided(world, {"from_node": goal, "to_node": goal, "at": 10})  # standing on the route then
+    assert not common.guided(world, {"from_node": goal, "to_node": goal, "at": 2})  # still at far then
+    assert common.guided(world, {"from_node": far, "to_node": goal, "at": 2})
+    assert not common.guided(world, {"from_node": far, "to_node": None, "at": 2})  # no destination: no route
+    assert not common.guided(world, {"to_node": goal, "at": 2})  # no start: no route
+    assert common.stood_at(world, 9) == far and common.stood_at(world, 10) == goal
