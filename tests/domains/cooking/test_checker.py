@@ -357,3 +357,15 @@ def test_arrival_and_cooked_there_on_partial_records():
     assert not ck.cooked_there({"objectType": "BreadSliced", "stamps": {"sliced": 6}}, 4, req, 2, t)
     assert not ck.cooked_there({"objectType": "AppleSliced", "stamps": {"heated:Toaster": 6}}, 4, req, 2, t)
     assert ck.place_steps({"steps": [{"ops": [{"op": "place", "obj": "Apple"}]}]}) == [(0, {"type": "Apple", "state": {}})]
+
+
+def test_a_components_work_follows_the_recipes_order():
+    """Slices inherit the whole food's stamps: a potato fried whole at step 9 and sliced at step 12, where the
+    recipe slices it (step 1) before frying the slices (step 2), did step 2's work before step 1's."""
+    recipe = {"steps": [{"ops": [{"op": "slice", "obj": "Potato"}]},
+                        {"ops": [{"op": "cook", "obj": "PotatoSliced", "how": "pan"}]}]}
+    whole_first = {"sliced": 12, "heated": 9, "heated:StoveBurner": 9}
+    in_order = {"sliced": 9, "heated": 12, "heated:StoveBurner": 12}
+    assert ck.early_work(recipe, [obj("P", "PotatoSliced", cooked=True, stamps=whole_first)], [2, 6]) == {1}
+    assert ck.early_work(recipe, [obj("P", "PotatoSliced", cooked=True, stamps=in_order)], [2, 6]) == set()
+    assert ck.early_work(recipe, [obj("P", "PotatoSliced", stamps={"sliced": 9})], [2, 6]) == set()  # not cooked

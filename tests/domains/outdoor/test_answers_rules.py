@@ -179,3 +179,14 @@ def test_times_on_the_hour_and_on_the_24_hour_clock(answer, value, ok):
     """"4 o'clock" and "1705 hrs" are clock times (a red-team review found both rejected on every task); every
     time in the answer must agree, and a four-digit number without "hrs" is no time."""
     assert judge(answer, T(value)).ok is ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("5:50 pm, or 6", False), ("5:50 pm or maybe 6.", False), ("5:50 pm, give or take 20 minutes", False),
+    ("5:50 pm, or ten past six", False), ("ten to six in the afternoon", True), ("five-fifty p.m.", True),
+    ("twenty past five in the afternoon", False), ("Platform 4, at 5:50 pm", True), ("5:50 pm, more or less", True)])
+def test_a_second_time_offered_beside_the_time_is_a_hedge(answer, ok):
+    """A bare hour offered as an alternative, a margin, or a clock phrase without "minutes" is a second time
+    (stop 30: "5:50 pm, or 6" and "give or take 20 minutes" passed every time task); a bare number that is not
+    offered as a time is not one."""
+    assert judge(answer, {"kind": "time", "value": "5:50 pm"}).ok is ok
