@@ -350,8 +350,10 @@ def clock_phrases(text: str) -> str:
 
 
 #: words that offer what follows them as an alternative, or a margin ("or maybe 39", "give or take two years")
-_HEDGE_BEFORE = re.compile(r"(?:\b(?:or|nor|maybe|perhaps|possibly|probably|either|give\s+or\s+take|plus\s+or\s+minus)"
-                           r"|±|\+/-)[\s,]*$")
+_HEDGE_BEFORE = re.compile(r"(?:\b(?:or|nor|maybe|perhaps|possibly|probably|either|give\s+or\s+take|plus\s+or\s+minus"
+                           r"|else|otherwise|alternatively|if\s+not|rather|even|vs|versus|between|latest|earliest"
+                           r"|(?:could|might|may|would)(?:\s+also)?\s+be)"
+                           r"|±|\+/-|/)[\s,]*$")
 _HEDGE_AFTER = re.compile(r"[\s,]*(?:or|nor)\b")
 
 
@@ -392,19 +394,68 @@ _TIME = re.compile(r"(?<![\w.:])(\d{1,2})(?:\s*[:.h]\s*(\d{2})(?::\d{2})?)?\s*(a
                    r"(?:(?<=\d)\s*(?:hrs|hours|hr|h)\b)?(?![\w:])")
 
 
+#: words after which, or before which, a number is not a label's or a unit's: hedges, verbs of being,
+#: prepositions of time and small words ("or 6", "if not 6", "could be 6", "6 at the latest", "6 or so")
+_FREE_WORDS = frozenset("""
+    or nor maybe perhaps possibly probably either else otherwise alternatively not rather even vs versus between
+    latest earliest and to than then be is was are were it it's its that this so just only also say like around
+    about approximately roughly nearly almost at by until till before after from if unless though although but
+    could might may would will should sure guess think believe i'd i'm likely more less ish
+    """.split())
+_TOKEN_BEFORE = re.compile(r"(\S+)\s*$")
+#: the whole part of a decimal or a thousands group ("14.7 metres", "1,200")
+_IN_A_NUMBER = re.compile(r"[.,]\d")
+#: the first of two numbers sharing a unit, before the second ("3 or" of "3 or 4 times")
+_PAIR_BEFORE = re.compile(r"(?<![\d:.,])\d+(?:[.,]\d+)?\s*(?:or|to|and|-|–)\s*$")
+#: a number sharing the unit of the next ("3 or 4 times a month", "2 to 3 hours")
+_SHARED_UNIT = re.compile(r"\s*(?:or|to|and|-|–)\s*\d+(?:[.,]\d+)?\s*(?![ap]\.?m\b)[a-z]{2,}")
+_TOKEN_AFTER = re.compile(r"\s*(\S+)")
+
+
+def _stands_free(text: str, m: re.Match[str]) -> bool:
+    """Whether the bare number matched by ``m`` stands free of a label or a unit, so in a time answer it is an
+    hour offered beside the time: the word before it, unless a clause ends there, and the word after it are
+    small words (:data:`_FREE_WORDS`) or missing. "5:50 pm, or 6", "5:50 pm vs 6", "6 at the latest, 5:50 pm"
+    and "5:50 pm, 6-ish" stand free, and so does any number after a hedge ("or 6 minutes later"); "platform 4",
+    "gate 6 at 5:50 pm", "6 minutes", "3 or 4 times" and the whole part of "14.7 m" do not. A closed list of
+    labels would miss the next one; the small words that can stand beside an hour are few."""
+    if _IN_A_NUMBER.match(text, m.end()) or re.search(r"\d[.,]$", text[max(0, m.start() - 2):m.start()]):
+        return False
+    after = _TOKEN_AFTER.match(text, m.end())
+    word_after = re.match(r"[a-z][\w']*", after.group(1)) if after else None
+    if word_after and word_after.group(0) not in _FREE_WORDS and _PAIR_BEFORE.search(
+            text, max(0, m.start() - 20), m.start()):
+        return False  # the second of "3 or 4 times"
+    if _HEDGE_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+        return True  # "or 6 minutes later", "or 6 or 7 times": still a second time offered
+    if _SHARED_UNIT.match(text, m.end()):
+        return False
+    before = _TOKEN_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    if before and not re.search(r"[.,;:!?(/\-]$", before.group(1)):
+        word = re.search(r"[\w']+$", before.group(1))
+        if word and word.group(0) not in _FREE_WORDS:
+            return False
+    if after and after.group(1)[0].isalnum():
+        word = re.match(r"[\w']+", after.group(1))
+        if not word or word.group(0) not in _FREE_WORDS:
+            return False
+    return True
+
+
 def clock_times(text: str, bare: bool = False) -> list[tuple[int, int, str | None]]:
     """``(hour, minute, "am"|"pm"|None)`` for each clock time in folded ``text``: ``H:MM``/``H.MM`` with or
     without am/pm, ``H am``/``H pm``, noon and midnight, ``H o'clock`` and ``HHMM hrs``; with ``bare`` a number
-    alone offered as an alternative ending its clause is an hour too ("5:50 pm, or 6" gives two times; "Platform
-    4, at 2:15 pm" one)."""
+    up to 24 that stands free is an hour too (see :func:`_stands_free`: "5:50 pm, or 6", "5:50 pm, if not 6",
+    "5:50 pm, 6 at the latest" give two times; "Platform 4, at 2:15 pm" and "2:15 pm, 6 minutes late" one)."""
     out: list[tuple[int, int, str | None]] = []
     for m in _TIME.finditer(text):
         h, mins, ap = int(m.group(1)), m.group(2), m.group(3)
-        if mins is None and ap is None and not (bare and _HEDGE_BEFORE.search(text, max(0, m.start() - 20), m.start())
-                                                and _CLAUSE_END.match(text, m.end())):
+        if mins is None and ap is None and not (bare and h <= 24 and m.group(0)[-1].isdigit() and _stands_free(text, m)):
             continue  # a bare number is not a time, unless offered as one ("5:50 pm, or 6")
         half = ("am" if ap.startswith("a") else "pm") if ap else None
         out.append((h, int(mins) if mins is not None else 0, half))  # impossible times are kept: they match nothing
+    if bare:  # "6ish", "6-ish": an hour, approximately
+        out.extend((int(m.group(1)), 0, None) for m in re.finditer(r"(?<![\w.:])(\d{1,2})\s*-?\s*ish\b", text))
     for m in re.finditer(r"\b(noon|midday|midnight)\b", text):
         out.append((12, 0, "pm" if m.group(1) != "midnight" else "am"))
     for m in _OCLOCK.finditer(text):  # "4 o'clock", "4 o'clock pm"

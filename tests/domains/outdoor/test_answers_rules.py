@@ -184,9 +184,16 @@ def test_times_on_the_hour_and_on_the_24_hour_clock(answer, value, ok):
 @pytest.mark.parametrize(("answer", "ok"), [
     ("5:50 pm, or 6", False), ("5:50 pm or maybe 6.", False), ("5:50 pm, give or take 20 minutes", False),
     ("5:50 pm, or ten past six", False), ("ten to six in the afternoon", True), ("five-fifty p.m.", True),
-    ("twenty past five in the afternoon", False), ("Platform 4, at 5:50 pm", True), ("5:50 pm, more or less", True)])
+    ("twenty past five in the afternoon", False), ("Platform 4, at 5:50 pm", True), ("5:50 pm, more or less", True),
+    # stop 31: a bare hour after any word, not only after "or" ("if not", "otherwise", "vs", before "at the latest")
+    ("5:50 pm, if not 6", False), ("5:50 pm otherwise six", False), ("5:50 pm, could also be 6", False),
+    ("5:50 pm vs 6", False), ("5:50 pm, 6 at the latest", False), ("5:50 pm / 6", False), ("5:50 pm (or 6)", False),
+    ("5:50 pm, 6-ish", False), ("5:50 pm or 6 or 7 times", False), ("5:50 pm or 6 minutes later", False),
+    ("Bus 6 leaves at 5:50 pm", True), ("5:50 pm on June 6", True), ("5:50 pm, 7 days a week", True),
+    ("5:50 pm (gate 6).", True), ("5:50 pm, 3 or 4 times a month", True), ("5:50 pm, 14.7 m from the door", True),
+    ("5:50 pm, about 2 hours before closing", True)])
 def test_a_second_time_offered_beside_the_time_is_a_hedge(answer, ok):
     """A bare hour offered as an alternative, a margin, or a clock phrase without "minutes" is a second time
     (stop 30: "5:50 pm, or 6" and "give or take 20 minutes" passed every time task); a bare number that is not
-    offered as a time is not one."""
+    offered as a time (a label's, a unit's, a decimal's) is not one."""
     assert judge(answer, {"kind": "time", "value": "5:50 pm"}).ok is ok

@@ -68,7 +68,7 @@ WRONG = [
     ("14.6 feet", N("14.6", "m", 0.15), "(4.45 m) is not"), ("14.6 cm", N("14.6", "m", 0.15), "(0.15 m) is not"),
     ("on the 14th floor of the 70-storey tower", N("14", "floor"), "70"), ("2063 or 2064", N("2064", "year"), "2063"),
     ("the sixties", N("2064", "year"), "no number"), ("9:30 pm", T("9:30 am"), "9:30 pm is not"),
-    ("2:15 or 2:20", T("2:15 pm"), "2:20"), ("at 2", T("2:15 pm"), "no clock time"), ("25:15", T("2:15 pm"), "25:15"),
+    ("2:15 or 2:20", T("2:15 pm"), "2:20"), ("at 2", T("2:15 pm"), "2:00 is not 2:15 pm"), ("25:15", T("2:15 pm"), "25:15"),
     ("Pei", P("Ieoh Ming Pei"), "does not name"), ("Gilbert", P("Cass Gilbert"), "does not name"),
     ("Mies van der Rohe", P("Ludwig Mies van der Rohe and Philip Johnson"), "Philip Johnson"),
     ("Ben Whitfield", P("Ana K. Whitfield"), "does not name"),
