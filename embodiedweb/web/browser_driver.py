@@ -1094,6 +1094,8 @@ class BrowserDriver(WebDriver):
         from playwright.sync_api import Error as PWError
 
         self._snaps.pop(id(page), None)
+        if not path.startswith("/"):  # the origin's own path: never a user name before another host
+            path = "/" + path
         try:
             page.goto(self.origin + path, wait_until="load", timeout=NAV_TIMEOUT_MS)
         except PWError as e:

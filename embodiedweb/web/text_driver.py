@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote_plus, urljoin
+from urllib.parse import quote_plus, unquote, urljoin
 
 import numpy as np
 
@@ -51,6 +51,13 @@ class _Tab:
     @property
     def path(self) -> str:
         return self.history[self.index] if self.index >= 0 else "/"
+
+
+def _as_served(path: str) -> str:
+    """``path?query`` as the sites see it behind a web server: the path percent-decoded (an ASGI server decodes
+    it before routing, so in browser mode ``/recipes/recipe/r001%2Fstep%2F1`` is step 1), the query as sent."""
+    p, sep, query = path.partition("?")
+    return unquote(p) + sep + query
 
 
 class TextDriver(WebDriver):
@@ -460,7 +467,7 @@ class TextDriver(WebDriver):
 
     def _fetch(self, method: str, path: str, form: dict[str, list[str]] | None) -> tuple[str, Any, int]:
         for _ in range(MAX_REDIRECTS):
-            resp = self.app.handle(Request.from_url(method, path, self.session, form))
+            resp = self.app.handle(Request.from_url(method, _as_served(path), self.session, form))
             if resp.redirect is None:
                 return path, resp.doc, resp.status
             path = to_local_path(resp.redirect, path)

@@ -47,12 +47,39 @@ def to_local_path(url: str, base_path: str = "/") -> str:
             raise UrlRefused(
                 f"goto refused: '{host}' is not reachable; only the local sites on {CANONICAL_ORIGIN}/ are "
                 "(home, and the sites linked from it)")
-        return browser_encode(parts.path, parts.query)
-    if not url.startswith("/") and "." in url.split("/")[0]:
+        return browser_encode(_resolved(parts.path), parts.query)
+    if not url.startswith("/") and "." in url.split("/")[0].split("?")[0] and url.split("/")[0] not in (".", ".."):
         raise UrlRefused(f"goto refused: '{url}' is not reachable; only the local sites on {CANONICAL_ORIGIN}/ are")
-    joined = urljoin(base_path, url)
-    p = urlsplit(joined)
-    return browser_encode(p.path, p.query)
+    p = urlsplit(urljoin(base_path if base_path.startswith("/") else "/" + base_path, url))
+    return browser_encode(_resolved(p.path), p.query)
+
+
+#: percent-encoded dot segments, which a browser resolves as dots (WHATWG URL standard)
+_DOTS = {"%2e": ".", ".%2e": "..", "%2e.": "..", "%2e%2e": ".."}
+
+
+def _resolved(path: str) -> str:
+    """``path`` with its dot segments removed the way a browser does (RFC 3986, 5.2.4), always from the root:
+    ``/../shop/cart`` is ``/shop/cart``. (``urljoin`` keeps what climbs above the root and drops the leading
+    slash: ``/../@2130706433:8080/`` became ``@2130706433:8080/``, which the browser driver appended to its
+    origin, so a red-team review reached another port on the machine.)"""
+    out: list[str] = []
+    segments = path.split("/")
+    for i, seg in enumerate(segments):
+        last = i == len(segments) - 1
+        seg = _DOTS.get(seg.lower(), seg)
+        if seg == ".":
+            if last:
+                out.append("")
+        elif seg == "..":
+            if len(out) > 1:
+                out.pop()
+            if last:
+                out.append("")
+        else:
+            out.append(seg)
+    resolved = "/".join(out)
+    return resolved if resolved.startswith("/") else "/" + resolved
 
 
 def canonical(path: str) -> str:

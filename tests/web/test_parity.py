@@ -107,6 +107,14 @@ SEQUENCES: dict[str, tuple[str, list[Step]]] = {
         by("checkbox", "Covered box"), ("press", {"key_comb": "Space"}), ("press", {"key_comb": "Tab"}),
         ("press", {"key_comb": "Space"}),
     ]),
+    # dot segments resolve from the root, never above it (stop 31: "/../@2130706433:PORT/" became a user name
+    # before another host on the machine in browser mode), and an encoded slash is a slash in both modes (an
+    # ASGI server decodes the path before routing)
+    "escapes": ("/formlab/", [
+        ("goto", {"url": "/../formlab/cart"}), ("goto", {"url": "/x/../../@2130706433:9/"}),
+        ("goto", {"url": "/../@0x7f000001:9/"}), ("goto", {"url": "/%2e%2e/formlab/"}),
+        ("goto", {"url": "../formlab/item/egg"}), ("goto", {"url": "/formlab/item%2Fegg"}),
+    ]),
     # at most 20 tabs: the 20th new_tab is refused in both modes, and works again after a close_tab
     "tab_cap": ("/formlab/", [("new_tab", {})] * 20 + [("close_tab", {}), ("new_tab", {}), ("new_tab", {})]),
 }

@@ -21,10 +21,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from embodiedweb.text import NAME_ABBREVIATIONS, fold
 
-_RECIPE = re.compile(r"/recipes/recipe/(r\d+)")
+#: the path of a recipe's page: its overview or one of its steps
+_RECIPE = re.compile(r"/recipes/recipe/(r\d+)(?:/step/(\d+))?/?")
 
 
 def norm(text: str | None) -> str:
@@ -172,9 +174,18 @@ def architect_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def recipe_of(url: str) -> str | None:
-    """The recipe id a recipe-site URL shows (overview or step page), else None."""
-    m = _RECIPE.search(url or "")
-    return m.group(1) if m else None
+    """The recipe id a tab at ``url`` shows: its path is the recipe's overview or one of its steps, and the site
+    has that recipe and step (a red-team review opened ``/wiki/search?q=/recipes/recipe/r012`` and
+    ``/recipes/recipe/r012/step/999``, a search page and a "step not found" page, and both counted); else None."""
+    from web_sites.recipes import catalog
+
+    m = _RECIPE.fullmatch(urlsplit(url or "").path)
+    if not m:
+        return None
+    recipe = catalog.shown(m.group(1))
+    if recipe is None or m.group(2) is not None and not 1 <= int(m.group(2)) <= len(recipe["steps"]):
+        return None
+    return m.group(1)
 
 
 def _tab_recipes(snap: dict[str, Any]) -> Counter:

@@ -53,8 +53,9 @@ class AssistantDomain(Domain):
     #: 5: a recipe look-up accepts any of the recipes tied for the quickest (its kind now names a piece of equipment
     #: too, so that the food decides the answer); a turn about "the food at a place" (order it, look its recipe up)
     #: needs a piece of it there seen this episode (the kitchen's record of what was in view or in a receptacle
-    #: opened), not a food worked out without looking
-    checker_version = 5
+    #: opened), not a food worked out without looking; 6: a tab shows a recipe only at that recipe's own page
+    #: (overview or an existing step), not at any URL that names its path
+    checker_version = 6
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

@@ -293,11 +293,11 @@ def test_going_back_to_the_tab_means_that_tab():
     recipe when the turn started; loading it in the tab one is on, or in a new tab, does not do it."""
     from embodiedweb.domains.assistant.checks import CHECKS
 
-    home, r1, r2 = "http://ewa.local/", "http://ewa.local/recipes/recipe/r1", "http://ewa.local/recipes/recipe/r2"
+    home, r1, r2 = "http://ewa.local/", "http://ewa.local/recipes/recipe/r001", "http://ewa.local/recipes/recipe/r002"
     before = {"browser": {"tabs": [home, r1, r2], "active": 2, "ids": [1, 2, 3]}}
 
     def focus(tabs, active, ids):
-        return CHECKS["focus"]({"recipe": "r1"}, before, {"browser": {"tabs": tabs, "active": active, "ids": ids}},
+        return CHECKS["focus"]({"recipe": "r001"}, before, {"browser": {"tabs": tabs, "active": active, "ids": ids}},
                                "")["ok"]
 
     assert focus([home, r1, r2], 1, [1, 2, 3])
@@ -349,3 +349,17 @@ def test_people_count_without_their_middle_names():
     assert not two.named("Herbert Krapp", "Herbert J. Krapp") and two.named("Herbert J. Krapp", "Herbert J. Krapp")
     firm = Candidates(["Kohn Pedersen Fox", "Fred F. French Company"], people=True, firms=["Kohn Pedersen Fox"])
     assert not firm.named("Kohn Fox", "Kohn Pedersen Fox") and not firm.named("Fred Company", "Fred F. French Company")
+
+
+@pytest.mark.parametrize(("url", "rid"), [
+    ("http://ewa.local/recipes/recipe/r012", "r012"), ("http://ewa.local/recipes/recipe/r012/step/2?x=1", "r012"),
+    ("http://ewa.local/recipes/recipe/r012/", "r012"),
+    # stop 31: a search page whose query names the recipe's path, a step the recipe lacks, a recipe the site lacks
+    ("http://ewa.local/wiki/search?q=/recipes/recipe/r012", None), ("http://ewa.local/recipes/recipe/r012/step/999", None),
+    ("http://ewa.local/recipes/recipe/r012/step/0", None), ("http://ewa.local/recipes/recipe/r99999", None),
+    ("http://ewa.local/x/recipes/recipe/r012", None),
+])
+def test_a_tab_shows_a_recipe_only_on_that_recipes_pages(url, rid):
+    from embodiedweb.domains.assistant.checks import recipe_of
+
+    assert recipe_of(url) == rid
