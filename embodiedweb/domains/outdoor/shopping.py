@@ -54,8 +54,9 @@ class ShoppingDomain(StreetDomain):
     #: 4: every tier buys exactly what is asked (one unit, or ``qty``, with the options, for pickup at the store, and
     #: no other unit of the product anywhere); an errand's store counts as reached only once its order exists;
     #: 5: an errand's answer may say a clock time in words (traveling's judge, version 5); 6: traveling's judge,
-    #: version 6 (hedges in words, bare hours, margins, surnames alone; hyphenated units)
-    checker_version = 6
+    #: version 6 (hedges in words, bare hours, margins, surnames alone; hyphenated units); 7: traveling's judge,
+    #: version 7 (a bare hour standing free)
+    checker_version = 7
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "

@@ -114,8 +114,9 @@ class TravelingDomain(StreetDomain):
     #: snippet counts as read on the wiki; 5: clock times said in words ("quarter past five") are read;
     #: 6: a second value offered in words, as a bare hour or as a margin ("maybe thirty-nine or 38", "5:50 pm, or
     #: 6", "give or take 20 minutes"), or another person named by surname alone, is a hedge; "ten to six", "five-fifty
-    #: p.m.", "a 125-foot-long", "the fifteenth-floor" and millimetres are read
-    checker_version = 6
+    #: p.m.", "a 125-foot-long", "the fifteenth-floor" and millimetres are read; 7: a bare hour standing free beside
+    #: the time is a second time whatever word offers it ("if not 6", "vs 6", "6 at the latest", "6-ish")
+    checker_version = 7
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

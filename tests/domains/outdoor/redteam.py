@@ -1,9 +1,10 @@
 """Red-team agents for EWA-Navigation-v0 and EWA-Shopping-v0 (see :mod:`tests.redteam`).
 
-Shortcuts must fail (a rule-blind store choice may pass only as often as the suite's balance allows:
-at most 30 %); genuine alternatives must pass. The agents act only through action strings; cheaters know
-the goal where the cheat needs it, genuine agents read what they need from the observations (the
-instruction, the shop's and the map's pages) and follow the map's route to the node it names.
+Shortcuts must fail (a rule-blind store choice may pass only as often as the suite's balance allows: at
+most 45 %, and no pick more than 40 % of one rule's tasks); genuine alternatives must pass. The agents act
+only through action strings; cheaters know the goal where the cheat needs it, genuine agents read what they
+need from the observations (the instruction, the shop's and the map's pages) and follow the map's route
+to the node it names.
 
 ``python -m tests.domains.outdoor.redteam [N]`` prints the navigation and shopping rows of the README's
 shortcut-rate table.
@@ -433,9 +434,12 @@ class DeliveryInsteadOfPickup(ShopAgent):
 
 
 class _RuleBlind(ShopAgent):
-    """Buys where a rule-blind strategy says (privileged distances), walks there."""
+    """Buys where a rule-blind strategy says (privileged distances), walks there. It may pass as often as the
+    suite's balance allows (``BLIND_CAP`` of :mod:`embodiedweb.data_gen.outdoor_tasks`: 45 % since stop 31,
+    when every pick was also held to 40 % of each rule's tasks, its definition aside; 30 % and 34 % before, when
+    each rule's answers piled up on one rank instead)."""
 
-    allowed = 0.30
+    allowed = 0.45
     tolerated = ("no store",)
 
     def pick(self) -> str | None:
@@ -497,8 +501,6 @@ class CheapestAvailable(_RuleBlind):
 class SecondNearest(_RuleBlind):
     """Ignores the rule and bets on the suite's statistics: the second-nearest store that sells it."""
 
-    allowed = 0.34
-
     def pick(self) -> str | None:
         ranked = sorted(self.offers(), key=self.walking)
         return ranked[1] if len(ranked) > 1 else None
@@ -508,7 +510,7 @@ class FixedStore(_RuleBlind):
     """Always the same store: the one that is the answer most often in the suite."""
 
     def pick(self) -> str | None:
-        return "midtown-east" if "midtown-east" in self.offers() else None
+        return "hells-kitchen" if "hells-kitchen" in self.offers() else None
 
 
 class AddressWalker(ShopAgent):

@@ -318,13 +318,14 @@ def test_standard_shopping_suite_version_unchanged():
     """The hard task file is no part of the standard tier's world digest (task files are left out). (The checker
     version went from 1 to 2 with the hard tier's quantity rule, to 3 with the answer judge's decimal comma and to 4
     with stop 29's exact purchase and errand timing rules, to 5 with clock times in words (the digest moved with
-    that stop's country articles), and to 6 with stop 30's hedges in words, bare hours and margins; the
+    that stop's country articles), to 6 with stop 30's hedges in words, bare hours and margins, and to 7 with stop
+    31's free-standing hours (the standard tasks were regenerated then, per-rule balance); the
     digest, 02910e9d38ee until then, moved in stop 28 with the wiki's chain articles (data/wiki/cues.json) and the
     geolocation signs (data/geo/standpoints.json), which
     every env's world digest covers.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c6-3e2ef4ae4830"
+        assert e.unwrapped.suite_version == "c7-d28d725c594e"
     finally:
         e.close()
 
@@ -370,5 +371,28 @@ def test_stores_learnt_per_rule_do_not_pick_the_store():
         right[t.task_id] = right.get(t.task_id, True) and pick
         single += pick and "errands" not in t.goal
     errands = [t for t in every if t.split == "test" and "errands" in t.goal and t.task_id in right]
-    assert single <= 0.25 * 60, single
+    # a third: a blind guess among the three stores with stock (11 of 60 at stop 30, when the store a stock-blind
+    # reading picks was always out of stock; 18 of 60 since stop 31, when it is not always, see below)
+    assert single <= 60 / 3, single
     assert sum(right[t.task_id] for t in errands) <= 0.4 * len(errands), (sum(right[t.task_id] for t in errands), len(errands))
+
+
+def test_no_rule_blind_pick_answers_much_of_one_rule():
+    """Per rule and split, no rule-blind pick but the rule's own definition answers much more of the single
+    purchases than the generator's cap (``RULE_RANK_CAP``); a pick learnt per rule from train passed 38 of 58
+    single test purchases until stop 31, when the store a stock-blind or budget-blind reading picks was always
+    ruled out, so the next rank was the answer. (The errands are held by their caps on orders of the stores:
+    :func:`test_stores_learnt_per_rule_do_not_pick_the_store`.)"""
+    from embodiedweb.data_gen.hard_shopping import DEFINITION, RULE_RANK_CAP
+    from tests.domains.outdoor.rank_prior import learnt_picks, pick_shares
+
+    every = list(load_tasks(spec_for("EWA-Shopping-v0").level_tasks_path("hard"), ShoppingDomain().validate_task))
+    for split in ("train", "test"):
+        for (errand, rule), (counter, n) in pick_shares(every, split).items():
+            if errand:
+                continue
+            worst = max((k for k in counter if k not in DEFINITION.get(rule, ())), key=counter.__getitem__)
+            assert counter[worst] <= max(3, round(RULE_RANK_CAP * n) + 1), (split, rule, worst, counter[worst], n)
+    learnt = learnt_picks(every)
+    singles = [v for (errand, rule), v in learnt.items() if not errand and rule not in DEFINITION]
+    assert sum(r for _p, r, _n in singles) <= 0.45 * sum(n for *_x, n in singles), singles
