@@ -188,7 +188,8 @@ def test_times_on_the_hour_and_on_the_24_hour_clock(answer, value, ok):
     # stop 31: a bare hour after any word, not only after "or" ("if not", "otherwise", "vs", before "at the latest")
     ("5:50 pm, if not 6", False), ("5:50 pm otherwise six", False), ("5:50 pm, could also be 6", False),
     ("5:50 pm vs 6", False), ("5:50 pm, 6 at the latest", False), ("5:50 pm / 6", False), ("5:50 pm (or 6)", False),
-    ("5:50 pm, 6-ish", False), ("5:50 pm or 6 or 7 times", False), ("5:50 pm or 6 minutes later", False),
+    ("5:50 pm, 6-ish", False), ("5:50 pm, 6ish", False), ("5:50 pm or 6 or 7 times", False),
+    ("5:50 pm or 6 minutes later", False),
     ("Bus 6 leaves at 5:50 pm", True), ("5:50 pm on June 6", True), ("5:50 pm, 7 days a week", True),
     ("5:50 pm (gate 6).", True), ("5:50 pm, 3 or 4 times a month", True), ("5:50 pm, 14.7 m from the door", True),
     ("5:50 pm, about 2 hours before closing", True)])
@@ -197,3 +198,14 @@ def test_a_second_time_offered_beside_the_time_is_a_hedge(answer, ok):
     (stop 30: "5:50 pm, or 6" and "give or take 20 minutes" passed every time task); a bare number that is not
     offered as a time (a label's, a unit's, a decimal's) is not one."""
     assert judge(answer, {"kind": "time", "value": "5:50 pm"}).ok is ok
+
+
+@pytest.mark.parametrize(("answer", "value"), [
+    ("five-fifty a.m.", "5:50 am"), ("nine oh five am", "9:05 am"), ("ten fifteen at night", "10:15 pm"),
+    ("six fifteen in the evening", "6:15 pm"), ("seven thirty in the morning", "7:30 am")])
+def test_a_clock_time_spoken_with_its_half_of_the_day(answer, value):
+    """Spoken clock times take am or pm from what follows them ("at night" is pm though it starts with an a);
+    a sampled mutant that read "a.m." as pm survived the other tests (stop 31)."""
+    assert judge(answer, {"kind": "time", "value": value}).ok
+    other = value.replace("am", "pm") if value.endswith("am") else value.replace("pm", "am")
+    assert not judge(answer, {"kind": "time", "value": other}).ok
