@@ -400,9 +400,11 @@ _FREE_WORDS = frozenset("""
     or nor maybe perhaps possibly probably either else otherwise alternatively not rather even vs versus between
     latest earliest and to than then be is was are were it it's its that this so just only also say like around
     about approximately roughly nearly almost at by until till before after from if unless though although but
-    could might may would will should sure guess think believe i'd i'm likely more less ish
+    could might may would will should sure guess think believe i'd i'm likely more less ish on in for when
     """.split())
 _TOKEN_BEFORE = re.compile(r"(\S+)\s*$")
+#: an hour in words, approximately ("sixish", "six-ish")
+_WORD_ISH = re.compile(rf"(?<![a-z])({_NUM_WORD})\s*-?\s*ish\b")
 #: the whole part of a decimal or a thousands group ("14.7 metres", "1,200")
 _IN_A_NUMBER = re.compile(r"[.,]\d")
 #: the first of two numbers sharing a unit, before the second ("3 or" of "3 or 4 times")
@@ -454,8 +456,12 @@ def clock_times(text: str, bare: bool = False) -> list[tuple[int, int, str | Non
             continue  # a bare number is not a time, unless offered as one ("5:50 pm, or 6")
         half = ("am" if ap.startswith("a") else "pm") if ap else None
         out.append((h, int(mins) if mins is not None else 0, half))  # impossible times are kept: they match nothing
-    if bare:  # "6ish", "6-ish": an hour, approximately
+    if bare:  # "6ish", "6-ish", "sixish": an hour, approximately
         out.extend((int(m.group(1)), 0, None) for m in re.finditer(r"(?<![\w.:])(\d{1,2})\s*-?\s*ish\b", text))
+        for m in _WORD_ISH.finditer(text):
+            got = _spelled_value([m.group(1)])
+            if got and not got[1]:
+                out.append((got[0], 0, None))
     for m in re.finditer(r"\b(noon|midday|midnight)\b", text):
         out.append((12, 0, "pm" if m.group(1) != "midnight" else "am"))
     for m in _OCLOCK.finditer(text):  # "4 o'clock", "4 o'clock pm"

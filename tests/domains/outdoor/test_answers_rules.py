@@ -188,7 +188,8 @@ def test_times_on_the_hour_and_on_the_24_hour_clock(answer, value, ok):
     # stop 31: a bare hour after any word, not only after "or" ("if not", "otherwise", "vs", before "at the latest")
     ("5:50 pm, if not 6", False), ("5:50 pm otherwise six", False), ("5:50 pm, could also be 6", False),
     ("5:50 pm vs 6", False), ("5:50 pm, 6 at the latest", False), ("5:50 pm / 6", False), ("5:50 pm (or 6)", False),
-    ("5:50 pm, 6-ish", False), ("5:50 pm, 6ish", False), ("5:50 pm or 6 or 7 times", False),
+    ("5:50 pm, 6-ish", False), ("5:50 pm, 6ish", False), ("5:50 pm, or sixish", False), ("5:50 pm, six-ish", False),
+    ("5:50 pm, but 6 on Sundays", False), ("5:50 pm or 6 or 7 times", False),
     ("5:50 pm or 6 minutes later", False),
     ("Bus 6 leaves at 5:50 pm", True), ("5:50 pm on June 6", True), ("5:50 pm, 7 days a week", True),
     ("5:50 pm (gate 6).", True), ("5:50 pm, 3 or 4 times a month", True), ("5:50 pm, 14.7 m from the door", True),
