@@ -41,6 +41,7 @@ import random
 import sys
 from typing import Any
 
+from embodiedweb.data_gen.outdoor_tasks import DEFINITIONAL as STANDARD_DEFINITIONS
 from embodiedweb.data_gen.outdoor_tasks import (
     MARGIN_M,
     RULE_PLACE_CATEGORIES,
@@ -84,9 +85,8 @@ RULE_STORE_CAP = 0.5
 #: answer of "the nearest in budget" is one of the two cheapest
 RULE_RANK_CAP = 0.5
 #: the picks that are a rule's definition
-DEFINITION = {"cheapest_in_stock": ("available cheapest #1",), "nearest_in_stock": ("available nearest #1",),
-              "cheapest": ("cheapest #1", "available cheapest #1"), "nearest": ("nearest #1", "available nearest #1"),
-              "open_now": ("available nearest #1",), "in_stock": ("available nearest #1",)}
+DEFINITION = {**STANDARD_DEFINITIONS, "cheapest_in_stock": ("available cheapest #1",),
+              "nearest_in_stock": ("available nearest #1",)}
 #: the same for an errand's purchases, per rule, as the errands are drawn (an errand passes only when all its
 #: purchases do, and stores learnt per rule picked all of them in 24 of 40 test errands before this cap; 0.5
 #: until stop 31, when the standard rules' hours and stock stopped always ruling out the nearest store and
