@@ -348,7 +348,8 @@ class WebApp:
             rows = self.store.query(
                 "SELECT seq, order_id, item FROM deliveries WHERE session = ? AND delivered = 0 ORDER BY seq",
                 (session,))
-            self.store.execute("UPDATE deliveries SET delivered = 1 WHERE session = ?", (session,))
+            # (-1: withdrawn, its order cancelled before it reached the kitchen)
+            self.store.execute("UPDATE deliveries SET delivered = 1 WHERE session = ? AND delivered = 0", (session,))
         return [{"order_id": r["order_id"], **json.loads(r["item"])} for r in rows]
 
     # rendering --------------------------------------------------------------------------------

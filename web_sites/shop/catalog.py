@@ -220,6 +220,13 @@ def delivery_units(p: dict[str, Any], options: dict[str, str], qty: int) -> int:
     return min(MAX_DELIVERY_UNITS, qty * units_per_item(p, options))
 
 
+def live_orders(orders: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The orders of a shop snapshot that stand: every one not cancelled (an order recorded before orders
+    had a status stands). What every checker reads: a cancelled order proves nothing, bought nothing and
+    spent nothing."""
+    return [o for o in orders or [] if o.get("status", "placed") != "cancelled"]
+
+
 # task configuration ---------------------------------------------------------------------------------
 def validate_config(config: Any, where: str = "web.sites.shop") -> None:
     """Check a task's shop config (see :mod:`web_sites.shop.site`); ``ValueError`` names the bad field."""

@@ -17,10 +17,13 @@ URL scheme (all under ``/shop``):
     POST /cart/remove              line
     POST /checkout                 store, delivery (kitchen | pickup)
     GET  /orders, /orders/{order_id}
+    POST /orders/cancel            order_id: cancel an order that is not cancelled (a kitchen delivery only
+                                   while it has not reached the kitchen); its total leaves the budget's spent
 
 Every POST redirects (PRG). Bad input (unknown product/store/option, a store without the product in
-stock, a quantity that is not a whole number 1..99, an empty cart, no delivery choice, over budget) gives
-a message on the page (``role="alert"``) and changes nothing.
+stock, a quantity that is not a whole number 1..99, an empty cart, no delivery choice, over budget, an
+unknown or already cancelled order to cancel) gives a message on the page (``role="alert"``) and changes
+nothing.
 
 Task config (``web.sites.shop`` of a task; every field optional, checked by
 :func:`web_sites.shop.catalog.validate_config`)::
@@ -35,11 +38,15 @@ Snapshot (what checkers read; lists sorted, prices in dollars rounded to cents):
     {"cart": [{"product_id", "store_id", "object_type", "options": {group: value}, "qty", "unit_price"}],
      "orders": [{"order_id": "ORD-00001", "store_id", "delivery": "kitchen" | "pickup",
                  "items": [{"product_id", "object_type", "options", "qty", "unit_price"}], "total",
-                 "at"}]}                                # at: the env's step number the order was placed at
+                 "at", "status": "placed" | "cancelled", "cancelled_at"}]}
+                                                        # at: the env's step number the order was placed at;
+                                                        # cancelled_at: the one it was cancelled at (else None)
 
 Order ids count per session from ``ORD-00001``. An order delivered to the kitchen queues one delivery
 ``{"object_type", "product_id", "name", "qty": 1}`` per object: ``qty`` x the pack's units, at most 6 a
-line (:func:`web_sites.shop.catalog.delivery_units`).
+line (:func:`web_sites.shop.catalog.delivery_units`). A cancelled order stays listed (status "Cancelled"),
+its total no longer counts against the budget, and its deliveries that had not reached the kitchen are
+withdrawn; checkers read only the live orders (:func:`web_sites.shop.catalog.live_orders`).
 """
 
 from __future__ import annotations
@@ -113,6 +120,7 @@ class ShopSite(Site):
         self.route("/cart/remove", self.cart_remove, methods=("POST",))
         self.route("/checkout", self.checkout, methods=("POST",))
         self.route("/orders", self.orders)
+        self.route("/orders/cancel", self.cancel_order, methods=("POST",))
         self.route("/orders/{oid}", self.order_page)
 
     # state ------------------------------------------------------------------------------------
@@ -144,7 +152,8 @@ class ShopSite(Site):
             " options TEXT, qty INTEGER)", "shop_cart")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS shop_orders (session TEXT, seq INTEGER, order_id TEXT, store_id TEXT,"
-            " delivery TEXT, total_cents INTEGER, at INTEGER)", "shop_orders")
+            " delivery TEXT, total_cents INTEGER, at INTEGER, status TEXT DEFAULT 'placed', cancelled_at INTEGER)",
+            "shop_orders")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS shop_order_items (session TEXT, order_id TEXT, idx INTEGER,"
             " product_id TEXT, name TEXT, object_type TEXT, options TEXT, qty INTEGER, unit_cents INTEGER)",
@@ -178,15 +187,16 @@ class ShopSite(Site):
                          "unit_price": unit})
         cart.sort(key=lambda c: (c["store_id"], c["product_id"], _opts_key(c["options"]), c["qty"]))
         orders = []
-        for o in store.query("SELECT order_id, store_id, delivery, total_cents, at FROM shop_orders WHERE session = ?"
-                             " ORDER BY order_id", (session,)):
+        for o in store.query("SELECT order_id, store_id, delivery, total_cents, at, status, cancelled_at FROM shop_orders"
+                             " WHERE session = ? ORDER BY order_id", (session,)):
             items = [{"product_id": i["product_id"], "object_type": i["object_type"],
                       "options": json.loads(i["options"]), "qty": i["qty"], "unit_price": i["unit_cents"] / 100}
                      for i in store.query("SELECT * FROM shop_order_items WHERE session = ? AND order_id = ?",
                                           (session, o["order_id"]))]
             items.sort(key=lambda i: (i["product_id"], _opts_key(i["options"]), i["qty"]))
             orders.append({"order_id": o["order_id"], "store_id": o["store_id"], "delivery": o["delivery"],
-                           "items": items, "total": o["total_cents"] / 100, "at": o["at"]})
+                           "items": items, "total": o["total_cents"] / 100, "at": o["at"],
+                           "status": o["status"], "cancelled_at": o["cancelled_at"]})
         return {"cart": cart, "orders": orders}
 
     @staticmethod
@@ -201,8 +211,8 @@ class ShopSite(Site):
         row = ctx.store.query_one("SELECT budget_cents FROM shop_settings WHERE session = ?", (ctx.session,))
         if row is None or row["budget_cents"] is None:
             return None
-        spent = ctx.store.query_one("SELECT COALESCE(SUM(total_cents), 0) AS s FROM shop_orders WHERE session = ?",
-                                    (ctx.session,))
+        spent = ctx.store.query_one("SELECT COALESCE(SUM(total_cents), 0) AS s FROM shop_orders WHERE session = ?"
+                                    " AND status != 'cancelled'", (ctx.session,))
         spent_c = int(spent["s"]) if spent else 0
         return {"budget": row["budget_cents"], "spent": spent_c, "remaining": row["budget_cents"] - spent_c}
 
@@ -385,7 +395,7 @@ class ShopSite(Site):
     def orders(self, ctx: Ctx) -> Response:
         """Render the session's orders with item counts and the budget."""
         rows = ctx.store.query(
-            "SELECT o.order_id, o.store_id, o.delivery, o.total_cents, (SELECT SUM(qty) FROM shop_order_items i"
+            "SELECT o.order_id, o.store_id, o.delivery, o.total_cents, o.status, (SELECT SUM(qty) FROM shop_order_items i"
             " WHERE i.session = o.session AND i.order_id = o.order_id) AS n_items FROM shop_orders o"
             " WHERE o.session = ? ORDER BY o.seq", (ctx.session,))
         return self._page(ctx, "orders.html", "Your orders", orders=rows, budget=self._budget(ctx))
@@ -400,7 +410,13 @@ class ShopSite(Site):
         for it in items:
             p = catalog.product(it["product_id"])
             it["options_text"] = catalog.option_text(p, json.loads(it["options"])) if p else ""
-        return self._page(ctx, "order.html", f"Order {oid}", o=o, items=items, s=catalog.store(o["store_id"]))
+        return self._page(ctx, "order.html", f"Order {oid}", o=o, items=items, s=catalog.store(o["store_id"]),
+                          delivered=self._delivered(ctx, oid))
+
+    def _delivered(self, ctx: Ctx, oid: str) -> bool:
+        """Whether an order's items have reached the kitchen (the env placed them there)."""
+        return ctx.store.query_one("SELECT 1 AS x FROM deliveries WHERE session = ? AND order_id = ? AND delivered = 1",
+                                   (ctx.session, oid)) is not None
 
     # actions (POST, redirect after) ------------------------------------------------------------------
     def cart_add(self, ctx: Ctx) -> Response:
@@ -510,7 +526,8 @@ class ShopSite(Site):
             n = ctx.store.query_one("SELECT COUNT(*) AS n FROM shop_orders WHERE session = ?", (ctx.session,))
             seq = (n["n"] if n else 0) + 1
             oid = f"ORD-{seq:05d}"
-            ctx.store.execute("INSERT INTO shop_orders VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ctx.store.execute("INSERT INTO shop_orders (session, seq, order_id, store_id, delivery, total_cents, at)"
+                              " VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (ctx.session, seq, oid, sid, delivery, total, ctx.now))
             for idx, ln in enumerate(mine):
                 p = ln["product"]
@@ -526,6 +543,31 @@ class ShopSite(Site):
         how = ("It will be delivered to your kitchen." if delivery == "kitchen"
                else f"Pick it up at {s['name']}, {s['address']}.")
         return ctx.message_redirect(f"{self.prefix}/orders/{oid}", f"Thank you! Order {oid} is placed. {how}")
+
+    def cancel_order(self, ctx: Ctx) -> Response:
+        """Cancel one of the session's orders: it stays listed as cancelled, its total is released from the
+        budget and its deliveries not yet in the kitchen are withdrawn; redirect to it with a status line."""
+        oid = ctx.req.arg("order_id").strip()
+        if not oid:
+            return ctx.message_redirect(f"{self.prefix}/orders", "Choose an order to cancel.", "error")
+        o = ctx.store.query_one("SELECT * FROM shop_orders WHERE session = ? AND order_id = ?", (ctx.session, oid))
+        if o is None:
+            return ctx.message_redirect(f"{self.prefix}/orders", f"There is no order '{oid[:40]}' in your account to"
+                                                                 " cancel.", "error")
+        back = f"{self.prefix}/orders/{oid}"
+        if o["status"] == "cancelled":
+            return ctx.message_redirect(back, f"Order {oid} is already cancelled.", "error")
+        if o["delivery"] == "kitchen" and self._delivered(ctx, oid):
+            return ctx.message_redirect(back, f"Order {oid} has already been delivered to your kitchen; it can no"
+                                              " longer be cancelled.", "error")
+        with ctx.store.transaction():
+            ctx.store.execute("UPDATE shop_orders SET status = 'cancelled', cancelled_at = ? WHERE session = ? AND"
+                              " order_id = ?", (ctx.now, ctx.session, oid))
+            ctx.store.execute("UPDATE deliveries SET delivered = -1 WHERE session = ? AND order_id = ? AND"
+                              " delivered = 0", (ctx.session, oid))
+        s = catalog.store(o["store_id"])
+        return ctx.message_redirect(back, f"Order {oid} from {s['name'] if s else o['store_id']} is cancelled;"
+                                          f" {money(o['total_cents'])} is released.")
 
 
 SITE = ShopSite()
