@@ -8,7 +8,8 @@ museum of the city or every architect on the wiki is a hedge and fails). A name 
 the singular or the plural ("Russet Potatoes" names Russet Potato) and a person's as first and last name without
 the middle names ("Herbert Krapp" names Herbert J. Krapp), when that form is no other candidate's
 (:class:`Candidates`). Actions are strict too: the orders placed during the turn must be exactly the one asked
-for (an extra order, a second product or another store fails), the recipe tabs opened must be exactly the ones
+for (an extra order, a second product or another store fails; one cancelled during the turn is no order, and
+cancelling an earlier turn's order fails), the recipe tabs opened must be exactly the ones
 asked for, nothing but the food asked for may be put into the place it is asked into, and "go back to the tab"
 means that tab.
 """
@@ -198,8 +199,20 @@ def _active_recipe(snap: dict[str, Any]) -> str | None:
 
 
 def _new_orders(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The orders placed during the turn that stand at its end (one placed and cancelled is no order)."""
+    from web_sites.shop.catalog import live_orders
+
     seen = {o["order_id"] for o in before["web"].get("shop", {}).get("orders", [])}
-    return [o for o in after["web"].get("shop", {}).get("orders", []) if o["order_id"] not in seen]
+    return [o for o in live_orders(after["web"].get("shop", {}).get("orders", [])) if o["order_id"] not in seen]
+
+
+def _cancelled_orders(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The orders that stood at the turn's start and were cancelled during it (sorted ids)."""
+    from web_sites.shop.catalog import live_orders
+
+    stood = {o["order_id"] for o in live_orders(before["web"].get("shop", {}).get("orders", []))}
+    return sorted(o["order_id"] for o in after["web"].get("shop", {}).get("orders", [])
+                  if o["order_id"] in stood and o.get("status") == "cancelled")
 
 
 def _result(ok: bool, why: str = "") -> dict[str, Any]:
@@ -282,8 +295,12 @@ def answer_place(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any
 
 
 def order(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """Exactly one order placed during the turn: at the store, for the delivery asked, holding one unit of
-    the product and nothing else."""
+    """Exactly one order placed during the turn and standing at its end: at the store, for the delivery asked,
+    holding one unit of the product and nothing else; an order placed by mistake and cancelled during the turn
+    does not count, and cancelling an order of an earlier turn, which was not asked, fails."""
+    gone = _cancelled_orders(before, after)
+    if gone:
+        return _result(False, f"cancelled {', '.join(gone)}, an earlier order")
     new = _new_orders(before, after)
     if len(new) != 1:
         return _result(False, f"{len(new)} orders placed, asked 1")

@@ -54,8 +54,9 @@ class AssistantDomain(Domain):
     #: too, so that the food decides the answer); a turn about "the food at a place" (order it, look its recipe up)
     #: needs a piece of it there seen this episode (the kitchen's record of what was in view or in a receptacle
     #: opened), not a food worked out without looking; 6: a tab shows a recipe only at that recipe's own page
-    #: (overview or an existing step), not at any URL that names its path
-    checker_version = 6
+    #: (overview or an existing step), not at any URL that names its path; 7: an order turn counts the orders that
+    #: stand at its end (one placed and cancelled during the turn is none), and cancelling an earlier order fails
+    checker_version = 7
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

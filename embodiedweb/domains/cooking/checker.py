@@ -16,7 +16,8 @@ in its receptacle).
   reading is placed then, one inside a container on the dish arrived when the later of the two was put, and
   one put on the dish raw to be cooked there, by a cook step already read, was served by that step);
 - a missing ingredient was ordered for delivery to the kitchen;
-- nothing else was ordered for delivery to the kitchen (a gate, like the dish's: hedging by ordering
+- nothing else was ordered for delivery to the kitchen (orders cancelled before they reached the kitchen,
+  :func:`~web_sites.shop.catalog.live_orders`, count for neither) (a gate, like the dish's: hedging by ordering
   every ingredient fails, and so does ordering what the kitchen has). It is listed in ``conditions``
   when it fails, and always for tasks whose instruction leaves the missing ingredient to be found
   (``goal.missing_told`` false, the hard tier).
@@ -39,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from web_sites.recipes import catalog
+from web_sites.shop import catalog as shop_catalog
 
 #: The heat source that a recipe's cooking method means (a pan and a pot both sit on a burner).
 HEAT_SOURCE = {"pan": "StoveBurner", "pot": "StoveBurner", "microwave": "Microwave", "toaster": "Toaster"}
@@ -261,7 +263,8 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work", times[i] is not None and i not in early)
                  for i in range(n)]
     missing = goal.get("missing")
-    orders = web.get("shop", {}).get("orders", [])
+    # a cancelled order was withdrawn before it reached the kitchen (the shop refuses it after): it counts for nothing
+    orders = shop_catalog.live_orders(web.get("shop", {}).get("orders", []))
     if missing:
         ordered = any(o.get("delivery") == "kitchen" and any(i.get("object_type") == missing for i in o["items"])
                       for o in orders)

@@ -64,7 +64,8 @@ class CookingDomain(Domain):
     #: 2: a cook step's work is any heating of its component (food heated ahead by another appliance is early work)
     #: 3: a component put on the dish before its place step was read is early work
     #: 4: each component's work follows the recipe's order (cooked whole, then sliced or cracked, is not the recipe's)
-    checker_version = 4
+    #: 5: an order cancelled (before it reached the kitchen) counts neither as the missing ingredient nor as an extra
+    checker_version = 5
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

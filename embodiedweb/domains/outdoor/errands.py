@@ -5,7 +5,8 @@ A task's ``goal.errands`` lists the goals, each one of:
 
 - ``{"kind": "buy", "product_id", "options", "store_id", "store_node", "rule"}``: one unit of the product
   with the options ordered for pickup at the rule's store and nothing else of the product anywhere
-  (:func:`purchase_ok`), and the walk reaches the store once the order is placed (the agent stands within
+  (:func:`purchase_ok`; cancelled orders do not count, :func:`~web_sites.shop.catalog.live_orders`), and the
+  walk reaches the store once the live order is placed (the agent stands within
   :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it then, or a node of its path after is: it
   went there to pick it up);
 - ``{"kind": "ask", "place_id", "place_node", "slug", "fact", "answer", "kind_of_answer"}``: the landmark's
@@ -61,7 +62,8 @@ def purchase_ok(orders: list[dict[str, Any]], errand: dict[str, Any]) -> bool:
 
 
 def placed_at(orders: list[dict[str, Any]], errand: dict[str, Any]) -> int:
-    """The step at which the errand's product was first ordered at its store (0 for an order without a step)."""
+    """The step at which the errand's product was first ordered at its store (0 for an order without a step);
+    ``orders`` are the live ones (a cancelled order's step is not when anything waited at the store)."""
     return min((int(o.get("at") or 0) for o in orders if o["store_id"] == errand["store_id"]
                 and any(i.get("product_id") == errand["product_id"] for i in o["items"])), default=0)
 
@@ -69,9 +71,11 @@ def placed_at(orders: list[dict[str, Any]], errand: dict[str, Any]) -> int:
 def check_errands(episode: Episode) -> dict[str, Any]:
     """The metrics of an errands task (see the module docstring)."""
     from embodiedweb.domains.outdoor.traveling import fact_read, judge_answer
+    from web_sites.shop.catalog import live_orders
 
     errands = episode.task.goal["errands"]
-    orders = episode.web_state.get("shop", {}).get("orders", [])
+    # a cancelled order bought nothing: neither the purchase nor the walk's timing reads it
+    orders = live_orders(episode.web_state.get("shop", {}).get("orders", []))
     walked = set(episode.world_state.get("path", []))
     web_ok, reached, subgoals, verdicts = [], [], [], {}
     for e in errands:

@@ -2,7 +2,8 @@
 item at the store the instruction's rule selects (in-store pickup), then walk to that store.
 
 Metrics: ``web`` = a pickup order at the right store holds the right product with the requested
-options, and every unit of the product ordered anywhere is that one (one unit, for pickup at that store:
+options, and every unit of the product ordered anywhere is that one (cancelled orders, which the shop's
+order page allows, count for nothing) (one unit, for pickup at that store:
 ordering everywhere, every option or extra units is no way to follow the instruction); ``embodied`` = the
 agent stopped at that store (its node, or within the goal radius along the street); ``overall`` = both; ``completion`` = fraction of sub-goals (right product ordered, right store
 and no other, pickup chosen, store reached).
@@ -55,8 +56,9 @@ class ShoppingDomain(StreetDomain):
     #: no other unit of the product anywhere); an errand's store counts as reached only once its order exists;
     #: 5: an errand's answer may say a clock time in words (traveling's judge, version 5); 6: traveling's judge,
     #: version 6 (hedges in words, bare hours, margins, surnames alone; hyphenated units); 7: traveling's judge,
-    #: version 7 (a bare hour standing free)
-    checker_version = 7
+    #: version 7 (a bare hour standing free); 8: a cancelled order counts for nothing (not bought, not spent, not
+    #: a time the walk is measured from)
+    checker_version = 8
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "
@@ -140,7 +142,10 @@ class ShoppingDomain(StreetDomain):
         g = episode.task.goal
         if "errands" in g:
             return check_errands(episode)
-        orders = episode.web_state.get("shop", {}).get("orders", [])
+        from web_sites.shop.catalog import live_orders
+
+        # a cancelled order bought nothing and spent nothing (the shop releases its total from the budget)
+        orders = live_orders(episode.web_state.get("shop", {}).get("orders", []))
         with_item = [o for o in orders if any(_item_ok(i, g) for i in o["items"])]
         right_store = [o for o in with_item if o["store_id"] == g["store_id"]]
         elsewhere = [o for o in orders if o["store_id"] != g["store_id"]

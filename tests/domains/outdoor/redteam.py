@@ -616,9 +616,157 @@ class ThreeUnits(ShopAgent):
         yield "stop"
 
 
+class _Cancels(ShopAgent):
+    """Shared by the agents that cancel an order: the order's own page and its "Cancel order" button."""
+
+    def wrong_store(self) -> str:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        return next(s for s in catalog.stores_selling(g["product_id"], self.out_of_stock()) if s != g["store_id"])
+
+    def out_of_stock(self) -> list[list[str]]:
+        return ((self.task.web.get("sites") or {}).get("shop") or {}).get("out_of_stock", [])
+
+    def wrong_options(self) -> dict[str, str]:
+        """The asked options with the first group's choice changed."""
+        from web_sites.shop import catalog
+
+        options = dict(self.task.goal.get("options") or {})
+        group = next(gr for gr in catalog.product(self.task.goal["product_id"])["options"] if gr["name"] in options)
+        options[group["name"]] = next(c["value"] for c in group["choices"] if c["value"] != options[group["name"]])
+        return options
+
+    def placed(self) -> str | None:
+        """The id of the order whose page the checkout led to (its heading), else ``None``."""
+        m = re.search(r"heading 'Order (ORD-\d+)'", self.obs["web_text"])
+        return m.group(1) if m else None
+
+    def order_id(self) -> str | None:
+        oid = self.placed()
+        if oid is None:
+            self.errors.append("no order placed")
+        return oid
+
+    def cancel(self, oid: str | None) -> Plan:
+        """Open the order's page and click its "Cancel order" button; the page must say it is cancelled."""
+        if oid is None:
+            return
+        yield from self.to_web()
+        yield f"goto [/shop/orders/{oid}]"
+        button = find_bid(self.obs["web_text"], "button", f"Cancel order {oid}")
+        if button is None:
+            self.errors.append(f"no Cancel button for {oid}")
+            return
+        yield f"click [{button}]"
+        if f"Order {oid} from" not in self.obs["web_text"] or "is cancelled" not in self.obs["web_text"]:
+            self.errors.append(f"{oid} not cancelled")
+
+
+class CancelsWrongStore(_Cancels):
+    """Orders at another store first (a slip), cancels that order on its page, then orders at the right store and
+    walks there (0 of 21 such plays passed while the shop could not cancel: the slip's order stood)."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(self.wrong_store(), "pickup", g.get("options"))
+        yield from self.cancel(self.order_id())
+        yield from self.buy_and_walk(g["store_id"])
+
+
+class CancelsWrongOption(_Cancels):
+    """Orders the product with another option at the right store, cancels it, orders the asked option and walks."""
+
+    kind = "genuine"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("options"))
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(g["store_id"], "pickup", self.wrong_options())
+        yield from self.cancel(self.order_id())
+        yield from self.buy_and_walk(g["store_id"])
+
+
+class WrongOrderKept(_Cancels):
+    """Orders at another store, then at the right one without cancelling the first, and walks to the right one:
+    the slip's order still stands."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(self.wrong_store(), "pickup", g.get("options"))
+        self.order_id()
+        yield from self.buy_and_walk(g["store_id"])
+
+
+class CancelsTheRightOne(_Cancels):
+    """Orders at the right store and at another, then cancels the right store's order and walks to the right
+    store: what stands was bought at the wrong store."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(g["store_id"], "pickup", g.get("options"))
+        right = self.order_id()
+        yield from self.order_at(self.wrong_store(), "pickup", g.get("options"))
+        self.order_id()
+        yield from self.cancel(right)
+        yield from self.walk_route_to(g["store_node"])
+        yield "stop"
+
+
+class CancelsOnArrival(_Cancels):
+    """Orders at the right store, walks there, then cancels the order before stopping: nothing was bought."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(g["store_id"], "pickup", g.get("options"))
+        oid = self.order_id()
+        yield from self.walk_route_to(g["store_node"])
+        yield from self.cancel(oid)
+        yield "stop"
+
+
+class OrderEverywhereKeepNearest(_RuleBlind, _Cancels):
+    """Orders at every store that has the product, walks to the nearest, and cancels the other orders there: a
+    rule-blind pick (the kept order is the nearest store's), no better than :class:`AlwaysNearest`."""
+
+    def pick(self) -> str | None:
+        return min(self.offers(), key=self.walking, default=None)
+
+    def plan(self) -> Plan:
+        from web_sites.shop import catalog
+
+        g = self.task.goal
+        keep = self.pick()
+        if keep is None:
+            self.errors.append("no store: the strategy has no pick")
+            return
+        others = []
+        for s in catalog.stores_selling(g["product_id"], self.out_of_stock()):
+            yield from self.order_at(s, "pickup", g.get("options"))
+            oid = self.order_id()
+            if s != keep:
+                others.append(oid)
+        yield from self.walk_route_to(self.store_node(keep))
+        for oid in others:
+            yield from self.cancel(oid)
+        yield "stop"
+
+
 SHOP_SHORTCUTS = (OrderEverywhere, WalkWithoutOrdering, DeliveryInsteadOfPickup, AlwaysNearest, AlwaysCheapest,
-                  NearestAvailable, CheapestAvailable, SecondNearest, FixedStore, EveryOption, ThreeUnits)
-SHOP_GENUINE = (AddressWalker, ChangesMind, ShopDetour)
+                  NearestAvailable, CheapestAvailable, SecondNearest, FixedStore, EveryOption, ThreeUnits,
+                  WrongOrderKept, CancelsTheRightOne, CancelsOnArrival, OrderEverywhereKeepNearest)
+SHOP_GENUINE = (AddressWalker, ChangesMind, ShopDetour, CancelsWrongStore, CancelsWrongOption)
 SUITES = {NAV: NAV_SHORTCUTS + NAV_GENUINE, SHOP: SHOP_SHORTCUTS + SHOP_GENUINE}
 
 

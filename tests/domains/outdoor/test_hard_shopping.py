@@ -328,7 +328,7 @@ def test_standard_shopping_suite_version_unchanged():
     every env's world digest covers.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c7-d28d725c594e"
+        assert e.unwrapped.suite_version == "c8-d28d725c594e"
     finally:
         e.close()
 
