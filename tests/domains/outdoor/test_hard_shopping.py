@@ -172,6 +172,91 @@ def test_over_budget_store_fails(env, hard_tasks):
     assert m["orders"] == [] and not m["web"] and not m["overall"]
 
 
+# a slip corrected: cancel the wrong order, order the right one ---------------------------------------------
+class Corrects(Variant):
+    """Orders one thing wrong (``store``, ``options`` or ``qty`` as :class:`Variant` takes them), cancels that
+    order on its page with the "Cancel order" button unless ``cancel`` is false, then orders what was asked and
+    walks to the goal store: the genuine alternative of an agent that notices its slip."""
+
+    def __init__(self, task: Task, cancel: bool = True, **wrong: Any) -> None:
+        super().__init__(task, **wrong)
+        self.cancel = cancel
+        self.cancelled: list[str] = []
+
+    def plan(self) -> Any:
+        import re
+
+        from embodiedweb.agents.script import find_bid
+
+        g = self.task.goal
+        yield from self.order_at(self.store, "pickup", self.options, self.qty)
+        m = re.search(r"heading 'Order (ORD-\d+)'", self.obs["web_text"])
+        assert m, self.obs["web_text"][:800]
+        if self.cancel:
+            yield f"goto [/shop/orders/{m.group(1)}]"
+            yield f"click [{find_bid(self.obs['web_text'], 'button', f'Cancel order {m.group(1)}')}]"
+            assert f"Order {m.group(1)} from" in self.obs["web_text"], self.obs["web_text"][:800]
+            self.cancelled.append(m.group(1))
+        yield from self.order_at(g["store_id"], "pickup", g["options"], g["qty"])
+        yield from self.ask_directions(catalog.store(g["store_id"])["name"])
+        yield from self.walk_to(g["store_node"])
+        yield "stop"
+
+
+def _slips(t: Task) -> dict[str, dict[str, Any]]:
+    """The wrong orders a slip can place on task ``t`` that the shop takes (in stock, within the budget)."""
+    g = t.goal
+    gone = {s for s, pid in t.web["sites"]["shop"]["out_of_stock"] if pid == g["product_id"]}
+    p = catalog.product(g["product_id"])
+    group = next(gr for gr in p["options"] if gr["name"] in g["options"])
+    other = next(c["value"] for c in group["choices"] if c["value"] != g["options"][group["name"]])
+    out = {"option": {"options": {**g["options"], group["name"]: other}}, "qty": {"qty": g["qty"] + 1}}
+    stores = [s for s in catalog.stores_selling(g["product_id"]) if s != g["store_id"] and s not in gone]
+    out["store"] = {"store": stores[0]} if stores else {}
+    return {k: v for k, v in out.items() if v and _fits(t, **v)}
+
+
+def _fits(t: Task, store: str | None = None, options: dict[str, str] | None = None, qty: int | None = None) -> bool:
+    g = t.goal
+    return catalog.price(g["product_id"], store or g["store_id"], options or g["options"]) * (qty or g["qty"]) \
+        <= g["budget"] + 1e-9
+
+
+@pytest.mark.parametrize("slip", ["option", "store", "qty"])
+def test_a_cancelled_slip_then_the_right_order_passes(env, hard_tasks, slip):
+    """Through env.step: a wrong option, store or quantity ordered, cancelled on its page, then the right order:
+    passes on every test task where the shop takes the slip (0 passed while the shop could not cancel); the
+    same slip left standing fails."""
+    tasks = [t for t in hard_tasks if t.split == "test" and slip in _slips(t)][:8]
+    assert len(tasks) >= 4
+    for t in tasks:
+        agent = Corrects(t, **_slips(t)[slip])
+        m = play(env, agent, t.task_id)
+        assert m["overall"] and m["completion"] == 1.0, (t.task_id, m)
+        assert [o["status"] for o in m["orders"]] == ["cancelled", "placed"] and agent.cancelled == ["ORD-00001"]
+        assert m["spent"] == m["orders"][1]["total"]  # the cancelled order spent nothing
+    t = tasks[0]
+    kept = play(env, Corrects(t, cancel=False, **_slips(t)[slip]), t.task_id)
+    assert not kept["web"] and not kept["overall"]
+
+
+def test_cancelling_releases_the_budget_for_the_right_order(env, hard_tasks):
+    """A slip that takes most of the budget: the right order is refused while the slip stands, and taken once the
+    slip is cancelled (the shop releases its total)."""
+    def blocks(t: Task, wrong: dict[str, Any]) -> bool:
+        g = t.goal
+        slip = catalog.price(g["product_id"], wrong.get("store") or g["store_id"], wrong.get("options") or g["options"]) \
+            * (wrong.get("qty") or g["qty"])
+        right = catalog.price(g["product_id"], g["store_id"], g["options"]) * g["qty"]
+        return slip + right > g["budget"] + 1e-9
+
+    t, wrong = next((t, w) for t in hard_tasks if t.split == "test" for w in _slips(t).values() if blocks(t, w))
+    kept = play(env, Corrects(t, cancel=False, **wrong), t.task_id)
+    assert len(kept["orders"]) == 1 and not kept["overall"]  # the shop refused the right order: over budget
+    fixed = play(env, Corrects(t, **wrong), t.task_id)
+    assert fixed["overall"] and [o["status"] for o in fixed["orders"]] == ["cancelled", "placed"], fixed
+
+
 def _episode(goal: dict[str, Any], orders: list[dict[str, Any]]) -> Episode:
     t = Task(task_id="t", env_id=SHOP, instruction="i", goal=goal)
     return Episode(task=t, world_state={"node": goal["store_node"], "path": [goal["store_node"]]},
@@ -201,6 +286,14 @@ def test_checker_rules_on_end_states(hard_tasks):
     assert not d.check(_episode(no_budget, [order(g["qty"]), delivered]))["web"]
     m = d.check(_episode(g, [order(g["qty"], total=g["budget"] + 0.01)]))
     assert not m["web"] and m["spent"] == round(g["budget"] + 0.01, 2)
+    # cancelled orders count for nothing (shopping checker version 8): not the purchase, not an extra, not spending
+    def cancelled(o: dict[str, Any]) -> dict[str, Any]:
+        return {**o, "order_id": "ORD-00009", "status": "cancelled", "cancelled_at": 9}
+
+    assert d.check(_episode(no_budget, [cancelled(order(1, wrong)), order(g["qty"])]))["web"]
+    assert d.check(_episode(g, [cancelled(order(g["qty"], total=g["budget"])), order(g["qty"])]))["web"]
+    m = d.check(_episode(g, [cancelled(order(g["qty"]))]))
+    assert not m["web"] and m["spent"] == 0 and m["qty_ordered"] == 0
     # a standard goal (no qty, no budget) asks for one unit ("buy one"; shopping checker version 4: seven passed
     # before), and has no extra metrics
     std = {k: v for k, v in g.items() if k not in ("qty", "budget")}
