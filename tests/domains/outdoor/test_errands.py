@@ -3,7 +3,10 @@
 The oracle runs every errand task through the public interface; agents that do one errand, buy everything
 by a rule-blind strategy, order everywhere, order without walking or walk without ordering fail; agents
 that run the errands another legitimate way (each order just before its walk, the stores in the listed
-order, one order per store holding all its items) pass.
+order, one order per store holding all its items, a slip at another store cancelled before the right order,
+orders everywhere with all but the rule's store's cancelled before walking) pass. A slip left standing, or
+orders cancelled and placed again after walking past the stores (a cancelled order's time is not when
+anything waited at the store), fail.
 """
 
 from __future__ import annotations
@@ -122,6 +125,31 @@ class Errands(ErrandOracle):
             for e in es:
                 for store in catalog.stores_selling(e["product_id"]):
                     yield from self.order_at(store, "pickup", {}, product_id=e["product_id"])
+        elif self.how == "cancel_slip":  # each purchase first at another store, cancelled, then at its own
+            for e in es:
+                yield from self.order_at(self.other(e), "pickup", {}, product_id=e["product_id"])
+                yield from self.cancel()
+                yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+        elif self.how == "slip_kept":  # the same slips, left standing
+            for e in es:
+                yield from self.order_at(self.other(e), "pickup", {}, product_id=e["product_id"])
+                yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+        elif self.how == "everywhere_cancel":  # every store, then the other stores' orders cancelled before walking
+            for e in es:
+                for store in catalog.stores_selling(e["product_id"], self.out_of_stock()):
+                    yield from self.order_at(store, "pickup", {}, product_id=e["product_id"])
+                    if store != e["store_id"]:
+                        yield from self.cancel()
+        elif self.how == "reorder_after_walk":  # ordered right, cancelled, the tour walked, then ordered again
+            for e in es:
+                yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+                yield from self.cancel()
+            for e in tour(self.here(), es):
+                yield from self.walk_to(place_of(e))
+            for e in es:
+                yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
+            yield "stop"
+            return
         elif self.how != "walk_only":
             for e in es:
                 yield from self.order_at(e["store_id"], "pickup", {}, product_id=e["product_id"])
@@ -134,6 +162,24 @@ class Errands(ErrandOracle):
         for e in order:
             yield from self.walk_to(place_of(e))
         yield "stop"
+
+    def other(self, e: dict[str, Any]) -> str:
+        """A store other than the errand's that has its product in stock today."""
+        return next(s for s in catalog.stores_selling(e["product_id"], self.out_of_stock()) if s != e["store_id"])
+
+    def out_of_stock(self) -> list[list[str]]:
+        return ((self.task.web.get("sites") or {}).get("shop") or {}).get("out_of_stock", [])
+
+    def cancel(self) -> Any:
+        """Cancel the order whose page the checkout just led to, with its "Cancel order" button."""
+        import re
+
+        from embodiedweb.agents.script import find_bid
+
+        m = re.search(r"heading 'Order (ORD-\d+)'", self.obs["web_text"])
+        assert m, self.obs["web_text"][:800]
+        yield f"click [{find_bid(self.obs['web_text'], 'button', f'Cancel order {m.group(1)}')}]"
+        assert f"Order {m.group(1)} from" in self.obs["web_text"], self.obs["web_text"][:800]
 
     def add(self, e: dict[str, Any], store: str) -> Any:
         """The first half of ``order_at``: the item in the cart at ``store``."""
@@ -170,13 +216,13 @@ def test_oracle_runs_every_errand_task_and_perturbed_fails(env, errand_tasks):
     assert rate(env, errand_tasks, lambda t: ErrandOracle(t, random.Random(t.task_id))) == 0.0
 
 
-@pytest.mark.parametrize("how", ["interleaved", "one_cart", "on_arrival"])
+@pytest.mark.parametrize("how", ["interleaved", "one_cart", "on_arrival", "cancel_slip", "everywhere_cancel"])
 def test_genuine_other_ways_pass(env, errand_tasks, how):
     assert rate(env, errand_tasks, lambda t: Errands(t, how)) >= 0.98
 
 
 @pytest.mark.parametrize("how", ["one_errand", "everywhere", "no_walk", "walk_only", "last_only", "walk_first",
-                                 "three_each", "kitchen_too"])
+                                 "three_each", "kitchen_too", "slip_kept", "reorder_after_walk"])
 def test_shortcuts_fail(env, errand_tasks, how):
     assert rate(env, errand_tasks, lambda t: Errands(t, how)) == 0.0
 
@@ -216,6 +262,10 @@ def _order(e: dict[str, Any], store: str | None = None, delivery: str = "pickup"
             "items": [{"product_id": e["product_id"], "options": options or {}, "qty": qty}]}
 
 
+def _cancelled(order: dict[str, Any]) -> dict[str, Any]:
+    return {**order, "order_id": "ORD-9", "status": "cancelled", "cancelled_at": order["at"] + 1}
+
+
 def test_checker_rules_on_end_states(errand_tasks):
     """Every purchase right and every store reached with a stop at one of them passes; each single fault
     fails: an order missing, at another store too, for delivery; a store not reached; no stop; the stop
@@ -247,7 +297,14 @@ def test_checker_rules_on_end_states(errand_tasks):
         # a store passed before its order existed picks nothing up: walk the tour first, order at the end
         "ordered after passing the store": _end(t, [_order(es[0], at=9 + len(nodes) + 5)] + orders[1:],
                                                 [start, *nodes]),
+        # a cancelled order bought nothing (shopping checker version 8) and is no time the walk counts from: the
+        # store passed while only a cancelled order existed, the live one placed after
+        "its only order cancelled": _end(t, [_cancelled(_order(es[0]))] + orders[1:], [start, *nodes]),
+        "passed while only a cancelled order stood": _end(
+            t, [_cancelled(_order(es[0], at=5)), _order(es[0], at=9 + len(nodes) + 5)] + orders[1:], [start, *nodes]),
     }
+    # a slip at another store, cancelled, beside the right order: passes
+    assert d.check(_end(t, [_cancelled(_order(es[0], other))] + orders, [start, *nodes]))["overall"]
     for what, episode in faults.items():
         m = d.check(episode)
         assert not m["overall"] and m["completion"] < 1.0, what
