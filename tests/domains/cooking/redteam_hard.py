@@ -2,11 +2,13 @@
 :mod:`tests.domains.cooking.redteam` (which also run on hard tasks).
 
 Shortcuts (must fail): take the leftovers that match the recipe's components; hedge on the missing
-ingredient by ordering every ingredient; slice every food on the first step's page, ahead of the recipe; find
+ingredient by ordering every ingredient (and, once the deliveries are in the kitchen, try to cancel the ones
+not needed: the shop refuses); slice every food on the first step's page, ahead of the recipe; find
 the missing ingredient by which names the kitchen refuses, without opening anything.
 Genuine alternatives (must pass): the other fresh instance of an ingredient; order the missing ingredient
 only when a step needs it; look through every closed cupboard, drawer and fridge before starting; take the
-serving dish to another counter before the first component goes on it. :class:`GuessMissing` is neither: it orders an ingredient it never
+serving dish to another counter before the first component goes on it; order a wrong ingredient and cancel it
+before it reaches the kitchen. :class:`GuessMissing` is neither: it orders an ingredient it never
 looked for (the recipe's first), and the test shows it passes exactly when that guess is the missing one.
 
 ``python -m tests.domains.cooking.redteam_hard`` prints the table of rates over the hard tier.
@@ -148,6 +150,63 @@ class ProbeWithoutLooking(RedTeamAgent):
         return True
 
 
+def cancel_last_order(agent: RedTeamAgent) -> Plan:
+    """On the page the checkout led to, click "Cancel order ORD-..." (the agent's own words: ``cancel-refused``
+    when the page offers no such button, as after a delivery)."""
+    import re
+
+    from baselines.script import find_bid
+
+    m = re.search(r"heading 'Order (ORD-\d+)'", agent.obs["web_text"])
+    if m is None:
+        agent.errors.append("no order placed")
+        return
+    yield f"goto [/shop/orders/{m.group(1)}]"
+    button = find_bid(agent.obs["web_text"], "button", f"Cancel order {m.group(1)}")
+    if button is None:
+        agent.errors.append(f"cancel-refused {m.group(1)}")
+        return
+    yield f"click [{button}]"
+    if "is cancelled" not in agent.obs["web_text"]:
+        agent.errors.append(f"{m.group(1)} not cancelled")
+
+
+class OrderAllCancelAfterLooking(RedTeamAgent):
+    """Hedges by ordering every ingredient with delivery, looks in the kitchen (the deliveries land there), then
+    tries to cancel the orders of what turned out not to be missing: the shop refuses, they are in the kitchen."""
+
+    breaks = ("web",)
+    tolerated = ("cancel-refused",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("missing"))
+
+    def plan(self) -> Plan:
+        placed = []
+        for ing in sorted(self.recipe["ingredients"]):
+            self.missing = ing
+            yield from self.order_missing()
+            placed.append((ing, self.obs["web_url"]))
+        self.missing = self.task.goal.get("missing")
+        yield from self.switch("embodied", "what came")
+        yield from self.switch("web")
+        self.refused = 0
+        for ing, url in placed:
+            if ing != self.missing:
+                yield f"goto [{url}]"
+                before = len(self.errors)
+                yield from cancel_last_order(self)
+                self.refused += len(self.errors) > before
+        yield from self.open_recipe()
+        yield from self.follow_steps()
+        yield "stop"
+
+    def carried_out(self) -> bool:  # every extra order stood (refused), none was cancelled
+        return super().carried_out() and self.refused == len(self.recipe["ingredients"]) - 1 \
+            and not [o for o in orders(self) if o.get("status") == "cancelled"]
+
+
 # ------------------------------------------------------------------------------ genuine alternatives
 class OtherFreshInstance(_Genuine):
     """Uses the fresh instance with the highest id (e.g. the second bread, in a drawer) where the oracle takes
@@ -221,8 +280,34 @@ class DishElsewhere(_Genuine):
         yield from super().place(otype, state)
 
 
-SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead, ProbeWithoutLooking)
-GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst, DishElsewhere)
+class CancelsWrongIngredient(_Genuine):
+    """Orders an ingredient the kitchen has by mistake (the recipe's first that is not missing), cancels that order
+    on its page before going to the kitchen, then does what the oracle does (71 of the 71 hard tasks with a missing
+    ingredient pass; 0 of 71 while a cancelled order still counted as ordered)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        from web_sites.recipes import catalog
+
+        missing = task.goal.get("missing")
+        return bool(missing) and any(i != missing for i in catalog.get(task.goal["recipe_id"])["ingredients"])
+
+    def plan(self) -> Plan:
+        missing = self.missing
+        self.missing = next(i for i in sorted(self.recipe["ingredients"]) if i != missing)
+        yield from self.order_missing()
+        yield from cancel_last_order(self)
+        self.missing = missing
+        yield from super().plan()
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and [o.get("status") for o in orders(self)] == ["cancelled", "placed"]
+
+
+SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead, ProbeWithoutLooking,
+                                             OrderAllCancelAfterLooking)
+GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst, DishElsewhere,
+                                           CancelsWrongIngredient)
 
 
 def table_rows(classes: tuple[type[RedTeamAgent], ...]) -> list[dict[str, Any]]:

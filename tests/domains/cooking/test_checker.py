@@ -290,6 +290,13 @@ def test_check_cooking_missing_ingredient_order():
     assert m["conditions"][key] and m["conditions"]["ordered nothing the kitchen has (also ordered Bread)"] is False
     assert not m["web"] and m["embodied"] and m["completion"] == 2 / 5
     assert ck.check_cooking(goal, good_world(), VIEWS)["conditions"][key] is False
+    # a cancelled order (withdrawn before it reached the kitchen) counts neither way (cooking checker version 5)
+    apple = {"delivery": "kitchen", "items": [{"object_type": "Apple"}]}
+    slip = {"delivery": "kitchen", "status": "cancelled", "items": [{"object_type": "Bread"}]}
+    m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": [slip, apple]}})
+    assert m["overall"] and m["completion"] == 1.0
+    m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": [{**apple, "status": "cancelled"}]}})
+    assert m["conditions"][key] is False and not m["web"]
 
 
 def test_check_cooking_extra_component_fails_and_counts_nothing_on_the_dish():
