@@ -307,6 +307,30 @@ def test_going_back_to_the_tab_means_that_tab():
     assert not focus([home, r1, r2], 2, [1, 2, 3])
 
 
+def test_an_order_turn_counts_the_orders_that_stand_at_its_end():
+    """An order placed by mistake and cancelled during the turn is no order (a slip corrected passes); an order
+    cancelled alone leaves none; cancelling an earlier turn's order, which was not asked, fails (assistant
+    checker version 7)."""
+    from embodiedweb.domains.assistant.checks import CHECKS
+
+    e = {"product": "p1", "store": "chelsea", "delivery": "pickup"}
+
+    def order(oid, store="chelsea", product="p1", status="placed"):
+        return {"order_id": oid, "store_id": store, "delivery": "pickup", "status": status,
+                "items": [{"product_id": product, "qty": 1}]}
+
+    def ok(before, after):
+        return CHECKS["same_store"](e, {"web": {"shop": {"orders": before}}}, {"web": {"shop": {"orders": after}}},
+                                    "")["ok"]
+
+    earlier = order("ORD-00001", product="p9")
+    assert ok([earlier], [earlier, order("ORD-00002")])
+    assert ok([earlier], [earlier, order("ORD-00002", store="soho", status="cancelled"), order("ORD-00003")])
+    assert not ok([earlier], [earlier, order("ORD-00002", store="soho"), order("ORD-00003")])  # the slip stands
+    assert not ok([earlier], [earlier, order("ORD-00002", status="cancelled")])
+    assert not ok([earlier], [{**earlier, "status": "cancelled"}, order("ORD-00002")])
+
+
 def test_product_names_count_in_the_singular_and_plural():
     """"Russet Potatoes" names Russet Potato and "Cage-Free Large Egg" Cage-Free Large Eggs; another product does
     not match so ("Sweet Potatoes"), naming two products still fails, and where two candidates differ only in
