@@ -11,8 +11,13 @@ from embodiedweb.web.axtree import PageTree
 from embodiedweb.web.text_driver import TextDriver
 from tests.fixtures.formlab import install
 from web_sites.registry import get_webapp
+from web_sites.shop import catalog as shop_catalog
 
 Step = tuple[str, dict] | Callable[[PageTree], tuple[str, dict]]
+
+_GALA = next(p["product_id"] for p in shop_catalog.products() if p["name"] == "Gala Apple")
+_STORES = [shop_catalog.store(sid)["name"] for sid in sorted(next(p for p in shop_catalog.products()
+                                                                  if p["product_id"] == _GALA)["prices"])]
 
 
 def browser_or_skip():
@@ -117,6 +122,19 @@ SEQUENCES: dict[str, tuple[str, list[Step]]] = {
     ]),
     # at most 20 tabs: the 20th new_tab is refused in both modes, and works again after a close_tab
     "tab_cap": ("/formlab/", [("new_tab", {})] * 20 + [("close_tab", {}), ("new_tab", {}), ("new_tab", {})]),
+    # the shop's order cancelled on its page (a slip), listed as cancelled, the right order placed after; an unknown
+    # order's page; the cancelled order's page again (no button left)
+    "shop_cancel": (f"/shop/product/{_GALA}", [
+        by("combobox", "Store", "type", text=_STORES[1]), by("button", "Add to cart"),
+        ("goto", {"url": "/shop/cart"}), by("radio", "Pick up in store"), by("button", f"Check out at {_STORES[1]}"),
+        by("button", "Cancel order ORD-00001"),
+        ("goto", {"url": "/shop/orders"}),
+        ("goto", {"url": f"/shop/product/{_GALA}"}),
+        by("combobox", "Store", "type", text=_STORES[0]), by("button", "Add to cart"),
+        ("goto", {"url": "/shop/cart"}), by("radio", "Pick up in store"), by("button", f"Check out at {_STORES[0]}"),
+        by("link", "All orders"), by("link", "ORD-00001"), ("go_back", {}),
+        ("goto", {"url": "/shop/orders/ORD-00009"}),
+    ]),
 }
 
 
