@@ -6,10 +6,11 @@ time), answering from the instructions alone, acting on the previous instruction
 food without looking (or by which foods the kitchen will not name, or the quickest recipe of the kind asked
 for), opening every result, answering "look it up" turns without the wiki, one new tab
 where two are asked for, naming every place of the kind or every architect found, moving every food, loading the
-first recipe in another tab instead of going back to its tab. Genuine alternatives (must pass): other ways to the
+first recipe in another tab instead of going back to its tab, cancelling the last turn's order. Genuine alternatives (must pass): other ways to the
 same result (the search form and its result links, tabs in another order, closing the start tab, looking in the
 kitchen first, answers in a sentence, names spelled as people also write them, in the plural or singular, or
-without the middle names, "the sink" taken as the sink, another of recipes tied for the quickest).
+without the middle names, "the sink" taken as the sink, another of recipes tied for the quickest, an order
+at a wrong store cancelled before ordering at the right one).
 """
 
 from __future__ import annotations
@@ -163,6 +164,39 @@ class OtherStore(Changed):
 
     def alt_same_store(self, e: dict[str, Any]) -> Plan:
         yield from self.order_grounded({**e, "store": shop.cheapest_store(e["product"])})
+
+
+def cancel_placed(agent: Changed) -> Plan:
+    """On the page the checkout led to (or ``oid``'s), click "Cancel order ..." and check the page says so."""
+    m = re.search(r"heading 'Order (ORD-\d+)'", agent.obs["web_text"])
+    if m is None:
+        agent.errors.append("no order placed")
+        return
+    yield from cancel_order(agent, m.group(1))
+
+
+def cancel_order(agent: Changed, oid: str) -> Plan:
+    from embodiedweb.agents.script import find_bid
+
+    yield f"goto [/shop/orders/{oid}]"
+    button = find_bid(agent.obs["web_text"], "button", f"Cancel order {oid}")
+    if button is None:
+        agent.errors.append(f"no Cancel button for {oid}")
+        return
+    yield f"click [{button}]"
+    if f"Order {oid} from" not in agent.obs["web_text"]:
+        agent.errors.append(f"{oid} not cancelled")
+
+
+class CancelsEarlierOrder(Changed):
+    """Orders at the same store as last time, but first cancels last time's order (not asked: "order ... too")."""
+
+    changes = ("same_store",)
+
+    def alt_same_store(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        yield from cancel_order(self, "ORD-00001")
+        yield from self.order_grounded(e)
 
 
 class GuessTheFood(Changed):
@@ -481,6 +515,25 @@ class SearchForm(Changed):
             yield from self.click("link", recipes.get(rid)["name"])
 
 
+class CancelsSlip(Changed):
+    """Orders the product at another store first (a slip), cancels that order on its page, then orders at the
+    store asked."""
+
+    changes = ("same_store", "order_grounded")
+
+    def slip(self, e: dict[str, Any]) -> Plan:
+        other = next((s for s in shop.stores_selling(e["product"]) if s != e["store"]), None)
+        if other is None:
+            self.errors.append(f"no store but {e['store']} sells {e['product']}")
+            yield from self.order_grounded(e)
+            return
+        yield from self.order_grounded({**e, "store": other})
+        yield from cancel_placed(self)
+        yield from self.order_grounded(e)
+
+    alt_same_store = alt_order_grounded = slip
+
+
 class ReverseTabs(Changed):
     """Opens the second recipe first, and closes the tab it started on."""
 
@@ -721,6 +774,6 @@ class ArchitectWithoutMiddleName(Changed):
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
-             QuickestForTheKind, KnowsTheFoodWithoutLooking)
+             QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
-           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest)
+           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip)
