@@ -58,3 +58,14 @@ def test_no_rule_blind_pick_answers_much_of_one_rule():
     learnt = learnt_picks(tasks)
     conditional = [v for (_e, rule), v in learnt.items() if rule not in DEFINITIONAL]
     assert sum(right for _p, right, _n in conditional) <= 0.45 * sum(n for *_x, n in conditional), conditional
+
+
+def test_ordering_everywhere_then_cancelling_is_the_rule_blind_pick_it_keeps(tasks):
+    """Orders at every store, a walk to the nearest and the other orders cancelled there passes exactly the test
+    tasks the nearest store alone passes (the cancelled orders prove nothing, and ordering told nothing); what
+    it keeps is a pick like :class:`AlwaysNearest`'s."""
+    test_split = [t for t in tasks["EWA-Shopping-v0"] if t.split == "test"]
+    kept = run(rt.OrderEverywhereKeepNearest, "EWA-Shopping-v0", test_split)
+    nearest = run(rt.AlwaysNearest, "EWA-Shopping-v0", test_split)
+    assert all(r["carried_out"] for r in kept)
+    assert [bool(r["metrics"]["overall"]) for r in kept] == [bool(r["metrics"]["overall"]) for r in nearest]
