@@ -692,6 +692,20 @@ class CancelsWrongOption(_Cancels):
         yield from self.buy_and_walk(g["store_id"])
 
 
+class CancelsWrongDelivery(_Cancels):
+    """Orders at the right store for delivery to the kitchen (a slip), cancels it on its page before leaving the
+    web (once the agent is in the street, a kitchen delivery has arrived and the shop refuses), then orders for
+    pickup and walks there."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.order_at(g["store_id"], "kitchen", g.get("options"))
+        yield from self.cancel(self.order_id())
+        yield from self.buy_and_walk(g["store_id"])
+
+
 class WrongOrderKept(_Cancels):
     """Orders at another store, then at the right one without cancelling the first, and walks to the right one:
     the slip's order still stands."""
@@ -766,7 +780,7 @@ class OrderEverywhereKeepNearest(_RuleBlind, _Cancels):
 SHOP_SHORTCUTS = (OrderEverywhere, WalkWithoutOrdering, DeliveryInsteadOfPickup, AlwaysNearest, AlwaysCheapest,
                   NearestAvailable, CheapestAvailable, SecondNearest, FixedStore, EveryOption, ThreeUnits,
                   WrongOrderKept, CancelsTheRightOne, CancelsOnArrival, OrderEverywhereKeepNearest)
-SHOP_GENUINE = (AddressWalker, ChangesMind, ShopDetour, CancelsWrongStore, CancelsWrongOption)
+SHOP_GENUINE = (AddressWalker, ChangesMind, ShopDetour, CancelsWrongStore, CancelsWrongOption, CancelsWrongDelivery)
 SUITES = {NAV: NAV_SHORTCUTS + NAV_GENUINE, SHOP: SHOP_SHORTCUTS + SHOP_GENUINE}
 
 
