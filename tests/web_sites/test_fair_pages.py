@@ -80,3 +80,26 @@ def test_a_message_written_into_a_url_is_not_shown():
     other = Shopper()  # another session: the site never told it so
     other.goto(f"/shop/product/{p['product_id']}?{issued}")
     assert not other.statuses()
+
+
+def test_static_serves_the_stylesheet_to_pages_and_opening_it_is_the_sites_page():
+    """A page's stylesheet loads; a page opened at /static (a navigation), and a missing file, get the sites' own
+    404 page, which the text driver shows there too (Starlette's answer was '{"detail":"Not Found"}')."""
+    from fastapi.testclient import TestClient
+
+    from web_sites.asgi import create_app
+    from web_sites.registry import get_webapp
+
+    client = TestClient(create_app(get_webapp()), base_url="http://127.0.0.1:8765")
+    css = client.get("/static/style.css", headers={"Accept": "text/css,*/*;q=0.1", "Sec-Fetch-Mode": "no-cors",
+                                                   "Sec-Fetch-Dest": "style"})
+    assert css.status_code == 200 and "text/css" in css.headers["content-type"] and css.headers["cache-control"] == "no-cache"
+    assert client.get("/static/style.css", headers={"Accept": "text/css"}).status_code == 200
+    for path, headers in [("/static/nope.css", {"Accept": "text/css", "Sec-Fetch-Mode": "no-cors"}),
+                          ("/static/nope.css", {}),
+                          ("/static/style.css", {"Accept": "text/html,*/*", "Sec-Fetch-Mode": "navigate"}),
+                          ("/static/style.css", {"Accept": "text/html,application/xhtml+xml"}),
+                          ("/static/", {}), ("/static/../framework.py", {})]:
+        r = client.get(path, headers=headers)
+        assert r.status_code == 404 and "text/html" in r.headers["content-type"], (path, headers, r.text[:200])
+        assert "Page not found" in r.text and "detail" not in r.text, r.text[:300]
