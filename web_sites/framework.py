@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from web_sites.dom import parse_html, to_html
+from web_sites.dom import parse_html, to_html, wrap_text_runs
 from web_sites.state import StateStore
 
 log = logging.getLogger(__name__)
@@ -427,9 +427,12 @@ class WebApp:
 
 
 def finish_page(html: str, status: int = 200) -> Response:
-    """Give every body element a ``data-bid`` (document order) and return the page."""
+    """Give every body element a ``data-bid`` (document order), each run of text after a link or a block one of its
+    own (:func:`~web_sites.dom.wrap_text_runs`), and return the page."""
     doc = parse_html(html)
     body = doc.find("body")
+    if body is not None:
+        wrap_text_runs(body)  # a run of text after a link has an id of its own, after the link's
     n = 0
     for el in (body.iter() if body is not None else ()):
         if not isinstance(el.tag, str) or el.tag in _SKIP_BID:
