@@ -18,6 +18,7 @@ from fastapi import Request as HTTPRequest
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.responses import Response as HTTPResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from web_sites.framework import SITES_DIR, Request, WebApp, parse_int
 
@@ -98,11 +99,24 @@ async def read_form(request: HTTPRequest) -> dict[str, list[str]]:
     return form
 
 
+def is_navigation(request: HTTPRequest) -> bool:
+    """Whether a request opens a page (a browser's navigation: typed, a link, a form) rather than fetching a
+    resource of one (a stylesheet): ``Sec-Fetch-Mode: navigate``, or without Fetch Metadata, an ``Accept`` that
+    asks for HTML."""
+    mode = request.headers.get("sec-fetch-mode")
+    if mode is not None:
+        return mode.strip().lower() == "navigate"
+    return "text/html" in request.headers.get("accept", "").lower()
+
+
 def create_app(webapp: WebApp, default_session: str | None = None) -> FastAPI:
     """Wrap ``webapp`` in FastAPI. Requests without a session cookie get a fresh public session
     (or ``default_session``), so people can browse with ``ewa serve``. No route exposes state."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
-    app.mount("/static", StaticFiles(directory=str(SITES_DIR / "static")), name="static")
+    # /static serves the pages' stylesheet, not pages: a page opened there (a typed URL, a missing file) is the
+    # sites' own page, as in the text driver, which has no /static (Starlette's answer was its JSON 404,
+    # '{"detail":"Not Found"}', or the stylesheet as text, where text mode shows "Page not found")
+    static = StaticFiles(directory=str(SITES_DIR / "static"))
 
     def refusal_page(e: RequestRefused) -> HTTPResponse:
         # the body may be unread: close the connection rather than receive the rest of it
@@ -111,6 +125,14 @@ def create_app(webapp: WebApp, default_session: str | None = None) -> FastAPI:
 
     @app.api_route("/{path:path}", methods=["GET", "POST"])
     async def dispatch(request: HTTPRequest, path: str) -> HTTPResponse:
+        if path.startswith("static/") and request.method == "GET" and not is_navigation(request):
+            try:
+                out = await static.get_response(path[len("static/"):], request.scope)
+                # revalidated every time (a cached copy would answer a navigation without asking the server)
+                out.headers["Cache-Control"] = "no-cache"
+                return out
+            except HTTPException:
+                pass  # no such file: the sites' 404 page
         try:
             raw_path = request.scope.get("raw_path") or request.scope["path"].encode()
             if len(raw_path) + len(request.scope.get("query_string") or b"") > MAX_URL_BYTES:

@@ -26,11 +26,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from web_sites.dom import parse_html, to_html
+from web_sites.dom import parse_html, to_html, wrap_text_runs
 from web_sites.state import StateStore
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,10 @@ class Ctx:
         return Response(status=303, redirect=url)
 
     def message_redirect(self, url: str, message: str, kind: str = "info") -> Response:
-        """Return a 303 redirect to the URL carrying a flash message and its kind."""
+        """Return a 303 redirect to the URL carrying a flash message and its kind. The message is also kept in
+        the session's state, for that page: a page shows a ``msg`` of its URL only when the site issued it
+        (:meth:`WebApp.issued_flash`), so a URL someone wrote (``?msg=Your order is refunded``) shows nothing."""
+        self.app.issue_flash(self.session, url, message, kind)
         sep = "&" if "?" in url else "?"
         return Response(status=303, redirect=f"{url}{sep}{urlencode({'msg': message, 'kind': kind})}")
 
@@ -276,6 +279,10 @@ class WebApp:
             " delivered INTEGER DEFAULT 0)", "deliveries")
         self.store.register_session_table(
             "CREATE TABLE IF NOT EXISTS sessions (session TEXT PRIMARY KEY, seed INTEGER, config TEXT)", "sessions")
+        # the flash messages the sites issued (:meth:`Ctx.message_redirect`), by the page they were for: no part
+        # of any snapshot, only what lets a page tell its own messages from a ``msg`` written into its URL
+        self.store.register_session_table(
+            "CREATE TABLE IF NOT EXISTS flashes (session TEXT, path TEXT, message TEXT, kind TEXT)", "flashes")
         for site in sites:
             self.add_site(site)
 
@@ -352,13 +359,38 @@ class WebApp:
             self.store.execute("UPDATE deliveries SET delivered = 1 WHERE session = ? AND delivered = 0", (session,))
         return [{"order_id": r["order_id"], **json.loads(r["item"])} for r in rows]
 
+    # flash messages ---------------------------------------------------------------------------
+    @staticmethod
+    def _flash_path(url: str) -> str:
+        return unquote(urlsplit(url).path).rstrip("/") or "/"
+
+    def issue_flash(self, session: str, url: str, message: str, kind: str) -> None:
+        """Record that the site shows ``message`` (of ``kind``) on the page at ``url`` for this session."""
+        path = self._flash_path(url)
+        if self.store.query_one("SELECT 1 AS x FROM flashes WHERE session = ? AND path = ? AND message = ? AND kind = ?",
+                                (session, path, message, kind)) is None:
+            self.store.execute("INSERT INTO flashes VALUES (?, ?, ?, ?)", (session, path, message, kind))
+
+    def issued_flash(self, req: Request) -> tuple[str, str]:
+        """The flash message and kind of the request's ``msg`` and ``kind`` when the site issued that message for
+        this page in this session (:meth:`issue_flash`), else ``("", "info")``: a message written into a URL by
+        hand is not shown, so no page carries a status the site did not give."""
+        message = req.query.get("msg", [""])[0]
+        kind = req.query.get("kind", ["info"])[0]
+        if not message or self.store.query_one(
+                "SELECT 1 AS x FROM flashes WHERE session = ? AND path = ? AND message = ? AND kind = ?",
+                (req.session, self._flash_path(req.path), message, kind)) is None:
+            return "", "info"
+        return message, kind
+
     # rendering --------------------------------------------------------------------------------
     def render(self, template: str, status: int = 200, **context: Any) -> Response:
-        """Render a template (adding the flash message from the request's query) into a response."""
+        """Render a template (adding the flash message of the request's query when the site issued it,
+        :meth:`issued_flash`) into a response."""
         req: Request | None = context.get("req")
-        if req is not None:
-            context.setdefault("flash", req.query.get("msg", [""])[0])
-            context.setdefault("flash_kind", req.query.get("kind", ["info"])[0])
+        if req is not None and "flash" not in context:
+            context["flash"], context["flash_kind"] = self.issued_flash(req)
+        context.setdefault("flash_kind", "info")
         html = self.jinja.get_template(template).render(**context)
         return finish_page(html, status)
 
@@ -396,9 +428,12 @@ class WebApp:
 
 
 def finish_page(html: str, status: int = 200) -> Response:
-    """Give every body element a ``data-bid`` (document order) and return the page."""
+    """Give every body element a ``data-bid`` (document order), each run of text after a link or a block one of its
+    own (:func:`~web_sites.dom.wrap_text_runs`), and return the page."""
     doc = parse_html(html)
     body = doc.find("body")
+    if body is not None:
+        wrap_text_runs(body)  # a run of text after a link has an id of its own, after the link's
     n = 0
     for el in (body.iter() if body is not None else ()):
         if not isinstance(el.tag, str) or el.tag in _SKIP_BID:

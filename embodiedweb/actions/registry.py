@@ -91,6 +91,24 @@ def _split_args(rest: str, n_args: int, last_free: bool) -> list[str]:
     return [head, tail] if tail else [head]
 
 
+def _split_url(rest: str) -> list[str]:
+    """The argument of an action taking one URL (``goto``): the whole text between the first ``[`` and the last
+    ``]``, so that a URL with brackets in it (``goto [/shop/search?q=[x]]``) is one argument. Two bracketed
+    groups (``goto [url] [1]``, a ``] [`` inside) or text after the last ``]`` stay two arguments (an error
+    that says so); an unclosed bracket is forgiven, as for the last argument of other actions."""
+    rest = rest.strip()
+    if not rest.startswith("["):
+        return [rest] if rest else []
+    end = rest.rfind("]")
+    if end < 0:
+        return [rest[1:]]
+    inner, after = rest[1:end], rest[end + 1:].strip()
+    if re.search(r"\]\s+\[", inner):
+        head, _, tail = re.split(r"(\]\s+\[)", inner, maxsplit=1)
+        return [head, tail] + ([after] if after else [])
+    return [inner, after] if after else [inner]
+
+
 class ActionRegistry:
     """Every action of the grammar, by domain, with parsing and prompt descriptions."""
 
@@ -204,6 +222,8 @@ class ActionRegistry:
         parts = _split_args(rest, len(spec.args), last_free)
         if spec.name == "type":
             parts = self._split_type(rest)
+        elif len(spec.args) == 1 and spec.args[0].kind == "url":
+            parts = _split_url(rest)
         required = [a for a in spec.args if not a.optional]
         if len(parts) < len(required) or len(parts) > len(spec.args):
             want = len(required) if len(required) == len(spec.args) else f"{len(required)} to {len(spec.args)}"

@@ -14,23 +14,30 @@ from typing import Any
 
 from lxml import etree
 
-from web_sites.dom import text_content
+from web_sites.dom import (
+    CONTAINER_ROLES,
+    INLINE_TAGS,
+    INTERACTIVE_ROLES,
+    LEAF_ROLES,
+    RUN_TAG,
+    SKIP_TAGS,
+    implicit_role,
+    text_content,
+)
+
+__all__ = ["BID", "INTERACTIVE_ROLES", "Node", "PageTree", "TreeBuilder", "build_tree", "elements_by_bid", "implicit_role",
+           "norm", "quote", "selected_options"]
 
 BID = "data-bid"
-_SKIP = {"script", "style", "template", "noscript", "head", "title", "meta", "link"}
-_INLINE = {"b", "i", "strong", "em", "span", "small", "code", "abbr", "time", "mark", "sub", "sup", "u", "s",
-           "bdi", "data", "q", "cite", "kbd", "var", "br", "wbr"}
-_TEXT_INPUTS = {"text", "search", "email", "url", "tel", "password", ""}
-_CONTAINER_ROLES = {"navigation", "main", "banner", "contentinfo", "form", "region", "dialog", "table", "list",
-                    "complementary", "search", "group", "tablist", "menu"}
+# the roles and tags of the walk are the sites' (web_sites.dom): the sites wrap runs of text with them too
+_SKIP = SKIP_TAGS
+_INLINE = INLINE_TAGS
+_CONTAINER_ROLES = CONTAINER_ROLES
 _TEXT_BLOCK_ROLES = {"p": "paragraph", "li": "listitem", "td": "cell", "th": "columnheader", "dt": "term",
                      "dd": "definition", "caption": "caption", "figcaption": "caption", "blockquote": "blockquote",
                      "pre": "StaticText", "legend": "StaticText"}
-INTERACTIVE_ROLES = {"link", "button", "textbox", "searchbox", "checkbox", "radio", "combobox", "option",
-                     "spinbutton", "slider", "switch", "tab", "menuitem"}
 _INTERACTIVE_NOT_LINK = frozenset(INTERACTIVE_ROLES - {"link"})
-# roles shown as one line each; their content is not split into text lines
-_LEAF_ROLES = frozenset(INTERACTIVE_ROLES | {"heading", "img", "progressbar", "alert", "status"})
+_LEAF_ROLES = LEAF_ROLES
 
 
 def norm(text: str | None) -> str:
@@ -98,71 +105,6 @@ def _select_of(option: Any) -> Any:
     while parent is not None and parent.tag != "select":
         parent = parent.getparent()
     return parent
-
-
-def implicit_role(el: Any) -> str:
-    tag = el.tag
-    explicit = el.get("role")
-    if explicit:
-        return explicit.split()[0]
-    if tag == "a":
-        return "link" if el.get("href") is not None else ""
-    if tag == "button":
-        return "button"
-    if tag == "input":
-        t = (el.get("type") or "").lower()
-        if t in ("submit", "button", "reset", "image"):
-            return "button"
-        if t == "checkbox":
-            return "checkbox"
-        if t == "radio":
-            return "radio"
-        if t == "number":
-            return "spinbutton"
-        if t == "range":
-            return "slider"
-        if t == "search":
-            return "searchbox"
-        if t in _TEXT_INPUTS:
-            return "textbox"
-        return ""
-    if tag == "textarea":
-        return "textbox"
-    if tag == "select":
-        return "combobox"
-    if tag == "option":
-        return "option"
-    if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-        return "heading"
-    if tag == "img":
-        return "img"
-    if tag == "svg":
-        return "img" if el.get("aria-label") else ""
-    if tag == "nav":
-        return "navigation"
-    if tag == "main":
-        return "main"
-    if tag == "header":
-        return "banner"
-    if tag == "footer":
-        return "contentinfo"
-    if tag == "form":
-        return "form" if el.get("aria-label") else ""
-    if tag in ("section", "aside"):
-        if el.get("aria-label"):
-            return "region" if tag == "section" else "complementary"
-        return ""
-    if tag == "table":
-        return "table"
-    if tag in ("ul", "ol"):
-        return "list" if el.get("aria-label") else ""
-    if tag == "fieldset":
-        return "group"
-    if tag == "dialog":
-        return "dialog"
-    if tag == "progress":
-        return "progressbar"
-    return ""
 
 
 # what a browser leaves out of the accessibility tree: hidden and aria-hidden elements, hidden inputs
@@ -308,18 +250,21 @@ class TreeBuilder:
         tail = "".join(f" {k}={v}" if v else f" {k}" for k, v in props.items())
         self.lines.append("\t" * depth + f"[{bid}] {role} {quote(name)}{tail}")
 
-    def _flush(self, run: list[str], block: Any, depth: int, state: dict[str, Any]) -> None:
+    def _flush(self, run: list[str], block: Any, depth: int, state: dict[str, Any], owner: Any = None) -> None:
+        """A line of the text of ``run``, with ``block``'s id; its role is that of ``owner`` (default ``block``: the
+        block a run of text (:data:`RUN_TAG`) is in) the first time ``owner`` shows text, else StaticText."""
         text = norm(" ".join(run))
         run.clear()
         if not text or block is None or block.get(BID) is None:
             return
         bid = block.get(BID)
+        owner = block if owner is None else owner
         role = "StaticText"
-        if bid not in state["flushed"]:
-            role = implicit_role(block) or _TEXT_BLOCK_ROLES.get(block.tag, "StaticText")
+        if owner.get(BID) not in state["flushed"]:
+            role = implicit_role(owner) or _TEXT_BLOCK_ROLES.get(owner.tag, "StaticText")
             if role in INTERACTIVE_ROLES or role in _CONTAINER_ROLES:
                 role = "StaticText"
-            state["flushed"].add(bid)
+            state["flushed"].add(owner.get(BID))
         self.lines.append("\t" * depth + f"[{bid}] {role} {quote(text)}")
 
     def _walk(self, root: Any, depth: int, block: Any, run: list[str]) -> None:
@@ -387,7 +332,7 @@ class TreeBuilder:
                     sub_run.append(child.text)
                 self._visit(child, depth, child, sub_run, lab, state)
                 if sub_run and not lab:
-                    self._flush(sub_run, child, depth, state)
+                    self._flush(sub_run, child, depth, state, block if tag == RUN_TAG else None)
             if tail and not in_label:
                 run.append(tail)
 

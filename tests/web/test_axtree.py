@@ -80,3 +80,49 @@ def test_building_a_tree_leaves_no_reference_cycles():
             assert gc.collect() == 0
         finally:
             gc.enable()
+
+
+MIXED = """<html><body><main>
+<p>Brand: Harbor · Category: <a href="/c">Pantry</a> · Product id: <b>p0096</b>.</p>
+<ul><li><a href="/e">Empire State Building</a>: a skyscraper, <em>1931</em>.</li><li>plain item</li></ul>
+<nav aria-label="Steps"><a href="/n">Next</a> or go <a href="/p">back</a> now</nav>
+<div>Intro <span>with <a href="/s">a link in a span</a> and</span> after it</div>
+<table><tr><td><a href="/t">Cell link</a> (2)</td><td>plain cell</td></tr></table>
+<label>Quantity <input type="number" value="2"> items</label>
+<p>Only text, <i>inline</i> too.</p></main></body></html>"""
+
+
+def _ids_of(tree: axtree.PageTree) -> list[int]:
+    import re
+
+    return [int(m.group(1)) for m in re.finditer(r"^\s*\[(\w+)\]", tree.text, re.M)]
+
+
+def test_every_line_has_its_own_id_in_document_order():
+    """A run of text after a link in the same block is a line with an id of its own, after the link's: the tree
+    had "[2] paragraph 'Brand...'", "[3] link", "[2] StaticText '· Product id...'" (one id twice) and
+    "[6] link 'Empire State Building'", "[5] listitem ': a skyscraper'" (ids out of order)."""
+    from web_sites.framework import finish_page
+
+    tree = axtree.TreeBuilder(finish_page(MIXED).doc).build()
+    ids = _ids_of(tree)
+    assert len(ids) == len(set(ids)) and ids == sorted(ids), tree.text
+    text = tree.text
+    for line in ("paragraph 'Brand: Harbor · Category:'", "link 'Pantry'", "StaticText '· Product id: p0096 .'",
+                 "link 'Empire State Building'", "listitem ': a skyscraper, 1931 .'", "listitem 'plain item'",
+                 "link 'Next'", "StaticText 'or go'", "link 'back'", "StaticText 'now'",
+                 "StaticText 'Intro with'", "link 'a link in a span'", "cell '(2)'", "cell 'plain cell'",
+                 "spinbutton 'Quantity items' value='2'", "paragraph 'Only text, inline too.'"):
+        assert line in text, (line, text)
+    # the text is what it was, in the same order (only split where a link is)
+    words = " ".join(axtree.norm(line.split("'", 1)[1]) for line in tree.lines)
+    assert words.index("Harbor") < words.index("Pantry") < words.index("p0096") < words.index("Empire")
+
+
+def test_a_page_of_text_blocks_only_is_numbered_as_before():
+    """Pages with no text after a link in a block get no extra element (their ids are what they were)."""
+    from web_sites.framework import finish_page
+
+    plain = "<html><body><main><h1>T</h1><p>One <b>two</b>.</p><p><a href='/x'>Link</a></p></main></body></html>"
+    html = finish_page(plain).html
+    assert "ewa-run" not in html and "[6] link 'Link'" in axtree.TreeBuilder(parse_html(html)).build().text

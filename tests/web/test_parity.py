@@ -120,6 +120,16 @@ SEQUENCES: dict[str, tuple[str, list[Step]]] = {
         ("goto", {"url": "/../@0x7f000001:9/"}), ("goto", {"url": "/%2e%2e/formlab/"}),
         ("goto", {"url": "../formlab/item/egg"}), ("goto", {"url": "/formlab/item%2Fegg"}),
     ]),
+    # a status message written into a URL shows nothing, the site's own does (and does not renumber the page);
+    # /static opened as a page, or a missing file there, is the sites' 404 page in both modes (the browser had
+    # Starlette's JSON 404, or the stylesheet as text)
+    "fair": ("/formlab/", [
+        ("goto", {"url": "/formlab/cart?msg=Your+order+was+refunded.&kind=info"}),
+        ("goto", {"url": "/formlab/item/egg"}), by("button", "Add to cart"), ("go_back", {}), ("go_forward", {}),
+        ("goto", {"url": "/formlab/item/egg?msg=Added+1+egg.&kind=info"}),
+        ("goto", {"url": "/static/style.css"}), ("goto", {"url": "/static/nope.css"}), ("go_back", {}),
+        ("goto", {"url": "/static/"}), ("goto", {"url": "/static/[x]"}),
+    ]),
     # at most 20 tabs: the 20th new_tab is refused in both modes, and works again after a close_tab
     "tab_cap": ("/formlab/", [("new_tab", {})] * 20 + [("close_tab", {}), ("new_tab", {}), ("new_tab", {})]),
     # the shop's order cancelled on its page (a slip), listed as cancelled, the right order placed after; an unknown

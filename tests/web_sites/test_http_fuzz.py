@@ -307,7 +307,7 @@ ROUTE_PARAMS = {
     "/formlab/search": ["q", "only"], "/formlab/cart/add": ["item", "qty", "size"],
     "/formlab/prefs": ["diet", "tag", "note", "speed"],
 }
-SHARED_PARAMS = ["msg", "kind"]  # every page shows them as its flash message
+SHARED_PARAMS = ["msg", "kind"]  # every page reads them (its flash message, shown when the site issued it)
 
 
 def test_the_fuzz_table_has_every_parameter_the_sites_read():
