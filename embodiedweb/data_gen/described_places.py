@@ -287,8 +287,9 @@ def weight(desc: dict[str, Any]) -> int:
 
 
 #: the positions a rank-based lazy reading picks among the walkable places fitting a looser part of a
-#: description, nearest first by walking distance from the start: the nearest, 2nd, 3rd, and the farthest
-POSITIONS = ("#1", "#2", "#3", "last")
+#: description, nearest first by walking distance from the start: the nearest, 2nd, 3rd, the 2nd farthest and
+#: the farthest (name: index in the list)
+POSITIONS = {"#1": 0, "#2": 1, "#3": 2, "2nd last": -2, "last": -1}
 
 
 def task_kind(desc: dict[str, Any]) -> str:
@@ -310,8 +311,7 @@ def rank_picks(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dic
             continue
         kept, dropped = sorted(part), sorted(every - set(part))
         names = ("keep:" + ("+".join(kept) or "-"), "drop:" + ("+".join(dropped) or "rank"))
-        at = {"#1": pool[0], "last": pool[-1], **({"#2": pool[1]} if len(pool) > 1 else {}),
-              **({"#3": pool[2]} if len(pool) > 2 else {})}
+        at = {pos: pool[i] for pos, i in POSITIONS.items() if -len(pool) <= i < len(pool)}
         for name in names:
             for pos, p in at.items():
                 out[f"{name} {pos}"] = p

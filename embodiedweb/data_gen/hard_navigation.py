@@ -19,7 +19,7 @@ map, a stop within 20 m of it); what makes a hard task hard:
 
 Against shortcuts: every proper part of a description (its kind alone, the kind with one fact ...) fits at
 least three places on the street graph, the destination is never the first of them by name, and no rank-based
-lazy reading (the nearest, 2nd, 3rd or farthest place from the start fitting a part, by walking distance:
+lazy reading (the nearest, 2nd, 3rd, 2nd farthest or farthest place from the start fitting a part, by walking distance:
 :func:`~embodiedweb.data_gen.described_places.rank_picks`) walks to the destination of more than a third of a
 task kind's tasks (rank, hop, facts, one fact) in a split (:class:`~embodiedweb.data_gen.described_places.LazyCaps`;
 until stop 32 the destination was never the nearest, which made the 2nd nearest right on 15 of 32 rank tasks).

@@ -7,7 +7,7 @@ Writes ``data/traveling/hard.jsonl`` (``hard_tasks`` of ``envs/traveling.toml``;
 right, a stop within 20 m of the landmark). What makes a hard task hard is what makes a hard navigation task
 hard (:mod:`embodiedweb.data_gen.hard_navigation`): the landmark is described by its wiki facts, not named
 (:mod:`embodiedweb.data_gen.described_places`: every proper part of the description fits at least three places,
-the landmark is not the first of them by name, and no nearest, 2nd, 3rd or farthest of them from the start is
+the landmark is not the first of them by name, and no nearest, 2nd, 3rd, 2nd farthest or farthest of them from the start is
 the landmark of more than a third of a task kind's tasks in a split), the start is a corner read from its street signs, the
 map is plain and the views are a walker's. The question is asked of "that place", so the agent has to
 identify the landmark before its article can answer; an article of a look-alike gives a wrong answer.

@@ -1,6 +1,6 @@
 """A red-team idea judged on the hard navigation and traveling task files: read the description loosely (drop
 a fact, keep one, drop the rank), list the walkable places that fit the looser reading nearest first from the
-start, and walk to the one at a fixed position (the nearest, 2nd, 3rd or the farthest)
+start, and walk to the one at a fixed position (the nearest, 2nd, 3rd, 2nd farthest or farthest)
 (:func:`embodiedweb.data_gen.described_places.rank_picks`). A guesser tells a task's kind from its wording
 (:func:`~embodiedweb.data_gen.described_places.task_kind`), so the share is per kind and split. Until stop 32
 the generator only kept the destination from being the nearest of each looser reading, which made the next one

@@ -3,7 +3,7 @@
 The oracle solves every hard task through the public interface; the walker's views and the plain map
 never show node ids, coordinates, a "here" list or distances to places; shortcut agents (the nearest place
 that fits part of the description, the first place of the kind on the wiki, the standard tier's habits)
-fail, and no lazy reading of the description by rank (the nearest, 2nd, 3rd or farthest fitting place) is
+fail, and no lazy reading of the description by rank (the nearest, 2nd, 3rd, 2nd farthest or farthest fitting place) is
 right on more than a third of a kind's tasks; agents that solve a task another legitimate way (the map's place pages and the address, the street
 signs read in the other order, their own route, a stop one node short) pass.
 """
@@ -241,7 +241,7 @@ def test_red_team_guesses_fail(env, hard_tasks):
 
 def test_no_lazy_rank_reading_is_right_often():
     """Reading the description loosely (a fact dropped, one kept, the rank dropped) and walking to the nearest,
-    2nd, 3rd or farthest place that fits the looser reading (:mod:`tests.domains.outdoor.lazy_ranks`) is right
+    2nd, 3rd, 2nd farthest or farthest place that fits the looser reading (:mod:`tests.domains.outdoor.lazy_ranks`) is right
     on at most a third of a task kind's tasks in each split (until stop 32 the 2nd nearest dropping the
     neighbourhood was right on 11 of 17 two-fact tasks, the 2nd nearest in a rank's scope on 15 of 32)."""
     tasks = [json.loads(line) for line in gen.hard_path().read_text(encoding="utf-8").splitlines()]
@@ -249,8 +249,8 @@ def test_no_lazy_rank_reading_is_right_often():
 
 
 def test_lazy_rank_readings_are_counted_as_a_guesser_walks():
-    """The measure itself: on a made-up task, the nearest, 2nd, 3rd and farthest of each looser reading are the
-    places fitting it in walking order from the start."""
+    """The measure itself: on a made-up task, the nearest, 2nd, 3rd, 2nd farthest and farthest of each looser
+    reading are the places fitting it in walking order from the start."""
     boxes = dp.infoboxes()
     kind, hood = "Theatre", "Theater District"
     pool = dp.matches(boxes, kind, {"neighborhood": hood})
@@ -258,7 +258,7 @@ def test_lazy_rank_readings_are_counted_as_a_guesser_walks():
     picks = dp.rank_picks(boxes, {"kind": kind, "facts": {"neighborhood": hood}, "rank": "first"}, dist)
     order = sorted(pool, reverse=True)
     assert len(order) >= 3
-    assert [picks[f"drop:rank {k}"] for k in dp.POSITIONS] == [*order[:3], order[-1]]
+    assert [picks[f"drop:rank {k}"] for k in dp.POSITIONS] == [*order[:3], *order[-2:]]
     assert picks["keep:neighborhood #2"] == order[1] and picks["keep:- #1"] == order[0]
 
 

@@ -114,7 +114,7 @@ def test_red_team_right_walk_wrong_article_fails(env, hard_tasks):
 
 
 def test_no_lazy_rank_reading_is_right_often():
-    """As on the hard navigation tier: no nearest, 2nd, 3rd or farthest place fitting a looser reading of the
+    """As on the hard navigation tier: no nearest, 2nd, 3rd, 2nd farthest or farthest place fitting a looser reading of the
     description is the landmark of more than a third of a kind's tasks in a split (until stop 32 the 2nd
     nearest dropping the neighbourhood of two-fact tasks was right on 7 of 8 test tasks)."""
     tasks = [json.loads(line) for line in gen.hard_path().read_text(encoding="utf-8").splitlines()]
