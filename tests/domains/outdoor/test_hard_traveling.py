@@ -25,7 +25,13 @@ from embodiedweb.domains.outdoor.traveling import TravelingDomain, TravelingOrac
 from embodiedweb.registration import spec_for
 from embodiedweb.tasks import Task, load_tasks
 from tests.domains.outdoor import lazy_ranks
-from tests.domains.outdoor.test_hard_navigation import leaks_in, play, wrong_guesses
+from tests.domains.outdoor.test_hard_navigation import (
+    leaks_in,
+    loose_parts,
+    play,
+    walkable_fitting,
+    wrong_guesses,
+)
 
 TRAVEL = "EWA-Traveling-v0"
 
@@ -56,6 +62,7 @@ def test_landmarks_are_described_not_named(hard_tasks):
         assert place.name.lower() not in text and place.address.split(",")[0].lower() not in text
         assert city().intersection_name(t.embodied["start"]).lower() not in text
         assert dp.fits(boxes, dp.goal_as_description(g)) == [g["place_id"]]
+        assert all(walkable_fitting(boxes, g["facts"]["kind"], part) >= dp.MIN_WALKABLE for part in loose_parts(g)), t.task_id
         assert t.embodied["view"] == "walker" and t.web["sites"]["map"]["plain"] is True
 
 
