@@ -378,10 +378,15 @@ def _answer_spans(sentence: str) -> tuple[str, ...]:
     return tuple(answer_spans(sentence))
 
 
+def _unescaped(name: str) -> str:
+    """A quoted name of the tree text as it reads (``\\'`` is ``'``, ``\\\\`` is ``\\``)."""
+    return name.replace("\\'", "'").replace("\\\\", "\\")
+
+
 def _page_lines(tree_text: str) -> tuple[tuple[str, str, str], ...]:
     """(id, role, name) of each element line of a page's tree text (the name unescaped), read from the whole
     text: a name may hold a line break (:func:`_page` reads other pages line by line)."""
-    return tuple((m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
+    return tuple((m.group(1), m.group(2), _unescaped(m.group(3)))
                  for m in _LINE.finditer(tree_text))
 
 
@@ -448,7 +453,8 @@ def _spaced(text: str) -> str:
 
 
 def _element_reading(role: str, name: str, title: str | None) -> _ElementReading:
-    """One element's share of :func:`_page` (``title``: the line's raw title, as :data:`_TITLE` reads it)."""
+    """One element's share of :func:`_page` (``title``: the line's title, as :data:`_TITLE` reads it, unescaped:
+    until stop 32 a title with an apostrophe was asked directions to with its backslash)."""
     page_names: tuple[str, ...] = ()
     if role in ("heading", "cell") and 0 < len(name) <= 80:
         page_names = tuple(x for x in (_spaced(name), *_YEAR.findall(name)) if x)
@@ -474,8 +480,7 @@ def _element(rest: str) -> _ElementReading | None:
     if m is None:
         return None if _ELEMENT_START.match(rest) else _NO_ELEMENT
     title = _ELEMENT_TITLE.match(rest)
-    return _element_reading(m.group(1), m.group(2).replace("\\'", "'").replace("\\\\", "\\"),
-                            title.group(1) if title else None)
+    return _element_reading(m.group(1), _unescaped(m.group(2)), _unescaped(title.group(1)) if title else None)
 
 
 @lru_cache(maxsize=65536)
@@ -520,7 +525,7 @@ def _page(tree_text: str) -> _PageReading:
     titles, names, counted, places, latest, sentences, kinds, options = (
         zip(*elements, strict=True) if elements else ((),) * len(_NO_ELEMENT))
     if whole:
-        titles = ((_spaced(t),) for t in _TITLE.findall(tree_text))
+        titles = ((_spaced(_unescaped(t)),) for t in _TITLE.findall(tree_text))
     join = chain.from_iterable
     fields: list[list[str]] = [[], [], []]  # boxes, number fields, options' type candidates
     select = None

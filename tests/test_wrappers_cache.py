@@ -450,7 +450,8 @@ def _reference_page(page: str) -> tuple:
     was before the readings were per line)."""
     lines = [(m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
              for m in wrappers._LINE.finditer(page)]
-    places, page_names, counted, latest, sentences = wrappers._TITLE.findall(page), [], [], [], []
+    titles = [t.replace("\\'", "'").replace("\\\\", "\\") for t in wrappers._TITLE.findall(page)]
+    places, page_names, counted, latest, sentences = titles, [], [], [], []
     for _bid, role, name in lines:
         if role in ("heading", "cell") and 0 < len(name) <= 80:
             page_names += [name, *wrappers._YEAR.findall(name)]
@@ -523,7 +524,7 @@ def test_a_pages_reading_line_by_line_equals_the_whole_texts():
         assert len(set(got[8][2])) == len(got[8][2]), page[:200]  # each pair once
     places, names, counted, _latest, _sentences, boxes, _spins, options, _plain = zip(
         *[wrappers._page(page) for page in ODD_PAGES], strict=True)
-    assert places[0] == ("Café d\\'Orsay",) and places[1] == ("A name over two lines", "Paris")
+    assert places[0] == ("Café d'Orsay",) and places[1] == ("A name over two lines", "Paris")
     assert places[2] == () and options[3][2:4] == ("type [2] [extra large]", "type [2] [extra-large]")
     assert boxes[4] == ("14",) and counted[4] == ("tomato",) and "1889" in names[4]
     # what the page and line caches keep is tuples of strings: once met, the garbage collector stops tracking

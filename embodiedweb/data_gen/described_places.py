@@ -4,7 +4,7 @@ descriptions, and the checks that keep a description from being guessed.
 A description is a place's kind (its wiki infobox's Type) and facts of its infobox (neighbourhood, decade
 completed, year opened, floors, architect, style) that fit it alone among the wiki's places, or a rank
 within its kind ("completed first"), or a hop through another place ("designed by the architect of ...");
-:func:`describe` and :func:`shortcut_free` give the rules. Used by
+:func:`describe`, :func:`shortcut_free` and :class:`LazyCaps` give the rules. Used by
 :mod:`embodiedweb.data_gen.hard_navigation` and :mod:`embodiedweb.data_gen.hard_traveling`.
 """
 
@@ -70,8 +70,12 @@ RANKS: dict[str, tuple[str, bool, str]] = {
     "most_floors": ("Floors", True, "with the most floors"),
 }
 #: shortcut targets (the nearest or first place fitting part of a description, the anchor, a rank's other end)
-#: are never this close to the destination along the streets (the checkers' goal radius is 20 m)
+#: other than the destination are never this close to it along the streets (the checkers' goal radius is 20 m)
 CLEAR_M = 40.0
+#: every looser part of a description (:func:`parts`) fits at least this many places on the street graph: with
+#: two, the one that is not the nearest from the start was forced (until stop 32 the 2nd nearest dropping the
+#: neighbourhood of two-fact navigation tasks was right on 11 of 17)
+MIN_WALKABLE = 3
 
 
 def ranked(boxes: dict[str, dict[str, str]], pids: list[str], rank: str, reverse: bool = False) -> list[str]:
@@ -127,8 +131,8 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
     - **facts**: the kind and 2 or 3 facts of the infobox; and the kind and 1 fact.
 
     Every description fits only ``pid``, shares no telling word with its name (``names``: wiki titles),
-    and every part a guesser might settle for (:func:`parts`) fits at least two places, of which ``pid``
-    is not the first by name (among all, and among the ``walkable`` ones: the wiki's categories and lists
+    and every part a guesser might settle for (:func:`parts`) fits at least two places, :data:`MIN_WALKABLE`
+    of them ``walkable`` (on the street graph), of which ``pid`` is not the first by name (among all, and among the ``walkable`` ones: the wiki's categories and lists
     are alphabetical)."""
     box = boxes[pid]
     kind = box["Type"]
@@ -141,7 +145,7 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
             return False
         for part in parts(desc):
             pool = matches(boxes, kind, part)
-            if len(pool) < 2 or any(p and min(p, key=lambda q: names[q].lower()) == pid
+            if len(pool) < 2 or sum(q in walkable for q in pool) < MIN_WALKABLE or any(p and min(p, key=lambda q: names[q].lower()) == pid
                                     for p in (pool, [q for q in pool if q in walkable])):
                 return False
         return True
@@ -188,12 +192,13 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
     return [{"rank": None, "anchor": None, **d} for d in (make() for make in makers) if d]
 
 
-def shortcut_targets(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dict[str, float]) -> set[str]:
+def shortcut_targets(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dict[str, float],
+                     nearest: bool = True) -> set[str]:
     """The places a guesser who read the description might walk to instead (``dist``: walking metres from
-    the start, of the places on the street graph): the nearest fitting each part (:func:`parts`), the
-    anchor, and a rank's other end."""
+    the start, of the places on the street graph): the nearest fitting each part (:func:`parts`; left out
+    with ``nearest=False``), the anchor, and a rank's other end."""
     out = set()
-    for part in parts(desc):
+    for part in parts(desc) if nearest else []:
         pool = [p for p in matches(boxes, desc["kind"], part) if p in dist]
         if pool:
             out.add(min(pool, key=lambda p: (dist[p], p)))
@@ -204,16 +209,26 @@ def shortcut_targets(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dis
     return out
 
 
-def shortcut_free(city: Any, start: str, pid: str, desc: dict[str, Any], boxes: dict[str, dict[str, str]]) -> bool:
-    """No shortcut target (:func:`shortcut_targets`) is the destination or within :data:`CLEAR_M` of it along
-    the streets."""
+def walking(city: Any, start: str, boxes: dict[str, dict[str, str]]) -> dict[str, float]:
+    """Walking metres from ``start`` to each place of ``boxes`` on the street graph."""
     from embodiedweb.worlds.street.world import walking_distances
 
-    node = {p: city.place_node(p) for p in boxes}
     walk = walking_distances(city, start, 1e9)
-    dist = {p: walk[n] for p, n in node.items() if n in walk}
+    return {p: walk[n] for p in boxes if (n := city.place_node(p)) in walk}
+
+
+def shortcut_free(city: Any, start: str, pid: str, desc: dict[str, Any], boxes: dict[str, dict[str, str]],
+                  dist: dict[str, float] | None = None, nearest: bool = True) -> bool:
+    """No shortcut target (:func:`shortcut_targets`) is the destination or within :data:`CLEAR_M` of it along
+    the streets (``dist``: :func:`walking` from ``start``, computed when not given). With ``nearest=False``
+    the nearest place fitting a part may be the destination itself (:class:`LazyCaps` then holds how often),
+    but no other place so close to it."""
+    node = {p: city.place_node(p) for p in boxes}
+    dist = walking(city, start, boxes) if dist is None else dist
     return all(t != pid and (node.get(t) is None or city.shortest_length(node[t], node[pid]) > CLEAR_M)
-               for t in shortcut_targets(boxes, desc, dist))
+               for t in shortcut_targets(boxes, desc, dist, nearest)) and (nearest or all(
+        t == pid or node.get(t) is None or city.shortest_length(node[t], node[pid]) > CLEAR_M
+        for t in shortcut_targets(boxes, desc, dist) - shortcut_targets(boxes, desc, dist, False)))
 
 
 def described_places(city: Any, seed: int) -> tuple[dict[str, dict[str, str]], dict[str, str],
@@ -262,10 +277,74 @@ def goal_as_description(goal: dict[str, Any]) -> dict[str, Any]:
 
 #: how much likelier a place with a rank, a hop or several facts is drawn than one with a single fact
 MULTI_WEIGHT = 4
-#: at most this share of a hard suite is described by a single fact
+#: at most this share of each split of a hard suite is described by a single fact
 MAX_SINGLE = 0.25
 
 
 def weight(desc: dict[str, Any]) -> int:
     """The draw weight of a place by its description (:data:`MULTI_WEIGHT` unless it is a single fact)."""
     return MULTI_WEIGHT if desc.get("rank") or desc.get("anchor") or len(desc["facts"]) > 1 else 1
+
+
+#: the positions a rank-based lazy reading picks among the walkable places fitting a looser part of a
+#: description, nearest first by walking distance from the start: the nearest, 2nd, 3rd, the 2nd farthest and
+#: the farthest (name: index in the list)
+POSITIONS = {"#1": 0, "#2": 1, "#3": 2, "2nd last": -2, "last": -1}
+
+
+def task_kind(desc: dict[str, Any]) -> str:
+    """A description's kind as a guesser tells it from the wording: ``rank`` ("... that was completed
+    first"), ``hop`` ("designed by the architect of ..."), ``facts`` (two or three facts) or ``fact`` (one)."""
+    return "rank" if desc.get("rank") else "hop" if desc.get("anchor") else "facts" if len(desc["facts"]) > 1 else "fact"
+
+
+def rank_picks(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dict[str, float]) -> dict[str, str]:
+    """What each rank-based lazy reading of a description walks to (``dist``: walking metres from the start
+    of the walkable places): for each looser part (:func:`parts`), named by the facts it keeps (``keep:``)
+    and by those it drops (``drop:``; ``drop:rank`` for a rank's own facts), the place at each of
+    :data:`POSITIONS` among the walkable places fitting the part, nearest first. ``{strategy: place}``."""
+    out: dict[str, str] = {}
+    every = set(desc["facts"])
+    for part in parts(desc):
+        pool = sorted((p for p in matches(boxes, desc["kind"], part) if p in dist), key=lambda p: (dist[p], p))
+        if not pool:
+            continue
+        kept, dropped = sorted(part), sorted(every - set(part))
+        names = ("keep:" + ("+".join(kept) or "-"), "drop:" + ("+".join(dropped) or "rank"))
+        at = {pos: pool[i] for pos, i in POSITIONS.items() if -len(pool) <= i < len(pool)}
+        for name in names:
+            for pos, p in at.items():
+                out[f"{name} {pos}"] = p
+    return out
+
+
+#: no rank-based lazy reading (:func:`rank_picks`) walks to the destination of more than this share of the
+#: tasks of one kind (:func:`task_kind`) in one split (one task when there are fewer than three)
+LAZY_CAP = 1 / 3
+
+
+class LazyCaps:
+    """The count, per task kind and split, of the tasks drawn and of those each rank-based lazy reading gets
+    right, to hold every reading to :data:`LAZY_CAP` while a suite is drawn (the shopping generator's
+    ``RULE_BLIND_CAP``, :mod:`embodiedweb.data_gen.outdoor_tasks`). The cap holds at every step, so it holds
+    for the suite drawn whatever its final count of each kind."""
+
+    def __init__(self, cap: float = LAZY_CAP) -> None:
+        self.cap = cap
+        self.tasks: dict[tuple[str, str], int] = {}
+        self.hits: dict[tuple[str, str, str], int] = {}
+
+    def right(self, boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dict[str, float], pid: str) -> list[str]:
+        """The lazy readings of ``desc`` that walk to ``pid``."""
+        return sorted(k for k, p in rank_picks(boxes, desc, dist).items() if p == pid)
+
+    def admits(self, kind: str, split: str, right: list[str]) -> bool:
+        """Whether one more task of ``kind`` in ``split``, which the readings ``right`` get right, keeps them
+        all within the cap."""
+        allowed = max(1, int(self.cap * (self.tasks.get((kind, split), 0) + 1) + 1e-9))
+        return all(self.hits.get((kind, split, k), 0) < allowed for k in right)
+
+    def add(self, kind: str, split: str, right: list[str]) -> None:
+        self.tasks[(kind, split)] = self.tasks.get((kind, split), 0) + 1
+        for k in right:
+            self.hits[(kind, split, k)] = self.hits.get((kind, split, k), 0) + 1

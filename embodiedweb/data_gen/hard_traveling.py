@@ -6,8 +6,9 @@ Writes ``data/traveling/hard.jsonl`` (``hard_tasks`` of ``envs/traveling.toml``;
 (:class:`embodiedweb.domains.outdoor.traveling.TravelingDomain`: the landmark's article viewed, the answer
 right, a stop within 20 m of the landmark). What makes a hard task hard is what makes a hard navigation task
 hard (:mod:`embodiedweb.data_gen.hard_navigation`): the landmark is described by its wiki facts, not named
-(:mod:`embodiedweb.data_gen.described_places`: every proper part of the description fits another place, which
-is neither farther from the start nor later by name), the start is a corner read from its street signs, the
+(:mod:`embodiedweb.data_gen.described_places`: every proper part of the description fits at least three places,
+the landmark is not the first of them by name, and no nearest, 2nd, 3rd, 2nd farthest or farthest of them from the start is
+the landmark of more than a third of a task kind's tasks in a split), the start is a corner read from its street signs, the
 map is plain and the views are a walker's. The question is asked of "that place", so the agent has to
 identify the landmark before its article can answer; an article of a look-alike gives a wrong answer.
 Questions go in turn over the standard tier's kinds (:data:`~embodiedweb.data_gen.outdoor_tasks.QUESTIONS`).
@@ -25,10 +26,13 @@ from typing import Any
 
 from embodiedweb.data_gen.described_places import (
     MAX_SINGLE,
+    LazyCaps,
     as_walker_task,
     described_places,
     goal_description,
     shortcut_free,
+    task_kind,
+    walking,
     weight,
 )
 from embodiedweb.data_gen.outdoor_tasks import QUESTIONS, _max_steps, _split, _start, _task
@@ -60,8 +64,9 @@ def hard_traveling(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     pids = sorted(p for p in described if p in articles)
     keys = list(QUESTIONS)
     out: list[dict[str, Any]] = []
-    chosen: list[dict[str, Any]] = []
+    chosen: list[tuple[dict[str, Any], str]] = []
     per_split = {"train": 0, "test": 0}
+    caps = LazyCaps()
     used: set[tuple[str, str]] = set()
     turn = 0
     while len(out) < N_HARD_TRAVEL and turn < 200 * N_HARD_TRAVEL:
@@ -82,13 +87,18 @@ def hard_traveling(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         start, path = got
         descs = described[pid]
         desc = rng.choices(descs, weights=[weight(d) for d in descs])[0]
-        if weight(desc) == 1 and sum(weight(d) == 1 for d in chosen) >= MAX_SINGLE * N_HARD_TRAVEL:
+        if weight(desc) == 1 and sum(weight(d) == 1 for d, s in chosen if s == split) >= MAX_SINGLE * N_HARD_TRAVEL // 2:
             continue
-        if not shortcut_free(city, start, pid, desc, boxes):
+        dist = walking(city, start, boxes)
+        if not shortcut_free(city, start, pid, desc, boxes, dist, nearest=False):
             continue
+        right = caps.right(boxes, desc, dist, pid)
+        if not caps.admits(task_kind(desc), split, right):
+            continue
+        caps.add(task_kind(desc), split, right)
         used.add((pid, key))
         per_split[split] += 1
-        chosen.append(desc)
+        chosen.append((desc, split))
         a = articles[pid]
         fact = a["world_facts"][key]
         task = _task("EWA-Traveling-v0", "",

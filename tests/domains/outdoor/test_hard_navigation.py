@@ -3,13 +3,15 @@
 The oracle solves every hard task through the public interface; the walker's views and the plain map
 never show node ids, coordinates, a "here" list or distances to places; shortcut agents (the nearest place
 that fits part of the description, the first place of the kind on the wiki, the standard tier's habits)
-fail; agents that solve a task another legitimate way (the map's place pages and the address, the street
+fail, and no lazy reading of the description by rank (the nearest, 2nd, 3rd, 2nd farthest or farthest fitting place) is
+right on more than a third of a kind's tasks; agents that solve a task another legitimate way (the map's place pages and the address, the street
 signs read in the other order, their own route, a stop one node short) pass.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 from typing import Any
@@ -25,6 +27,7 @@ from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city
 from embodiedweb.domains.outdoor.navigation import NavigationDomain, NavigationOracle
 from embodiedweb.registration import spec_for
 from embodiedweb.tasks import Task, TaskError, load_tasks
+from tests.domains.outdoor import lazy_ranks
 
 NAV = "EWA-Navigation-v0"
 #: what the standard tier's views and map print and a walker's or a plain map's must not
@@ -69,6 +72,11 @@ def leaks_in(side: str, text: str) -> set[str]:
     return {what for what, rx in LEAKS.items() if (side == "embodied" or what == "node id") and rx.search(text)}
 
 
+def walkable_fitting(boxes: dict[str, dict[str, str]], kind: str, part: dict[str, str]) -> int:
+    """How many places on the street graph fit a looser part of a description."""
+    return sum(p in city().places for p in dp.matches(boxes, kind, part))
+
+
 def test_generator_reproduces_the_shipped_file():
     assert gen.render() == gen.hard_path().read_text(encoding="utf-8")
 
@@ -76,7 +84,7 @@ def test_generator_reproduces_the_shipped_file():
 def test_tasks_are_described_not_named(hard_tasks):
     """120 tasks, 60 test and 60 train; no instruction names its destination, its address or its start;
     each description fits exactly its destination among the wiki's places, and every proper part of it
-    fits at least two."""
+    fits at least three places on the street graph (with two, the one not nearest to the start was forced)."""
     assert len(hard_tasks) == 120 and sum(t.split == "test" for t in hard_tasks) == 60
     boxes = dp.infoboxes()
     for t in hard_tasks:
@@ -87,7 +95,7 @@ def test_tasks_are_described_not_named(hard_tasks):
         assert city().intersection_name(t.embodied["start"]).lower() not in text
         desc = dp.goal_as_description(g)
         assert dp.fits(boxes, desc) == [g["dest_place"]]
-        assert all(len(dp.matches(boxes, desc["kind"], part)) >= 2 for part in loose_parts(g))
+        assert all(walkable_fitting(boxes, desc["kind"], part) >= dp.MIN_WALKABLE for part in loose_parts(g)), t.task_id
         assert t.embodied["view"] == "walker" and t.web["sites"]["map"]["plain"] is True
 
 
@@ -209,15 +217,54 @@ def sample(tasks: list[Task], n: int = 40) -> list[Task]:
     return random.Random(3).sample(tasks, n)
 
 
+def nearest_of_a_part(task: Task) -> set[str]:
+    """The place fitting each looser part nearest to the start (walking): the one guess that may be the
+    destination itself (:data:`~embodiedweb.data_gen.described_places.LAZY_CAP` holds how often)."""
+    picks = dp.rank_picks(dp.infoboxes(), dp.goal_as_description(task.goal), lazy_ranks._dist_from(task.embodied["start"]))
+    return {p for k, p in picks.items() if k.endswith(" #1")}
+
+
+def wrong_guesses(task: Task) -> list[str]:
+    """:func:`guesses` but the destination (only ever the nearest place fitting a looser part)."""
+    dest = dest_of(task.goal)
+    got = guesses(task)
+    assert dest not in got or dest in nearest_of_a_part(task), task.task_id
+    return sorted(got - {dest})
+
+
 def test_red_team_guesses_fail(env, hard_tasks):
-    """Walking to any of the guesses (:func:`guesses`) with directions to it passes at most 2 % of the runs
-    (over every task and every guess)."""
+    """Walking to any of the wrong guesses (:func:`guesses`; the nearest place fitting a looser part may be the
+    destination, on at most a third of a kind's tasks: :func:`test_no_lazy_rank_reading_is_right_often`)
+    with directions to it passes at most 2 % of the runs (over every task and every guess)."""
     passed, runs = 0, 0
     for t in hard_tasks:
-        for place in sorted(guesses(t)):
+        for place in wrong_guesses(t):
             runs += 1
             passed += bool(play(env, GoTo(t, place), t.task_id)["overall"])
     assert runs >= 240 and passed / runs <= 0.02, (passed, runs)
+
+
+def test_no_lazy_rank_reading_is_right_often():
+    """Reading the description loosely (a fact dropped, one kept, the rank dropped) and walking to the nearest,
+    2nd, 3rd, 2nd farthest or farthest place that fits the looser reading (:mod:`tests.domains.outdoor.lazy_ranks`) is right
+    on at most a third of a task kind's tasks in each split (until stop 32 the 2nd nearest dropping the
+    neighbourhood was right on 11 of 17 two-fact tasks, the 2nd nearest in a rank's scope on 15 of 32)."""
+    tasks = [json.loads(line) for line in gen.hard_path().read_text(encoding="utf-8").splitlines()]
+    assert lazy_ranks.over_cap(tasks) == [], lazy_ranks.report(tasks)
+
+
+def test_lazy_rank_readings_are_counted_as_a_guesser_walks():
+    """The measure itself: on a made-up task, the nearest, 2nd, 3rd, 2nd farthest and farthest of each looser
+    reading are the places fitting it in walking order from the start."""
+    boxes = dp.infoboxes()
+    kind, hood = "Theatre", "Theater District"
+    pool = dp.matches(boxes, kind, {"neighborhood": hood})
+    dist = {p: float(i) for i, p in enumerate(sorted(pool, reverse=True))}
+    picks = dp.rank_picks(boxes, {"kind": kind, "facts": {"neighborhood": hood}, "rank": "first"}, dist)
+    order = sorted(pool, reverse=True)
+    assert len(order) >= 3
+    assert [picks[f"drop:rank {k}"] for k in dp.POSITIONS] == [*order[:3], *order[-2:]]
+    assert picks["keep:neighborhood #2"] == order[1] and picks["keep:- #1"] == order[0]
 
 
 class StandardHabits(NavigationOracle):

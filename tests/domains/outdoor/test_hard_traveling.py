@@ -9,6 +9,7 @@ landmark through the wiki's search, walks its own way and stops one node short p
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -23,7 +24,14 @@ from embodiedweb.domains.outdoor.common import city
 from embodiedweb.domains.outdoor.traveling import TravelingDomain, TravelingOracle, article
 from embodiedweb.registration import spec_for
 from embodiedweb.tasks import Task, load_tasks
-from tests.domains.outdoor.test_hard_navigation import guesses, leaks_in, play
+from tests.domains.outdoor import lazy_ranks
+from tests.domains.outdoor.test_hard_navigation import (
+    leaks_in,
+    loose_parts,
+    play,
+    walkable_fitting,
+    wrong_guesses,
+)
 
 TRAVEL = "EWA-Traveling-v0"
 
@@ -54,6 +62,7 @@ def test_landmarks_are_described_not_named(hard_tasks):
         assert place.name.lower() not in text and place.address.split(",")[0].lower() not in text
         assert city().intersection_name(t.embodied["start"]).lower() not in text
         assert dp.fits(boxes, dp.goal_as_description(g)) == [g["place_id"]]
+        assert all(walkable_fitting(boxes, g["facts"]["kind"], part) >= dp.MIN_WALKABLE for part in loose_parts(g)), t.task_id
         assert t.embodied["view"] == "walker" and t.web["sites"]["map"]["plain"] is True
 
 
@@ -90,11 +99,12 @@ class LookAlike(TravelingOracle):
 
 
 def test_red_team_look_alikes_fail(env, hard_tasks):
-    """Each guess (the nearest or first place fitting a looser part of the description, a hop's anchor, a
-    rank's other end), read, walked to and answered from: at most 2 % of the runs pass."""
+    """Each wrong guess (the nearest or first place fitting a looser part of the description, a hop's anchor,
+    a rank's other end; the nearest may be the landmark itself, on at most a third of a kind's tasks), read,
+    walked to and answered from: at most 2 % of the runs pass."""
     runs, passed = 0, 0
     for t in hard_tasks:
-        for other in sorted(guesses(t)):
+        for other in wrong_guesses(t):
             runs += 1
             passed += bool(play(env, LookAlike(t, other), t.task_id)["overall"])
     assert runs >= 240 and passed / runs <= 0.02, (passed, runs)
@@ -105,9 +115,17 @@ def test_red_team_right_walk_wrong_article_fails(env, hard_tasks):
     never passes."""
     results = []
     for t in random.Random(1).sample(hard_tasks, 30):
-        other = sorted(guesses(t))[0]
+        other = wrong_guesses(t)[0]
         results.append(play(env, LookAlike(t, other, walk_right=True), t.task_id))
     assert not any(m["overall"] for m in results) and all(m["embodied"] for m in results)
+
+
+def test_no_lazy_rank_reading_is_right_often():
+    """As on the hard navigation tier: no nearest, 2nd, 3rd, 2nd farthest or farthest place fitting a looser reading of the
+    description is the landmark of more than a third of a kind's tasks in a split (until stop 32 the 2nd
+    nearest dropping the neighbourhood of two-fact tasks was right on 7 of 8 test tasks)."""
+    tasks = [json.loads(line) for line in gen.hard_path().read_text(encoding="utf-8").splitlines()]
+    assert lazy_ranks.over_cap(tasks) == [], lazy_ranks.report(tasks)
 
 
 class Researcher(TravelingOracle):
