@@ -51,6 +51,7 @@ from embodiedweb.data_gen.outdoor_tasks import (
     _split,
     _task,
     blind_picks,
+    rule_places_of,
 )
 from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.paths import data_dir
@@ -265,7 +266,7 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         if sum(t["split"] == split for t in out) >= N_HARD_SHOP // 2:
             continue
         available = extra.pop("available")
-        hits = [k for k, x in blind_picks(p, dist, available).items() if x == store]
+        hits = [k for k, x in blind_picks(p, dist, available, readings=False).items() if x == store]
         keys = hits + [f"{split}:{k}" for k in hits if blind_cap(k) == HARD_BLIND_CAP]
         if any(blind.get(k, 0) + 1 > blind_cap(k) * (N_HARD_SHOP if k in hits else N_HARD_SHOP / 2) for k in keys):
             continue
@@ -332,7 +333,7 @@ def _numbered(out: list[dict[str, Any]], want: int, first_id: int, what: str) ->
 
 
 def _apply_rule(city: Any, rng: random.Random, start: str, p: dict[str, Any], rule: str, store_node: dict[str, str],
-                rule_places: list[Any]) -> tuple[dict[str, float], Any]:
+                rule_places: dict[str, list[Any]]) -> tuple[dict[str, float], Any]:
     """(walking distances from ``start`` to the stores selling ``p``, :func:`shop_rule`'s answer) for an errand's
     purchase under a standard store rule (a rule relative to a place draws the place)."""
     from embodiedweb.data_gen.outdoor_tasks import shop_rule
@@ -341,7 +342,7 @@ def _apply_rule(city: Any, rng: random.Random, start: str, p: dict[str, Any], ru
     dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
     place = None
     if rule.endswith("near_place"):
-        pl = rng.choice(rule_places)
+        pl = rng.choice(rule_places[_split(p["product_id"])])  # a place of the product's split (rule_places_of)
         place = (pl.name, {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()})
     return dist, shop_rule(rule, p, dist, rng, place)
 
@@ -357,8 +358,7 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
     store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
     products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 3]
     by_split = {sp: [p for p in products if _split(p["product_id"]) == sp] for sp in ("train", "test")}
-    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
-                         key=lambda pl: pl.place_id)
+    rule_places = {sp: rule_places_of(city, sp) for sp in ("train", "test")}
     out: list[dict[str, Any]] = []
     learnt: dict[str, int] = {}  # (rule, an order of the stores) -> the purchases it answers (see RULE_STORE_CAP)
     of_rule: dict[str, int] = {}
@@ -382,7 +382,7 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
                 break
             store, text, extra = got
             available = extra.pop("available")
-            picks.append(blind_picks(p, dist, available))
+            picks.append(blind_picks(p, dist, available, readings=False))
             orders += [f"{rule}|{'>'.join(o)}" for o in itertools.permutations(sorted(store_node))
                        if next((x for x in o if x in available), None) == store]
             gone += extra.pop("out_of_stock", [])
@@ -455,8 +455,7 @@ def purchase_and_question(city: Any, rng: random.Random, first_id: int) -> list[
                         and city.place_node(a["place_id"])), key=lambda a: a["slug"])
     store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
     products = [p for p in catalog.products() if len(catalog.stores_selling(p["product_id"])) >= 3]
-    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
-                         key=lambda pl: pl.place_id)
+    rule_places = {sp: rule_places_of(city, sp) for sp in ("train", "test")}
     out: list[dict[str, Any]] = []
     used: set[str] = set()
     attempts = 0

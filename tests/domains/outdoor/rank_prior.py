@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from embodiedweb.data_gen.outdoor_tasks import blind_picks, open_at
+from embodiedweb.data_gen.outdoor_tasks import blind_picks, open_at, place_picks
 from embodiedweb.domains.outdoor.common import city
 from embodiedweb.tasks import Task
 
@@ -29,7 +29,12 @@ def _picks(task: Task, buy: dict[str, Any]) -> dict[str, str]:
     available = [s for s in sorted(selling) if s not in gone]
     if "day" in buy:
         available = [s for s in available if open_at(catalog.store(s)["hours"][buy["day"]], buy["minute"])]
-    return blind_picks({"product_id": buy["product_id"]}, dist, available)
+    picks = blind_picks({"product_id": buy["product_id"]}, dist, available)
+    if buy.get("place"):  # the rules relative to a named place: the picks by the place too
+        node = next(pl.node_id for pl in c.places.values() if pl.name == buy["place"])
+        picks.update(place_picks({"product_id": buy["product_id"]},
+                                 {s: c.shortest_length(node, stores[s]) for s in selling}, available))
+    return picks
 
 
 def buys(tasks: list[Task]) -> list[tuple[Task, dict[str, Any]]]:
@@ -37,13 +42,17 @@ def buys(tasks: list[Task]) -> list[tuple[Task, dict[str, Any]]]:
     return [(t, e) for t in tasks for e in (t.goal.get("errands") or [dict(t.goal, kind="buy")]) if e["kind"] == "buy"]
 
 
-def learnt_picks(tasks: list[Task]) -> dict[tuple[bool, str], tuple[str, int, int]]:
-    """``{(in an errand, rule): (the pick learnt on train, test purchases it got right, test purchases)}``."""
+def learnt_picks(tasks: list[Task], leave_out: tuple[str, ...] = (), places: bool = True
+                 ) -> dict[tuple[bool, str], tuple[str, int, int]]:
+    """``{(in an errand, rule): (the pick learnt on train, test purchases it got right, test purchases)}``; the
+    picks whose names end with one of ``leave_out``, and without ``places`` the named place's own, are not learnt."""
     every = [(t, e, _picks(t, e)) for t, e in buys(tasks)]
     wins: dict[tuple[bool, str], Counter[str]] = defaultdict(Counter)
     for t, e, picks in every:
         if t.split == "train":
-            wins[("errands" in t.goal, e["rule"])].update(k for k, s in picks.items() if s == e["store_id"])
+            wins[("errands" in t.goal, e["rule"])].update(k for k, s in picks.items()
+                                                            if s == e["store_id"] and not (leave_out and k.endswith(leave_out))
+                                                            and (places or not k.startswith("place ")))
     out: dict[tuple[bool, str], tuple[str, int, int]] = {}
     for key, counter in wins.items():
         best = min(counter, key=lambda k: (-counter[k], k))
