@@ -182,6 +182,22 @@ def wrap_text_runs(body: Any) -> None:
     _wrap_in(body, False)
 
 
+def _flush(parent: Any, pending: list[Any], broken: bool, out: list[Any]) -> bool:
+    """Append a run of ``parent``'s content to ``out``: wrapped in its own element when something already ended
+    a run of the block and the run shows text (never inside table parts), else as it is. Returns whether it
+    was wrapped."""
+    if broken and parent.tag not in _TABLE_PARTS and _visible(pending, parent.tag):
+        run = parent.makeelement(RUN_TAG, {})
+        for x in pending:
+            if not isinstance(x, str):
+                x.tail = None
+        _fill(run, pending)
+        out.append(run)
+        return True
+    out.extend(pending)
+    return False
+
+
 def _wrap_in(parent: Any, broken: bool) -> bool:
     """Wrap the runs of ``parent``'s content (``broken``: something already ended a run of its block);
     returns whether something ended a run."""
@@ -202,16 +218,7 @@ def _wrap_in(parent: Any, broken: bool) -> bool:
             pending.append(it)
             continue
         if pending:
-            if broken and parent.tag not in _TABLE_PARTS and _visible(pending, parent.tag):
-                run = parent.makeelement(RUN_TAG, {})
-                for x in pending:
-                    if not isinstance(x, str):
-                        x.tail = None
-                _fill(run, pending)
-                out.append(run)
-                wrapped = True
-            else:
-                out.extend(pending)
+            wrapped |= _flush(parent, pending, broken, out)
             pending = []
         out.append(it)
         if k == "container":
@@ -222,16 +229,7 @@ def _wrap_in(parent: Any, broken: bool) -> bool:
             _wrap_in(it, broken)
         broken = True
     if pending:
-        if broken and parent.tag not in _TABLE_PARTS and _visible(pending, parent.tag):
-            run = parent.makeelement(RUN_TAG, {})
-            for x in pending:
-                if not isinstance(x, str):
-                    x.tail = None
-            _fill(run, pending)
-            out.append(run)
-            wrapped = True
-        else:
-            out.extend(pending)
+        wrapped |= _flush(parent, pending, broken, out)
     if wrapped:
         for c in list(parent):
             c.tail = None
