@@ -28,6 +28,24 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   Anything else is two quantities, each judged ("14 m or 60 cm", "14.5 m 10 cm", "14 m 120 cm"). The
   tolerance applies to the whole. Durations ("1 h 30 min") are not quantities of any fact here: numbers
   are lengths, floors and years.
+
+  Three kinds of number are not a value offered for the fact:
+
+  - a value firmly denied (:func:`_denied`: "not", "isn't", "rather than", "instead of" right before it, and no
+    hedge word such as "if", "or", "maybe", "think" earlier in its clause): "not 43 m but 38 m", "38 m, not 43 m"
+    state 38. A denied value that is the answer fails the answer ("not 38 m"); an answer that only denies
+    fails; "38, if not 43", "38 or not 43", "either 43 or 38" and "38, not sure, maybe 43" still judge 43;
+  - another true fact of the landmark stated as such (:func:`_another_fact`; ``known``: the article's
+    ``year_built``, ``opened``, ``height_m``, ``floors``): a year after "completed in", "built", "opened in",
+    "dating from", ...; a length with "tall", "high", "in height" or after "a height of", "rises"; a count of
+    floors ("77 floors", "a 77-storey tower"); only when it is that fact's value (a year or a count exactly, a
+    height within 1 m or 1 %) and no hedge word stands before its words or "or" after it. "... on the 2nd floor.
+    It was completed in 1963." states 2; "1963 or 1964", "built in 1963, or maybe 1964", "it has 3 floors" (when
+    it has 77) are judged as values of the asked fact;
+  - a number of ``ignore_numbers`` (what the instruction says, restated).
+
+  A year in Roman numerals, in capitals, of three letters or more and 1000 or more (:func:`roman_years`:
+  "MCMXXXI", "MMXCVIII") is read as its digits; "I", "MC", "DC" and lower-case words stay words.
 - ``time`` (``value`` like ``"2:15 pm"``): every clock time in the answer ("2:15 pm", "14:15",
   "2.15 p.m.", "2 pm" or "2 o'clock" for 2:00, "1415 hrs") must be that minute of the day; a time without
   am/pm is read on a 12-hour clock. A number that is not a clock time is ignored.
@@ -57,7 +75,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -99,9 +117,11 @@ def _strip(text: str, ignore: Iterable[str]) -> str:
 
 
 def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
-          others: Sequence[str] = (), ignore_numbers: Sequence[float] = ()) -> Verdict:
+          others: Sequence[str] = (), ignore_numbers: Sequence[float] = (),
+          known: Mapping[str, float] | None = None) -> Verdict:
     """Whether ``answer`` states ``fact`` (see module docstring), with the reason when it does not; a number
-    of ``ignore_numbers`` in the answer is not judged (what the instruction itself says, restated)."""
+    of ``ignore_numbers`` in the answer is not judged (what the instruction itself says, restated), nor one
+    stated as another true fact of ``known`` (the landmark's years, height and floors: :data:`OTHER_FACTS`)."""
     if not isinstance(fact, dict) or fact.get("kind") not in KINDS or not str(fact.get("value", "")).strip():
         return Verdict(False, f"unjudgeable fact {fact!r}")
     if answer is None or not str(answer).strip():
@@ -111,10 +131,10 @@ def judge(answer: str | None, fact: dict[str, Any], ignore: Sequence[str] = (),
     if n_words > MAX_WORDS or len(answer) > MAX_CHARS:
         return Verdict(False, f"answer too long ({n_words} words, {len(answer)} characters; at most "
                               f"{MAX_WORDS} words and {MAX_CHARS} characters)")
-    text = _strip(answer, ignore)
+    text = _strip(roman_years(answer) if fact["kind"] == "number" else answer, ignore)
     try:
         if fact["kind"] == "number":
-            return _judge_number(spelled_numbers(text, hedged=True), fact, ignore_numbers)
+            return _judge_number(spelled_numbers(text, hedged=True), fact, ignore_numbers, _known_numbers(known))
         if fact["kind"] == "time":
             return _judge_time(spelled_numbers(clock_phrases(text), hedged=True), str(fact["value"]))
         if fact["kind"] == "name":
@@ -174,11 +194,19 @@ class _Qty:
     unit: tuple[str, float] | None  # (dimension, factor) when the answer gave one
     end: int  # where its text ends (a compound's: where its last part ends)
     last: tuple[float, bool] | None  # a compound's last part so far: (its unit's factor, its value is whole)
+    start: int = 0  # where its text starts
+    ordinal: bool = False  # written as an ordinal ("14th", "floor 14")
+    digits_end: int = 0  # where its (first) number's digits and ordinal ending end
 
 
 def quantities(text: str) -> list[tuple[float | None, str | None, float]]:
     """``(value, dimension or None, factor)`` for each quantity in folded ``text``, a compound length being
     one (see module docstring); the value is None for digits that are no one number."""
+    return [(q.value, q.unit[0] if q.unit else None, q.unit[1] if q.unit else 1.0) for q in _quantities(text)]
+
+
+def _quantities(text: str) -> list[_Qty]:
+    """The quantities of :func:`quantities` with where each stands in ``text``."""
     found: list[_Qty] = []
     for m in _QTY.finditer(text):
         if m.group(1).isdigit() and text.startswith(":", m.end(1)):
@@ -201,8 +229,8 @@ def quantities(text: str) -> list[tuple[float | None, str | None, float]]:
             prev.end, prev.last = m.end(), (unit[1], value.is_integer())
             continue
         last = (unit[1], value.is_integer()) if unit and value is not None and not ordinal else None
-        found.append(_Qty(value, unit, m.end(), last))
-    return [(q.value, q.unit[0] if q.unit else None, q.unit[1] if q.unit else 1.0) for q in found]
+        found.append(_Qty(value, unit, m.end(), last, m.start(), ordinal, m.end(2) if m.group(2) else m.end(1)))
+    return found
 
 
 def _fmt(x: float) -> str:
@@ -214,23 +242,127 @@ def numbers_in(text: str) -> list[float]:
     return [v for v, _d, _f in quantities(fold(text)) if v is not None]
 
 
-def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[float] = ()) -> Verdict:
+#: a firm denial right before a number ("not 43 m but 38 m", "38 m, not 43", "it isn't 43", "rather than 43")
+_DENIAL = re.compile(r"(?:\bnot|n't|\brather\s+than|\binstead\s+of)\s+(?:the\s+)?$")
+#: words that make a "not" in their clause no denial but a hedge ("38, if not 43", "or not 43", "maybe not 43",
+#: "I think it's not 43")
+_SOFT_DENIAL = re.compile(r"\b(?:if|or|nor|whether|unless|either|maybe|perhaps|possibly|probably|likely|sure|think"
+                          r"|guess|believe|might|may|could)\b[^.;:!?]*$")
+
+
+def _denied(text: str, q: _Qty) -> bool:
+    """Whether the quantity ``q`` is firmly denied: "not" (or "isn't", "rather than", "instead of") right before
+    it, and no hedge word in its clause before that ("if not 43" offers 43)."""
+    m = _DENIAL.search(text, max(0, q.start - 30), q.start)
+    if not m:
+        return False
+    clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
+    return not _SOFT_DENIAL.search(clause + " ")
+
+
+#: the landmark's other numbers an answer may state beside the asked one, each named by the words beside it
+#: (:func:`_another_fact`): its years (``year_built``, ``opened``), its ``height_m`` and its ``floors`` in all
+OTHER_FACTS = ("year_built", "opened", "height_m", "floors")
+#: words right before a year that make it the landmark's year of building or opening ("completed in 1963",
+#: "opened in MCMXXXI", "built 1931", "dating from 1931", "year built: 1931")
+_YEAR_CUE = re.compile(r"(?:\b(?:completed|built|finished|constructed|erected|opened|dedicated|inaugurated|founded"
+                       r"|established)(?:\s+(?:in|by))?|\bdat(?:es|ed|ing)(?:\s+back)?\s+(?:from|to)|\b(?:year\s+"
+                       r"(?:built|completed|opened)|completion|construction|opening)(?:\s+(?:year|date))?\s*(?::|-|was|in)?)"
+                       r"\s+(?:the\s+year\s+)?$")
+#: words around a length that make it the landmark's height ("319 m tall", "a height of 319 m", "rises 319 m")
+_HEIGHT_BEFORE = re.compile(r"\b(?:height(?:\s+(?:is|of|was))?|rises(?:\s+to)?|stands|tall\s+at|high\s+at)\s*:?\s+$")
+_HEIGHT_AFTER = re.compile(r"\s*(?:-\s*)?(?:tall|high|in\s+height)\b")
+#: a floor count ("77 floors", "a 77-storey tower"): a cardinal with a plural floor word, or a singular one joined
+#: by a hyphen
+_FLOOR_COUNT = re.compile(r"\d[\d.,]*\s*(?:(?:floors|storeys|stories|levels)\b|-\s*(?:floor|storey|story|level)\b)")
+
+
+def _another_fact(text: str, q: _Qty, known: dict[str, float]) -> bool:
+    """Whether the quantity ``q`` is stated as another true fact of the landmark, not as a value for the asked
+    one: named as a year of building or opening, a height or a count of floors by the words beside it, equal to
+    that fact of ``known`` (a year exactly; a height within 1 m or 1 %; floors exactly), and offered as no
+    alternative (no hedge word such as "or", "maybe" before its words, no "or" after it). "1963 or 1964", "built
+    in 1963 or 1964" and "it has 3 floors" (when it has 77) are still judged as values of the asked fact."""
+    if q.value is None:
+        return False
+    before, after = text[max(0, q.start - 50):q.start], q.end if q.unit else q.digits_end
+    cue_start = None
+    if (q.unit is None or q.unit[0] == "year") and not q.ordinal:
+        m = _YEAR_CUE.search(before)
+        if m and any(abs(q.value - known[k]) < 1e-9 for k in ("year_built", "opened") if k in known):
+            cue_start = q.start - len(before) + m.start()
+    if cue_start is None and "height_m" in known and q.unit and q.unit[0] == "length" and not q.ordinal:
+        m = _HEIGHT_BEFORE.search(before)
+        tall = _HEIGHT_AFTER.match(text, q.end)
+        h = known["height_m"]
+        if (m or tall) and abs(q.value * q.unit[1] - h) <= max(1.0, 0.01 * h) + 1e-9:
+            cue_start = q.start - len(before) + m.start() if m else q.start
+            after = tall.end() if tall else after
+    if cue_start is None and "floors" in known and not q.ordinal and _FLOOR_COUNT.match(text, q.start) \
+            and abs(q.value - known["floors"]) < 1e-9:
+        cue_start = q.start
+    if cue_start is None:
+        return False
+    return not (_HEDGE_BEFORE.search(text, max(0, cue_start - 20), cue_start)
+                or _HEDGE_BEFORE.search(text, max(0, q.start - 20), q.start) or _HEDGE_AFTER.match(text, after))
+
+
+def _known_numbers(known: Mapping[str, Any] | None) -> dict[str, float]:
+    """The facts of ``known`` that :data:`OTHER_FACTS` names and that are one number ("1931", "319.5")."""
+    out = {}
+    for k, v in (known or {}).items():
+        got = read_number(str(v).strip()) if k in OTHER_FACTS else None
+        if got is not None:
+            out[k] = got
+    return out
+
+
+def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[float] = (),
+                  known: dict[str, float] | None = None) -> Verdict:
     gold, unit, tol = float(fact["value"]), str(fact.get("unit") or ""), float(fact.get("tol") or 0.0)
     dim, scale = UNITS.get(unit, (unit or "plain", 1.0))
-    qs = [q for q in quantities(text) if q[0] is None or q[0] not in ignore_numbers]
-    if not qs:
-        return Verdict(False, "no number in the answer")
-    for value, qdim, factor in qs:
-        if value is None:
+    judged = denied = 0
+    for q in _quantities(text):
+        if q.value is not None and q.value in ignore_numbers:
+            continue
+        if q.value is None:
             return Verdict(False, "a number in the answer is no one number (write 18.6 or 18,6; 1,200 or 1200)")
+        value, qdim, factor = q.value, q.unit[0] if q.unit else None, q.unit[1] if q.unit else 1.0
+        if known and _another_fact(text, q, known):
+            continue  # "... on the 2nd floor. It was completed in 1963.": another true fact, stated as such
+        v = value * factor / scale if qdim is not None else value
+        if _denied(text, q):  # "not 43 m but 38 m": a value ruled out is no candidate, unless it is the answer
+            if (qdim is None or qdim == dim) and abs(v - gold) <= tol + 1e-9:
+                return Verdict(False, f"the answer denies {_fmt(value)}")
+            denied += 1
+            continue
+        judged += 1
         if qdim is not None and qdim != dim:
             return Verdict(False, f"{_fmt(value)} is a {qdim}, not a {dim}")
-        v = value * factor / scale if qdim is not None else value
         if abs(v - gold) > tol + 1e-9:
             shown = f"{_fmt(value)} ({_fmt(v)} {unit})" if qdim and factor != scale else _fmt(value)
             within = f" (within {_fmt(tol)})" if tol else ""
             return Verdict(False, f"{shown} is not {fact['value']}{' ' + unit if dim == 'length' else ''}{within}")
+    if not judged:
+        return Verdict(False, "the answer only denies values: give one" if denied else "no number in the answer")
     return Verdict(True)
+
+
+#: a Roman numeral of a year, in capitals ("MCMXXXI", "MMXCVIII"): 1000 or more and three letters or more, so
+#: "I", "MC", "MD" or "DC" stay words
+_ROMAN = re.compile(r"(?<![A-Za-z0-9])(?=[MDCLXVI]{3})M{1,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+                    r"(?![A-Za-z0-9])")
+_ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def roman_years(text: str) -> str:
+    """``text`` with every Roman numeral of a year (:data:`_ROMAN`, in capitals, canonical, 1000 or more)
+    written in digits: "completed in MCMXXXI" is "completed in 1931"."""
+    def value(m: re.Match[str]) -> str:
+        ns = [_ROMAN_VALUES[c] for c in m.group(0)]
+        return str(sum(-n if i + 1 < len(ns) and n < ns[i + 1] else n for i, n in enumerate(ns)))
+
+    return _ROMAN.sub(value, text)
 
 
 # -------------------------------------------------------------------------------------- spelled numbers

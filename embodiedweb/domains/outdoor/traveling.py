@@ -67,13 +67,15 @@ def judge_answer(answer: str | None, goal: dict[str, Any]) -> Verdict:
     """The answer judged against the fact, with the landmark's names and, in the hard tier, its description
     ("the skyscraper completed in the 1980s with the most floors") left out: an answer that restates what the
     instruction calls the place, whole or in part ("completed in the 1980s"), does not state the description's
-    numbers as the answer."""
+    numbers as the answer; nor is a true fact of the article's infobox stated as such ("It was completed in
+    1963.", "it has 77 floors") judged as the answer (``known``: :data:`~embodiedweb.domains.outdoor.answers.OTHER_FACTS`)."""
     fact = fact_of(goal)
     if fact is None:
         return Verdict(False, f"the wiki has no fact {goal.get('fact')!r} for {goal.get('slug')!r}")
     ignore = [*landmark_names(goal), *([goal["description"]] if goal.get("description") else [])]
     return judge(answer, fact, ignore=ignore, others=known_people(),
-                 ignore_numbers=numbers_in(goal["description"]) if goal.get("description") else ())
+                 ignore_numbers=numbers_in(goal["description"]) if goal.get("description") else (),
+                 known=(article(str(goal.get("slug"))) or {}).get("facts"))
 
 
 def fact_read(web_state: dict[str, Any], goal: dict[str, Any]) -> bool:
@@ -115,8 +117,10 @@ class TravelingDomain(StreetDomain):
     #: 6: a second value offered in words, as a bare hour or as a margin ("maybe thirty-nine or 38", "5:50 pm, or
     #: 6", "give or take 20 minutes"), or another person named by surname alone, is a hedge; "ten to six", "five-fifty
     #: p.m.", "a 125-foot-long", "the fifteenth-floor" and millimetres are read; 7: a bare hour standing free beside
-    #: the time is a second time whatever word offers it ("if not 6", "vs 6", "6 at the latest", "6-ish")
-    checker_version = 7
+    #: the time is a second time whatever word offers it ("if not 6", "vs 6", "6 at the latest", "6-ish"); 8 (stop 33): a
+    #: number firmly denied is no value offered ("not 43 m but 38 m" passes, "not 38 m" fails), a true number of the
+    #: article's infobox stated as such is not judged ("2nd floor. It was completed in 1963."), Roman years are read
+    checker_version = 8
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

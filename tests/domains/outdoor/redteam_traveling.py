@@ -486,12 +486,118 @@ class SaidInWordsAndHyphens(RedTeamAgent):
         return f"the {v} one"
 
 
+def _near_miss(f: dict[str, Any]) -> str:
+    """The closest wrong value of a number fact (the next step past its tolerance), as :class:`HedgeTwo` gives."""
+    v = str(f["value"])
+    return f"{float(v) + float(f.get('tol') or 0) + (0.1 if '.' in v else 1.0):g}"
+
+
+def _unit_word(f: dict[str, Any]) -> str:
+    return {"m": " m", "floor": "th floor", "year": ""}.get(str(f.get("unit")), "")
+
+
+class _NumberTasks(RedTeamAgent):
+    want: ClassVar[int] = 65  # every number question of the suite: 38 test, 27 train
+    min_test: ClassVar[int] = 38
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "number"
+
+
+class DeniesAWrongValue(_NumberTasks):
+    """A number answer that rules out a wrong value before or after stating the right one: "not 43.1 m but
+    38.0 m", "38.0 m, not 43.1 m", "It isn't 2099; it is 2098." (0 of the 65 number tasks passed before traveling
+    checker version 8: the denied value was judged as a second answer)."""
+
+    kind = "genuine"
+
+    def answer(self) -> str:
+        f = self.fact()
+        v, w, u = str(f["value"]), _near_miss(f), _unit_word(f)
+        return (f"not {w}{u} but {v}{u}", f"{v}{u}, not {w}{u}", f"It isn't {w}{u}; it is {v}{u}.")[
+            _rng(self.task, "deny").randrange(3)]
+
+
+#: the infobox facts an answer may add, with the words that say what each is
+_OTHER_FACT_SAID = {"year_built": "It was completed in {}.", "opened": "It opened in {}.",
+                    "floors": "The building has {} floors.", "height_m": "It is {} m tall."}
+
+
+class StatesAnotherFact(_NumberTasks):
+    """Answers the number, then states a true number of the article's infobox as what it is: "... on the 2nd
+    floor. It was completed in 1963.", "The building has 77 floors.", "It is 319 m tall." (number tasks whose
+    article gives one: 0 of those 56 passed before traveling checker version 8, the second number being judged as
+    a second answer)."""
+
+    kind = "genuine"
+    want: ClassVar[int] = 56
+    min_test: ClassVar[int] = 30
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return super().applies(task) and any(k in catalog.get(task.goal["slug"])["facts"] for k in _OTHER_FACT_SAID)
+
+    def answer(self) -> str:
+        f = self.fact()
+        facts = catalog.get(self.task.goal["slug"])["facts"]
+        key = _rng(self.task, "fact").choice([k for k in _OTHER_FACT_SAID if k in facts])
+        return f"The answer is {f['value']}{_unit_word(f)}. {_OTHER_FACT_SAID[key].format(facts[key])}"
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+class RomanYear(RedTeamAgent):
+    """Answers a year question with the year in Roman numerals: "It is to be opened in MMXCVIII." (0 of the 22
+    year tasks passed before traveling checker version 8)."""
+
+    kind = "genuine"
+    want: ClassVar[int] = 22
+    min_test: ClassVar[int] = 16
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "number" and task.goal["fact"] == "capsule_year"
+
+    def answer(self) -> str:
+        return f"It is to be opened in {_roman(int(self.fact()['value']))}."
+
+
+class HedgeBesideADenial(_NumberTasks, HedgeTwo):
+    """The right number with a near miss offered beside it in the forms a judge that lets a denied value or
+    another fact pass might miss: "either W or V", "V, not sure, maybe W", "V, if not W", "V or not W", a denial of
+    the right value alone ("not V"), and the near miss dressed as another fact of the building ("V; it was
+    completed in W", "V; the building has W floors", "V; it is W m tall": W is not the infobox's, else W + 1).
+    Until traveling checker version 8 the denial alone ("not V") passed every number task (65 of 65)."""
+
+    def answer(self) -> str:
+        f = self.fact()
+        if f["kind"] != "number":  # (played on another question, as a real shortcut test does: HedgeTwo's hedge)
+            return super().answer()
+        v, w, u = str(f["value"]), _near_miss(f), _unit_word(f)
+        true = {float(x) for k, x in catalog.get(self.task.goal["slug"])["facts"].items() if k in _OTHER_FACT_SAID}
+        x = w if float(w) not in true else f"{float(w) + 1:g}"  # a near miss, not the building's own number
+        other = {"year": f"{v}; it was completed in {x}", "floor": f"{v}{u}; the building has {x} floors",
+                 "m": f"{v}{u}; it is {x} m tall"}[str(f.get("unit"))]
+        return (f"either {w}{u} or {v}{u}", f"{v}{u}, not sure, maybe {w}{u}", f"{v}{u}, if not {w}{u}",
+                f"{v}{u} or not {w}{u}", f"not {v}{u}", other)[_rng(self.task, "deny hedge").randrange(6)]
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
-    CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords)
+    CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
+    HedgeBesideADenial)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
-    MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens)
+    MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
+    StatesAnotherFact, RomanYear)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

@@ -419,14 +419,15 @@ def test_standard_shopping_suite_version_unchanged():
     version went from 1 to 2 with the hard tier's quantity rule, to 3 with the answer judge's decimal comma and to 4
     with stop 29's exact purchase and errand timing rules, to 5 with clock times in words (the digest moved with
     that stop's country articles), to 6 with stop 30's hedges in words, bare hours and margins, and to 7 with stop
-    31's free-standing hours (the standard tasks were regenerated then, per-rule balance), and to 8 with stop 32's
-    cancelled orders (the standard tasks regenerated again: d28d725c594e until then); the
+    31's free-standing hours (the standard tasks were regenerated then, per-rule balance), to 8 with stop 32's
+    cancelled orders (the standard tasks regenerated again: d28d725c594e until then), and to 9 with stop 33's
+    traveling judge version 8 (an errand's number answer: denied values, other true facts, Roman years); the
     digest, 02910e9d38ee until then, moved in stop 28 with the wiki's chain articles (data/wiki/cues.json) and the
     geolocation signs (data/geo/standpoints.json), which
     every env's world digest covers.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c8-7a73b45fc6cd"
+        assert e.unwrapped.suite_version == "c9-7a73b45fc6cd"
     finally:
         e.close()
 
