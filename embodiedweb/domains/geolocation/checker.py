@@ -33,7 +33,14 @@ Parsing is lenient. The common forms all work:
   or "Reasoning"; "Street name:", "City name:" are "Street:", "City:";
 * names ignore case, accents, punctuation, ``ß``/``ss`` and ``St.``/``Saint``; cities match by any of
   their names on the wiki: local names, exonyms and older names (Lyons, Peking, Marseilles, Bombay,
-  Saigon, ...) and a trailing "City" (``Cebu`` = ``Cebu City``); countries by their aliases and their
+  Saigon, ...), their abbreviations (``NYC``, ``SF``, ``NOLA``, ``KL``, ``LA``: all of a city's names come from
+  its row of ``data/tables/geo_places.json``, none from this module) and a trailing "City" (``Cebu`` = ``Cebu
+  City``); a city's name is read whatever punctuation is inside it (:func:`respell`: ``Jo'burg`` = ``Joburg``,
+  ``L'viv`` = ``Lviv``, ``L.A.`` = ``LA``, ``N.Y.C.`` = ``NYC``), while a name written with it stays itself
+  (``Xi'an``); an abbreviation that is a word of another place's name ("la" of "La Plata", "Rue de la Paix") is
+  the city only written in capitals in an answer not all in capitals, dotted, as a part of its own or after
+  "or" ("LA", "L.A.", "; la;", "Paris or la" names two cities), never inside a word ("LAX", "Lagos"); countries
+  by their aliases and their
   names in their own languages (``USA``, ``UK``, ``Czechia``, ``Deutschland``, ``España``, ...); streets when
   their significant words match (``Friedrichstrasse``, ``Nevsky`` vs ``Nevsky Prospekt``, ``St`` vs
   ``Street``), or as written on the street's sign.
@@ -232,8 +239,9 @@ OTHER_COUNTRIES: dict[str, tuple[str, tuple[str, ...]]] = {
         "Papua New Guinea": (), "Samoa": (), "Solomon Islands": (), "Tonga": (), "Tuvalu": (), "Vanuatu": (),
         "New Caledonia": ()}.items()},
 }
-#: abbreviations of cities' names that are no word ("LA" is Spanish and French "la": left out)
-CITY_ABBREVIATIONS = {"SF": "San Francisco", "NOLA": "New Orleans", "KL": "Kuala Lumpur"}
+#: an abbreviation among a city's names (``data/tables/geo_places.json``: "LA", "SF", "NOLA", "NYC"): written in
+#: capitals, of 2-5 letters (see :func:`load_gazetteer`)
+_ABBREVIATION_RX = re.compile(r"[A-Z]{2,5}")
 #: aliases of the country tables that are no country's name: adjectives ("Thai script", "Thai food")
 NOT_COUNTRY_ALIASES = frozenset({"thai"})
 #: short aliases that are ordinary words in prose ("as the wiki told us"): a country only written in capitals
@@ -399,6 +407,12 @@ class Gazetteer:
     #: folded names of places that hold a country's alias but name another country, or none ("New South Wales":
     #: Australia, "New Mexico": United States, "Little India": none)
     country_places: dict[str, str | None] = field(default_factory=dict)
+    #: a city's name without spaces or punctuation (``"joburg"``, ``"lviv"``, ``"saintpetersburg"``) -> city indices:
+    #: how a word written with punctuation inside ("Jo'burg", "L'viv") is read (:func:`respell`)
+    squashed: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    #: abbreviations among the cities' names that are words of other places' names ("la" of "La Plata", "Rue de la
+    #: Paix") -> the city: read only written so ("LA", "L.A.") or as a part of their own (:func:`respell`)
+    word_abbreviations: dict[str, int] = field(default_factory=dict)
 
     def find_cities(self, text: str) -> list[int]:
         """Indices of the distinct cities named in ``text`` (longest names first, left to right)."""
@@ -479,6 +493,60 @@ class Gazetteer:
             if c:
                 return n, (c,)
         return cont, ()
+
+
+#: letters each followed by a dot, the last dot optional: "L.A.", "N.Y.C", "s.f."
+_DOTTED_RX = re.compile(r"(?<![\w.])((?:[^\W\d_]\.){1,4}[^\W\d_])\.?(?![\w])")
+#: a word with an apostrophe, a dot or a hyphen inside: "Jo'burg", "L'viv", "Jo'burg's"
+_INNER_PUNCT_RX = re.compile(r"(?<![\w'’ʼ`.\-])([^\W\d_]+(?:['’ʼ`.\-][^\W\d_]+)+)(?![\w])")
+#: words after which an abbreviation in lower case is offered as a place ("Paris or la")
+_OFFERING = frozenset({"or", "nor", "vs", "versus"})
+
+
+def respell(text: str, gz: Gazetteer) -> str:
+    """``text`` with the city names written in short or punctuated forms spelled as the gazetteer has them, so
+    every other reading sees them: letters with dots ("L.A.", "S.F.", "N.Y.C.") are the abbreviation, a word
+    with punctuation inside ("Jo'burg", "L'viv") is the city whose name it is without the punctuation (when it
+    is no city's name as written: "Xi'an" is Xi'an), and an abbreviation that is a word of other places' names
+    (:attr:`Gazetteer.word_abbreviations`: "LA") is the city only where written in capitals in an answer that is
+    not all capitals, dotted, as a part of its own ("; LA;", ", la,") or after "or" ("Paris or la"); otherwise it
+    stays a word ("Rue de la Paix", "RUE DE LA PAIX"). Other text is left as it is."""
+    def dotted(m: re.Match[str]) -> str:
+        key = norm(m.group(1).replace(".", ""))
+        if key in gz.word_abbreviations:
+            return gz.cities[gz.word_abbreviations[key]]["name"]
+        return m.group(1).replace(".", "") if key in gz.city_index else m.group(0)
+
+    def inner(m: re.Match[str]) -> str:
+        word = m.group(1)
+        tail = re.search(r"['’ʼ`]s$", word)
+        for core in ([word[:tail.start()], word] if tail else [word]):
+            full = place_norm(core)
+            if full in gz.city_index or len(full.split()) < 2:
+                return word
+            if full.replace(" ", "") in gz.squashed:
+                return re.sub(r"['’ʼ`.\-]", "", core) + (word[len(core):] if core != word else "")
+        return word
+
+    if gz.city_index:
+        text = _DOTTED_RX.sub(dotted, text)
+        text = _INNER_PUNCT_RX.sub(inner, text)
+    if not gz.word_abbreviations:
+        return text
+    capitals = any(c.islower() for c in text)
+    out, at, prev = [], 0, ""
+    for part in re.split(r"([,;|/:()\[\]]+|\s+[-–—]+\s+)", text):
+        whole = norm(part)
+        for m in re.finditer(r"\w+", part):
+            w = m.group()
+            k = gz.word_abbreviations.get(norm(w)) if not w[:1].isdigit() else None
+            if k is not None and (capitals and w.isupper() or whole == norm(w) or prev.casefold() in _OFFERING):
+                out += [part[at:m.start()], gz.cities[k]["name"]]
+                at = m.end()
+            prev = w
+        out.append(part[at:])
+        at = 0
+    return "".join(out)
 
 
 def _mask_prose_aliases(text: str) -> str:
@@ -614,23 +682,57 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
             countries.setdefault(k, v)
     index: dict[str, list[int]] = {}
     cities = tuple(raw.get("cities", []))
+    words = place_words(cities, countries, _region_rows())
+    abbreviations: dict[str, int] = {}
     for k, c in enumerate(cities):
         for name in c.get("names", [c["name"]]):
             full = place_norm(name)
+            if _ABBREVIATION_RX.fullmatch(name) and words.get(full, {k}) != {k}:
+                abbreviations[full] = k  # "LA": a word ("la") of other places' names, read only as written
+                continue
             # "Cebu" for "Cebu City", but "Mexico" stays the country
             for key in {full, *([_strip_city(full)] if norm(_strip_city(full)) not in countries else [])}:
                 if key and k not in index.setdefault(key, []):
                     index[key].append(k)
-    for abbr, name in CITY_ABBREVIATIONS.items():
-        for k, c in enumerate(cities):
-            if c["name"] == name and k not in index.setdefault(place_norm(abbr), []):
-                index[place_norm(abbr)].append(k)
+    squashed: dict[str, list[int]] = {}
+    for key, ks in index.items():
+        for k in ks:
+            if k not in squashed.setdefault(key.replace(" ", ""), []):
+                squashed[key.replace(" ", "")].append(k)
     longest = max((len(k.split()) for k in index), default=1)
     terms = tuple((str(t[0]), str(t[1]), str(t[2])) for t in raw.get("cue_terms", []) if len(t) == 3)
     continent_of = {c: cont for c, (cont, _) in OTHER_COUNTRIES.items()}
     continent_of.update({c["name"]: c["continent"] for c in raw.get("countries", []) if c.get("continent")})
     return Gazetteer(cities, {k: tuple(v) for k, v in index.items()}, countries, longest, terms,
-                     _city_regions(cities), continent_of, _country_places(cities, countries))
+                     _city_regions(cities), continent_of, _country_places(cities, countries),
+                     {k: tuple(v) for k, v in squashed.items()}, abbreviations)
+
+
+def place_words(cities: tuple[dict[str, Any], ...], countries: dict[str, str],
+                region_rows: dict[str, list[list[Any]]]) -> dict[str, set[int]]:
+    """Every word of a place's name an answer may hold, with the cities whose names (or whose own regions' names)
+    hold it; -1 for a country's name or alias, a street word, a word that links a street's name and a region
+    holding none of the cities: "la" of "La Plata" and "Rue de la Paix". A city's abbreviation that is a word of
+    another place is read only as written (:attr:`Gazetteer.word_abbreviations`); "DC" of "Washington DC" and
+    "CDMX" of the region Ciudad de México (CDMX) are the city's own."""
+    out: dict[str, set[int]] = {w: {-1} for w in (*STREET_GENERIC, *STREET_WORDS, *STREET_LINKS, *STREET_DIRECTIONS)}
+    at = {(c.get("country_code", ""), c["name"]): k for k, c in enumerate(cities)}
+    for k, c in enumerate(cities):
+        for name in c.get("names", [c["name"]]):
+            if not _ABBREVIATION_RX.fullmatch(name):
+                for w in place_norm(name).split():
+                    out.setdefault(w, set()).add(k)
+    for name in countries:
+        for w in name.split():
+            out.setdefault(w, set()).add(-1)
+    for code, rows in region_rows.items():
+        for name, others, inside in rows:
+            held = {at[(code, c)] for c in inside if (code, c) in at} or {-1}
+            for n in [name, *others]:
+                key = place_norm(n)  # and its letters written with dots, joined: "dc" of "Bogotá D.C."
+                for w in key.split() + ["".join(m.group(0).split()) for m in re.finditer(r"\b(?:\w )+\w\b", key)]:
+                    out.setdefault(w, set()).update(held)
+    return out
 
 
 def _region_rows() -> dict[str, list[list[Any]]]:
@@ -1221,7 +1323,7 @@ def parse_answer(answer: str | None, countries: list[str] | None = None, gz: Gaz
     gz = gz or load_gazetteer()
     if countries:
         gz = replace(gz, country_index={**_names_table(tuple(countries)), **gz.country_index})
-    s = str(answer).strip().strip("`").strip()
+    s = respell(str(answer).strip().strip("`").strip(), gz)
     if len(s) >= 2 and s[0] in "[({" and s[-1] in "])}":
         s = s[1:-1]
     s = s.replace("\r", "").replace("\n", ";")[:2000]

@@ -275,6 +275,20 @@ class SprayExtraParts(RedTeamAgent):
         return f"; {g['continent']}; {g['country']}; {cap}; {g['street']}; {others}"
 
 
+class ShortNameBeside(RedTeamAgent):
+    """Researches honestly, then names the right city and, beside it, another city by a short form: "Kyiv or
+    LA", "Kyiv / L.A.", "Kyiv or la" ("S.F." when the city is Los Angeles). Until geolocation checker version 8
+    "LA" was read as no city at all, so the hedge passed every task."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        other = ("S.F.", "SF", "S.F.") if g["city"] == "Los Angeles" else ("LA", "L.A.", "la")
+        pick = random.Random(f"short:{self.task.task_id}").randrange(3)
+        return f"{g['street']}, {g['city']} {('or', '/', 'or')[pick]} {other[pick]}, {g['country']}"
+
+
 # ---------------------------------------------------------------------------------------- guesses
 class SignsWithoutWeb(RedTeamAgent):
     """Walks every viewpoint, reads every sign, never opens the web. Its best guess from the text: a city
@@ -382,6 +396,28 @@ class OtherCityName(RedTeamAgent):
         return f"; {g['continent']}; {g['country']}; {g['city_aliases'][-1]}; {g['street']}"
 
 
+#: short or punctuated forms people write for some cities' names ("Jo'burg", "L'viv", "L.A.")
+SHORT_FORMS = {"Johannesburg": "Jo'burg", "Lviv": "L'viv", "Los Angeles": "L.A.", "San Francisco": "S.F.",
+               "Kuala Lumpur": "K.L.", "New Orleans": "NOLA", "New York": "N.Y.C.", "Washington, D.C.": "D.C.",
+               "Mexico City": "CDMX", "Ho Chi Minh City": "HCMC"}
+
+
+class ShortOrPunctuatedName(RedTeamAgent):
+    """Names the city by a short or punctuated form in free text: "Hollywood Boulevard, L.A., United States",
+    "Jo'burg", "L'viv", "S.F.", "K.L." (the suite's cities that have one; until geolocation checker version 8 the
+    punctuated forms and "LA" were no city: 3 of the 8 tasks passed, those of "NOLA", "CDMX" and "HCMC")."""
+
+    min_episodes: ClassVar[int] = 8
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["city"] in SHORT_FORMS
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"{g['street']}, {SHORT_FORMS[g['city']]}, {g['country']}"
+
+
 class CoordinatesOnly(RedTeamAgent):
     """Reads the city's article for its centre and answers the coordinates alone, names left blank."""
 
@@ -475,11 +511,11 @@ class SearchResultsOnly(RedTeamAgent):
 
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     StreetMemory, KnowsAnswerNoWalk, WalkWithoutCueResearch, SearchSpray, SprayCityField, SprayFreeText, SprayCoordinates,
-    SprayExtraParts)
+    SprayExtraParts, ShortNameBeside)
 GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     RedTeamAgent, FreeTextAnswer, LabelledAnswer, SemicolonCoordinates, OtherCityName, CoordinatesOnly, Detour,
-    FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly)
+    FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName)
 BOUND = {"shortcut": 0.02, "genuine": 0.98, "SignsWithoutWeb": 0.10, "CapitalOfCountry": 0.20}
 
 

@@ -905,3 +905,89 @@ def test_a_contradicted_city_is_judged_by_the_answers_own_words(gz):
     assert ck._city_contradicted(ck.ParsedAnswer(city="Paris", country="France"), x, gz, {}) == ""
     assert "not in Spain" in ck._city_contradicted(ck.ParsedAnswer(city="Paris", country="Spain"), x, gz, {})
     assert ck._city_contradicted(ck.ParsedAnswer(city="Paris", regions=["Atlantis"]), x, gz, {}) == ""
+
+
+# ------------------------------------------------------- stop 33: punctuated and short city names (checker 8)
+def _goal_of(gz, city):
+    c = next(c for c in gz.cities if c["name"] == city)
+    return {"lat": c["lat"], "lng": c["lng"], "continent": "x", "country": c["country"], "city": city,
+            "street": "Nowhere Street", "street_signed": False}
+
+
+#: genuine answers that named no city until checker version 8 (punctuation inside a name; "LA" was no city)
+SHORT_AND_PUNCTUATED = [
+    ("Johannesburg", "Jo'burg, South Africa"), ("Johannesburg", "Jo’burg"), ("Johannesburg", "Jo'burg's Commissioner Street"),
+    ("Lviv", "L'viv, Ukraine"), ("Lviv", "; Europe; Ukraine; L’viv; "), ("Los Angeles", "L.A., USA"),
+    ("Los Angeles", "LA, California"), ("Los Angeles", "Hollywood Boulevard, LA"), ("Los Angeles", "city: LA"),
+    ("Los Angeles", "; North America; United States; LA; Hollywood Blvd"), ("Los Angeles", "; ; ; la; "),
+    ("Los Angeles", "l.a."), ("San Francisco", "S.F., USA"), ("New Orleans", "N.O.L.A."), ("Kuala Lumpur", "K.L., Malaysia"),
+    ("New York", "N.Y.C."),
+]
+#: forms read as before ("LA" inside a word or in an answer all in capitals is no city)
+AS_BEFORE = [
+    ("Lviv", "Lviv", True), ("San Francisco", "sf", True), ("New Orleans", "NOLA", True), ("Xi'an", "Xi'an, China", True),
+    ("Xi'an", "Xian", True), ("Saint Petersburg", "St.Petersburg", True), ("Washington, D.C.", "Washington, D.C.", True),
+    ("Paris", "Rue de la Paix, Paris", True), ("Paris", "RUE DE LA PAIX, PARIS", True), ("La Plata", "LA PLATA", True),
+    ("La Plata", "La Plata, Argentina", True), ("Los Angeles", "Rue de la Paix", False), ("Los Angeles", "LAX", False),
+    ("Los Angeles", "Plaza Mayor, Lagos", False), ("Los Angeles", "La Plata", False),
+]
+#: a second city by a short or punctuated form is a second city (the first three passed until checker version 8)
+TWO_CITIES = [("Paris", "Paris or LA"), ("Paris", "Paris or la"), ("Paris", "Paris / L.A."), ("Los Angeles", "LA or SF"),
+              ("Los Angeles", "LA/SF"), ("Johannesburg", "Jo'burg or Durban"), ("Lviv", "L'viv or Kyiv")]
+
+
+@pytest.mark.parametrize(("city", "answer"), SHORT_AND_PUNCTUATED, ids=[a for _c, a in SHORT_AND_PUNCTUATED])
+def test_a_short_or_punctuated_city_name(gz, city, answer):
+    assert check_answer(_goal_of(gz, city), answer, gz=gz)["city"]
+
+
+@pytest.mark.parametrize(("city", "answer", "want"), AS_BEFORE, ids=[f"{c}-{a}" for c, a, _w in AS_BEFORE])
+def test_names_read_as_before(gz, city, answer, want):
+    assert check_answer(_goal_of(gz, city), answer, gz=gz)["city"] is want
+
+
+@pytest.mark.parametrize(("city", "answer"), TWO_CITIES, ids=[a for _c, a in TWO_CITIES])
+def test_a_second_city_by_a_short_form_is_a_second_city(gz, city, answer):
+    m = check_answer(_goal_of(gz, city), answer, gz=gz)
+    assert not m["city"] and "2 cities" in " ".join(m.get("answer_notes", [])), m
+
+
+def test_every_alias_is_the_data_s_and_names_one_city(gz):
+    """A city's names, abbreviations included, come from its row of ``data/tables/geo_places.json`` alone (the
+    checker holds none); each names one city as written and without its punctuation; an abbreviation read in any
+    case is no word of another city's name, a country's, a region's, a street of the suite or a wiki article's
+    title, nor any name's letters written with dots ("D.C." of "Bogotá D.C."), and "LA", which is a word ("La
+    Plata", "Rue de la Paix"), is read only as written; respelling changes no wiki title or street of the suite."""
+    import json
+    import re
+
+    from embodiedweb.data_gen.geo import city_names
+    from embodiedweb.paths import data_dir
+    from embodiedweb.tables import geo_cities
+
+    assert not hasattr(ck, "CITY_ABBREVIATIONS")
+    rows = geo_cities()
+    for c in gz.cities:
+        assert c["names"] == city_names(c["country_code"], c["name"]) and c["name"] in [r[0] for r in rows[c["country_code"]]]
+    for index in (gz.city_index, gz.squashed):
+        assert all(len(v) == 1 for v in index.values()), [k for k, v in index.items() if len(v) > 1]
+    assert all(gz.city_index.get(k, v) == v for k, v in gz.squashed.items())
+    titles = [a["title"] for f in ("articles.json", "cues.json")
+              for a in json.loads((data_dir() / "wiki" / f).read_text("utf-8"))]
+    sps = json.loads((data_dir() / "geo" / "standpoints.json").read_text("utf-8"))["standpoints"]
+    streets = sorted({s for sp in sps for s in [sp["street"], *sp.get("street_aliases", [])]})
+    words = {w for t in titles + streets for w in norm(t).split()}
+    abbreviations = {place_norm(n): k for k, c in enumerate(gz.cities) for n in c["names"]
+                     if ck._ABBREVIATION_RX.fullmatch(n)}
+    assert {"la", "sf", "nola", "kl", "nyc"} <= set(abbreviations)
+    # nor is any a name's letters written with dots ("Bogotá D.C.": a "DC" for Washington would make it two cities)
+    dotted = {"".join(m.group(0).split()) for t in titles + streets + [n for r in ck._region_rows().values()
+              for name, others, _in in r for n in [name, *others]] for m in re.finditer(r"\b(?:\w )+\w\b", place_norm(t))}
+    assert not dotted & set(abbreviations), dotted & set(abbreviations)
+    for key, k in abbreviations.items():
+        if key in gz.word_abbreviations:
+            assert key not in gz.city_index
+        else:
+            assert gz.city_index[key] == (k,) and key not in words, key
+    assert set(gz.word_abbreviations) == {"la"}
+    assert not [t for t in titles + streets if ck.respell(t, gz) != t]

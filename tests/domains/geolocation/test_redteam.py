@@ -24,7 +24,8 @@ def _carried(cls, tasks):
     res = rt.run(cls, rt.pool(cls, tasks))
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
-    assert len(carried) >= rt.MIN_EPISODES and len(carried) >= 0.95 * len(res), \
+    # (an idea only a few cities allow, such as a short form of the name, says how many tasks it has)
+    assert len(carried) >= getattr(cls, "min_episodes", rt.MIN_EPISODES) and len(carried) >= 0.95 * len(res), \
         (len(carried), len(res), _fmt([r for r in res if not r["carried_out"]]))
     return carried
 
