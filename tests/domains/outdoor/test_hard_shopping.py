@@ -423,10 +423,10 @@ def test_standard_shopping_suite_version_unchanged():
     cancelled orders (the standard tasks regenerated again: d28d725c594e until then); the
     digest, 02910e9d38ee until then, moved in stop 28 with the wiki's chain articles (data/wiki/cues.json) and the
     geolocation signs (data/geo/standpoints.json), which
-    every env's world digest covers.)"""
+    every env's world digest covers, and in stop 33 with the recipe texts (data/recipes: c8-7a73b45fc6cd until then).)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c8-7a73b45fc6cd"
+        assert e.unwrapped.suite_version == "c8-733d64bb8637"
     finally:
         e.close()
 
