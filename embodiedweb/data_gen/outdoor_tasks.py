@@ -60,6 +60,22 @@ def _task(env_id: str, tid: str, instruction: str, start: str, heading: float, g
             "goal": goal, "split": split, "meta": {"max_steps": max_steps, **meta}}
 
 
+def destination_words(city: Any, place: dict[str, Any]) -> str:
+    """How a navigation instruction says where a place is, after its name: its street address ("225 W 44th St"),
+    or, when the address is a corner ("5th Ave & E 53rd St"), the corner as the map's "Nearest street point", the
+    wiki's cross streets and the street signs name the place's node (``city.intersection_name``: "5th Ave & W 53rd
+    St", avenues first), so that the instruction and what the walker reads there never name one corner two ways.
+    A place whose node is not a corner (Central Park's is on W 59th St between 5th Ave & 6th Ave, a block name the
+    map's directions do not resolve to that node) keeps its address, which does."""
+    address = place["address"].split(", New York")[0]
+    node = city.place_node(place["place_id"])
+    if " & " not in address or not node:
+        return address
+    corner = city.intersection_name(node)
+    found = city.locate(corner)
+    return corner if found is not None and found.node_id == node else address
+
+
 def navigation(city: Any, places: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
     from embodiedweb.domains.outdoor.common import checkpoints
 
@@ -74,7 +90,7 @@ def navigation(city: Any, places: list[dict[str, Any]], rng: random.Random) -> l
         start, path = got
         where = city.intersection_name(start)
         out.append(_task("EWA-Navigation-v0", f"nav-{len(out):03d}",
-                         f"You are at {where}. Walk to {p['name']} ({p['address'].split(', New York')[0]}) and stop "
+                         f"You are at {where}. Walk to {p['name']} ({destination_words(city, p)}) and stop "
                          "there. Use the map website to get walking directions.",
                          start, rng.uniform(0, 360),
                          {"dest_node": dest, "dest_name": p["name"], "dest_place": p["place_id"],

@@ -91,25 +91,44 @@ def _micro_slice(ing: str, title: str) -> Component:
     ], f"{ing}Sliced", True)
 
 
+#: Where an egg is cracked, in the kitchen's words: not into the serving dish, where a raw egg would rest ahead of
+#: the step that serves it (the checker holds that placed early, as it does any raw food put on the dish ahead of
+#: the recipe: an egg cracked into the serving bowl and microwaved there passed 0 of 13 playthroughs, and the recipe's
+#: "Crack the egg: cut it with a knife." never said where).
+EGG_CRACK = ("Crack the egg where it lies or on a counter top, not {on} the {dish}: cut it with a knife (the egg "
+             "goes {on} the {dish} once it is cooked).")
+
+#: Cooking methods a recipe's name, title or summary may name, each with the words of its steps that use it
+#: (regular expressions over lower-case text): a summary never names a method its steps do not use.
+METHOD_WORDS: dict[str, str] = {
+    "stew": r"\bstew", "fry": r"\b(?:fry|fried|fries|frying)\b", "bake": r"\bbak(?:e|ed|es|ing)\b",
+    "boil": r"\bboil", "toast": r"\btoast", "roast": r"\broast", "grill": r"\bgrill", "steam": r"\bsteam",
+    "poach": r"\bpoach", "braise": r"\bbrais", "simmer": r"\bsimmer", "saute": r"\bsaut[eé]",
+    "caramelise": r"\bcarameli[sz]", "broil": r"\bbroil", "scramble": r"\bscrambl", "microwave": r"\bmicrowave",
+}
+
+
 COMPONENTS: dict[str, Component] = {c.key: c for c in [
     _raw("Tomato"), _raw("Lettuce"), _raw("Apple"), _raw("Bread"),
-    _pan_slice("Tomato", "pan-fried tomato"), _pan_slice("Apple", "caramelised apple"),
-    _pan_slice("Potato", "fried potato slices"), _pan_slice("Bread", "pan-toasted bread"),
-    _micro_slice("Apple", "warm apple slices"), _micro_slice("Tomato", "stewed tomato"),
+    # (a title names no cooking method its steps do not use: "stewed tomato" was microwaved, "caramelised apple"
+    # and "pan-toasted bread" cooked in the frying pan; see METHOD_WORDS)
+    _pan_slice("Tomato", "pan-fried tomato"), _pan_slice("Apple", "pan-fried apple"),
+    _pan_slice("Potato", "fried potato slices"), _pan_slice("Bread", "pan-fried bread"),
+    _micro_slice("Apple", "warm apple slices"), _micro_slice("Tomato", "warm tomato slices"),
     _c("bread_toast", "Bread", "toast", ("Knife", "Toaster"), "toaster", [
         ("Slice the bread with a knife.", [{"op": "slice", "obj": "Bread"}]),
         ("Toast a bread slice in the toaster.", [{"op": "cook", "obj": "BreadSliced", "how": "toaster"}]),
         ("Put the toast {on} the {dish}.", [{"op": "place", "obj": "BreadSliced", "state": {"isCooked": True}}]),
     ], "BreadSliced", True),
     _c("egg_pan", "Egg", "fried egg", ("Knife", "Pan", "StoveBurner"), "pan", [
-        ("Crack the egg: cut it with a knife.", [{"op": "slice", "obj": "Egg"}]),
+        (EGG_CRACK, [{"op": "slice", "obj": "Egg"}]),
         ("Fry the cracked egg in the frying pan on the stove.", [{"op": "cook", "obj": "EggCracked", "how": "pan"}]),
         ("Put the fried egg {on} the {dish}.", [{"op": "place", "obj": "EggCracked", "state": {"isCooked": True}}]),
     ], "EggCracked", True),
     _c("egg_micro", "Egg", "microwave egg", ("Knife", "Microwave"), "microwave", [
-        ("Crack the egg: cut it with a knife.", [{"op": "slice", "obj": "Egg"}]),
+        (EGG_CRACK, [{"op": "slice", "obj": "Egg"}]),
         ("Cook the cracked egg in the microwave.", [{"op": "cook", "obj": "EggCracked", "how": "microwave"}]),
-        ("Put the egg {on} the {dish}.", [{"op": "place", "obj": "EggCracked", "state": {"isCooked": True}}]),
+        ("Put the cooked egg {on} the {dish}.", [{"op": "place", "obj": "EggCracked", "state": {"isCooked": True}}]),
     ], "EggCracked", True),
     _c("egg_boiled", "Egg", "boiled egg", ("Pot", "StoveBurner"), "pot", [
         ("Boil a whole egg in the saucepan on the stove.", [{"op": "cook", "obj": "Egg", "how": "pot"}]),

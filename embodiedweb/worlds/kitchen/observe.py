@@ -26,9 +26,15 @@ _FIXTURES = frozenset({"Fridge", "Microwave", "StoveBurner", "Toaster", "CoffeeM
                        "SideTable"})
 
 
+#: Said of a dish (a receptacle that can be dirty: plate, bowl, cup, mug, pan, pot) before the ids of what it
+#: holds, after its "clean" or "dirty": a plate with a slice on it reads "clean, holds Apple|...", never as a
+#: bare "clean" that reads as "clean and empty" (what it holds is no state of its own: see ``_ambiguous``).
+HOLDS = "holds"
+
+
 def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
     """Human-readable states of an object (open/closed, and empty when open with nothing inside, on/off,
-    sliced, cooked/raw, dirty, temperature)."""
+    sliced, cooked/raw, dirty or clean and, for a dish, what it holds, temperature)."""
     s, f = o.state, o.flags
     out = []
     if f.get("openable"):
@@ -47,6 +53,10 @@ def object_states(sim: KitchenSim, o: SimObject) -> list[str]:
         out.append("broken")
     if f.get("dirtyable"):
         out.append("dirty" if s["isDirty"] else "clean")
+        if f.get("receptacle"):  # a dish: "clean" is of the dish, not "clean and empty" (it may hold food)
+            held = [x for x in o.contents if sim.objects[x].active]
+            if held:
+                out.append(f"{HOLDS} {' and '.join(held)}")  # (no comma: states are comma-separated)
     if s.get("isFilledWithLiquid"):
         out.append("filled")
     if s["temperature"] != "RoomTemp":

@@ -22,7 +22,7 @@ from ..base import EmbodiedWorld
 from ..spec import ActionSpec, Arg, bare_action
 from . import vocab
 from .kitchens import kitchen_scene, list_kitchens, object_types
-from .observe import object_states
+from .observe import HOLDS, object_states
 from .sim import KitchenSim
 
 #: ``embodied.teleport``: ``all`` (any object may be named, the default) or ``seen`` (not one in a closed receptacle
@@ -247,7 +247,8 @@ class KitchenWorld(EmbodiedWorld):
         sim = self._require()
         seen = [o for o in sim.active_objects() if o.object_type.lower() == type_name.lower() and sim.is_visible(o)]
         # (what a receptacle holds is no state of its own: an empty cabinet and a full one are not ambiguous)
-        states = {o.object_id: ", ".join(s for s in object_states(sim, o) if s not in ("in hand", "empty"))
+        states = {o.object_id: ", ".join(s for s in object_states(sim, o)
+                                         if s not in ("in hand", "empty") and not s.startswith(HOLDS + " "))
                   or "no state" for o in seen}
         if len(set(states.values())) < 2:
             return ""

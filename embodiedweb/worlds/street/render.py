@@ -93,7 +93,7 @@ def _draw_view(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], node_i
         sx0 = x0 + 4 if side_left else cx + 6
         sx1 = cx - 6 if side_left else x1 - 4
         draw.rectangle([sx0, sy, sx1, sy + h // 10], fill=(250, 245, 230), outline=(30, 30, 30))
-        sign = name[:28] if walker else f"{name[:28]} {int(dist)}m"
+        sign = name[:28] if walker else f"{name[:28]} {round(round(dist, 2))}m"  # (as the text says: ``world.shown_m``)
         draw.text((sx0 + 3, sy + 1), sign, fill=(20, 20, 20), font=f_small)
     # street-name sign (at intersections)
     if has_street and content.get("intersection"):

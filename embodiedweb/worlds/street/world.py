@@ -25,7 +25,9 @@ After every move the heading is the direction of the edge just walked. Bad input
 message says what went wrong and the state is unchanged.
 
 Places (one rule for every place): a place is *in sight* when its street node is within
-:data:`SIGHT_M` (60 m) walking distance; it is then listed in the view it lies in, with that distance. It
+:data:`SIGHT_M` (60 m) walking distance in whole metres as every line shows a distance (:func:`shown_m`: a
+node 60.4 m away reads "60 m" and is in sight, one 60.6 m away reads "61 m" and is not); it is then listed in
+the view it lies in, with that distance (the image's signs say the same number). It
 is *here* when its node is within :data:`HERE_RADIUS_M` (20 m, the outdoor checkers' goal radius) walking
 distance, exactly where stopping counts as arriving.
 
@@ -58,7 +60,7 @@ from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_la
 from .render import render_views, view_contents
 
 __all__ = ["ACTIONS", "ACTION_SPECS", "HERE_RADIUS_M", "SIGHT_M", "VIEWS", "StreetWorld", "get_graph", "relative_word",
-           "sight"]
+           "shown_m", "sight"]
 
 #: the street world's observation styles (``reset`` config ``view``): the standard tier's and the walker's
 VIEWS = ("map", "walker")
@@ -96,11 +98,20 @@ def get_graph(spec: str | None) -> City:
     raise ValueError(f"unknown street graph {spec!r}: use 'city' or 'touchdown:<folder>'")
 
 
-#: A place is listed in the views when its node is this close by walking distance (every place alike).
+#: A place is listed in the views when its node is this close by walking distance as shown, in whole metres
+#: (:func:`shown_m`; every place alike).
 SIGHT_M = 60.0
 #: "Here" lists a place when its node is this close by walking distance: the outdoor checkers' goal
 #: radius (``embodiedweb.domains.outdoor.common.GOAL_RADIUS_M``; a test holds them equal).
 HERE_RADIUS_M = 20.0
+
+
+def shown_m(d: float) -> int:
+    """A walking distance in whole metres, as every street text and image shows one: to the centimetre the graph's
+    edge lengths are stored in (a sum of them carries float noise, 52.50000000000001 one way and 52.49999999999999
+    the other), then to whole metres, half to even like ``f"{d:.0f}"``. :data:`SIGHT_M` is compared with this
+    number, so a place a view could show at "60 m" is listed."""
+    return round(round(d, 2))
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any, cap: int) -> Any:
@@ -130,8 +141,10 @@ def walking_distances(city: City, src: str, limit_m: float) -> dict[str, float]:
 def sight(city: City, node_id: str) -> tuple[list[tuple[float, Place]], list[tuple[float, float, Place]]]:
     """``(here, seen)`` at a node: ``here`` = ``[(walking m, place)]`` of the places whose node is within
     :data:`HERE_RADIUS_M` walking distance (judged by ``city.shortest_length``, as the checkers judge a
-    stop); ``seen`` = ``[(walking m, bearing deg, place)]`` of those within :data:`SIGHT_M` whose node is
-    not this one (the bearing from here to the place's node). Both nearest first; cached per node."""
+    stop); ``seen`` = ``[(walking m, bearing deg, place)]`` of those whose node is not this one and within
+    :data:`SIGHT_M` as shown (``shown_m(walking m) <= SIGHT_M``; the bearing from here to the place's node).
+    Walking metres are exact (a view rounds them once, by :func:`shown_m`). Both nearest first; cached per
+    node."""
     token = (id(city.places), len(city.places))
     cache = city.__dict__.get("_sight_cache")
     if cache is None or cache[0] != token:
@@ -144,9 +157,9 @@ def sight(city: City, node_id: str) -> tuple[list[tuple[float, Place]], list[tup
     seen: list[tuple[float, float, Place]] = []
     if city.places:
         me = city.nodes[node_id]
-        for nid, d in walking_distances(city, node_id, SIGHT_M).items():
+        for nid, d in walking_distances(city, node_id, SIGHT_M + 0.5).items():
             at = city.places_at(nid)
-            if not at:
+            if not at or shown_m(d) > SIGHT_M:
                 continue
             close = nid == node_id or (d <= HERE_RADIUS_M + 1.0 and city.shortest_length(node_id, nid) <= HERE_RADIUS_M)
             if nid != node_id:
@@ -154,9 +167,9 @@ def sight(city: City, node_id: str) -> tuple[list[tuple[float, Place]], list[tup
                 b = bearing_deg(me.lat, me.lng, n.lat, n.lng)
             for p in at:
                 if close:
-                    here.append((round(d, 1), p))
+                    here.append((d, p))
                 if nid != node_id:
-                    seen.append((round(d, 1), round(b, 1), p))
+                    seen.append((d, round(b, 1), p))
         here.sort(key=lambda t: (t[0], t[1].place_id))
         seen.sort(key=lambda t: (t[0], t[2].place_id))
     got = (here, seen)
@@ -256,7 +269,7 @@ class StreetWorld(EmbodiedWorld):
         for nb, nh, dist, street in nbs:
             rel = angle_diff(nh, h)
             lines.append(f"- {nb}: {labels[nb]} (heading {nh:.0f} deg, {int(round(rel)) + 0:+d} deg from you), "
-                         f"{dist:.0f} m along {street or 'a street'}")
+                         f"{shown_m(dist)} m along {street or 'a street'}")
         if not nbs:
             lines.append("- none")
         return _remember(self._dyn, key, (labels, "\n".join(lines)), 100000)
@@ -327,11 +340,11 @@ class StreetWorld(EmbodiedWorld):
             if c["streets"]:
                 parts.append("street " + " / ".join(c["streets"]))
             if c["places"]:
-                parts.append("places: " + ", ".join(f"{n} ({dist:.0f} m walk)" for dist, n in c["places"]))
+                parts.append("places: " + ", ".join(f"{n} ({shown_m(dist)} m walk)" for dist, n in c["places"]))
             lines.append(f"- {word}: " + ("; ".join(parts) if parts else "buildings"))
         if here:
             lines.append(f"Here (within {HERE_RADIUS_M:.0f} m walk, where stopping counts as arriving): " + ", ".join(
-                f"{p.name} ({'at this node' if d == 0 else f'{d:.0f} m'})" for d, p in here))
+                f"{p.name} ({'at this node' if d == 0 else f'{shown_m(d)} m'})" for d, p in here))
         return _remember(self._static, node_id, (header, "\n".join(lines)), 50000)
 
     def text(self) -> str:

@@ -426,7 +426,7 @@ def test_standard_shopping_suite_version_unchanged():
     cues.json: every env's world digest covers them); the
     digest, 02910e9d38ee until then, moved in stop 28 with the wiki's chain articles (data/wiki/cues.json) and the
     geolocation signs (data/geo/standpoints.json), which
-    every env's world digest covers.)"""
+    every env's world digest covers, and in stop 33 with the recipe texts (data/recipes: c8-7a73b45fc6cd until then).)"""
     e = gym.make(SHOP)
     try:
         assert e.unwrapped.suite_version == "c9-537a676a6605"

@@ -153,3 +153,47 @@ def test_heuristic_reads_only_observations_and_beats_random(env):
     ms = [run_episode(env, HeuristicAgent(), t.task_id, seed=0)["metrics"] for t in tasks]
     assert sum(m["overall"] for m in ms) / len(ms) >= 0.3
     assert sum(m["completion"] for m in ms) / len(ms) >= 0.5
+
+
+def test_navigation_instruction_names_the_corner_as_the_map_and_the_views_do():
+    """A destination whose address is a corner was named by its address ("5th Ave & E 53rd St") while the map's
+    place page, the wiki's cross streets and the view at its node say "5th Ave & W 53rd St": the instruction
+    names that corner as they do (``city.intersection_name``); street addresses, and the address of a place whose
+    node is no corner, stay as they are (what the map's directions resolve, ``tests/web_sites/map``)."""
+    import re
+
+    from embodiedweb.paths import data_dir
+    from embodiedweb.worlds.street import StreetWorld, load_city
+    from embodiedweb.worlds.street.city import read_places
+
+    city = load_city()
+    places = {p["place_id"]: p for p in read_places()}
+    corners = 0
+    for t in load_tasks(data_dir() / "navigation" / "tasks.jsonl"):
+        said = re.search(r"Walk to .+ \(([^()]+)\) and stop there", t.instruction).group(1)
+        address = places[t.goal["dest_place"]]["address"].split(", New York")[0]
+        if " & " not in address:
+            assert said == address, (t.task_id, said)
+            continue
+        where = city.intersection_name(t.goal["dest_node"])
+        found = city.locate(where)
+        if found is None or found.node_id != t.goal["dest_node"]:  # no corner (Central Park: mid-block)
+            assert said == address and " between " in where, (t.task_id, said, where)
+            continue
+        corners += 1
+        assert said == where, (t.task_id, said, where)
+        w = StreetWorld(city)
+        w.reset({"start": t.goal["dest_node"]}, 0)
+        assert f": {where} (" in w.text().splitlines()[0]
+    assert corners >= 10
+    e = gym.make("EWA-Navigation-v0", web_mode="text", render_images=False)
+    try:  # the map's place page of the reported station says the instruction's corner
+        t = next(t for t in load_tasks(data_dir() / "navigation" / "tasks.jsonl") if t.goal["dest_place"] == "5-av-53-st-station")
+        obs, _ = e.reset(seed=0, options={"task_id": t.task_id})
+        assert "(5th Ave & W 53rd St)" in obs["instruction"]
+        if obs["active"] != "web":
+            obs, *_ = e.step("switch_environment")
+        obs, *_ = e.step("goto [/map/place/5-av-53-st-station]")
+        assert "5th Ave & W 53rd St" in obs["web_text"].split("Nearest street point", 1)[1], obs["web_text"]
+    finally:
+        e.close()

@@ -204,3 +204,22 @@ def test_product_page_price_note_is_true(shopper: Shopper):
     s.d.execute("goto", {"url": f"/shop/product/{p['product_id']}"})
     assert "before option surcharges" in s.text
     assert "first choice" not in s.text
+
+
+def test_every_option_shows_its_amount(shopper: Shopper):
+    """The note says a choice adds "the amount shown next to it": every choice shows one, a surcharge as
+    ``(+$x.xx)`` and a choice without one as ``(no extra charge)`` (a bare label once left the amount unsaid)."""
+    s = shopper
+    seen_free = seen_paid = 0
+    for p in [p for p in catalog.products() if p["options"]][:12] + [
+            p for p in catalog.products() if any(c.get("price_delta") for g in p["options"] for c in g["choices"])][:4]:
+        s.goto(f"/shop/product/{p['product_id']}")
+        for g in p["options"]:
+            for c in g["choices"]:
+                delta = c.get("price_delta") or 0
+                shown = f"{c['label']} (+${delta:.2f})" if delta else f"{c['label']} (no extra charge)"
+                assert s.has("option", shown, exact=True), (p["product_id"], shown, s.text)
+                seen_free += not delta
+                seen_paid += bool(delta)
+        assert "a choice adds the amount shown next to it" in s.text
+    assert seen_free and seen_paid

@@ -181,3 +181,40 @@ def test_the_out_of_view_note_clears_once_all_a_receptacle_holds_is_in_view(kitc
                 noted += 1
                 assert [c for c in sim.objects[oid].contents if sim.objects[c].active and c not in listed], (pose, oid)
     assert noted > 0
+
+
+def test_a_dish_that_holds_food_says_so_next_to_clean():
+    """A plate with a cooked slice on it once read a bare "clean" (as if clean and empty): a dish's line names
+    what it holds after its clean/dirty state, and stops once it holds nothing; two plates that differ only in
+    what they hold are not ambiguous (what a receptacle holds is no state of its own)."""
+    w = KitchenWorld()
+    w.reset({"kitchen_id": "kitchen_00"}, 0)
+    sim = w.sim
+    counter = next(o for o in sim.active_objects() if o.object_type == "CounterTop")
+    plate, other = sim.spawn_in("Plate", counter.object_id), sim.spawn_in("Plate", counter.object_id)
+    a = sim.spawn_in("Egg", plate)
+
+    def described() -> dict[str, list[str]]:
+        return {oid: st.split(", ") for oid, st in (ln.split(": ", 1) for ln in w.describe().splitlines())}
+
+    assert w.execute("Teleport", {"obj": plate}) == ""
+    line = _listed(w.text())[plate]
+    assert line.split("; ")[-1].split(", ") == ["clean", f"holds {a}"], line
+    assert described()[plate] == ["clean", f"holds {a}"] and described()[other] == ["clean"]
+    for x, z in sim.reachable:  # a pose that sees both plates
+        for rot in (0, 90, 180, 270):
+            sim.step("TeleportFull", x=x, z=z, rotation=rot, horizon=30, forceAction=True)
+            if {plate, other} <= set(_listed(w.text())):
+                break
+        else:
+            continue
+        break
+    assert {plate, other} <= set(_listed(w.text()))
+    assert "ambiguous" not in w.execute("PickupObject", {"obj": "Plate"})  # they differ only in what they hold
+    sim.step("PutObject", objectId=sim.held, receptacleObjectId=counter.object_id, forceAction=True)
+    b = sim.spawn_in("Egg", plate)
+    assert described()[plate] == ["clean", f"holds {a} and {b}"]  # (states are comma-separated: no comma)
+    for egg in (a, b):
+        sim.step("PickupObject", objectId=egg, forceAction=True)
+        sim.step("PutObject", objectId=egg, receptacleObjectId=counter.object_id, forceAction=True)
+    assert described()[plate] == ["clean"]

@@ -16,7 +16,7 @@ from embodiedweb.paths import data_dir
 from embodiedweb.worlds.street import StreetWorld, load_city
 from embodiedweb.worlds.street.city import TURN_VERBS
 from embodiedweb.worlds.street.geo import COMPASS8, REL_WORDS, angle_diff, neighbour_labels
-from embodiedweb.worlds.street.world import HERE_RADIUS_M, SIGHT_M, walking_distances
+from embodiedweb.worlds.street.world import HERE_RADIUS_M, SIGHT_M, shown_m, walking_distances
 
 _TURN = re.compile(r"^\d+\. (.+?) onto (.+?) \(([\w -]+) at (n\d+)\) and walk \w+ for ")
 
@@ -246,8 +246,8 @@ def test_one_arrival_rule_for_every_place(city):
             is_here = re.search(rf"[:,] {re.escape(p.name)} \((at this node|\d+ m)\)", here) is not None
             assert is_here == near(n, p.node_id), (p.name, n, d, here)
             assert (p.place_id in w.semantic_state()["places_here"]) == is_here
-            seen = re.search(rf"[:,] {re.escape(p.name)} \({round(d, 1):.0f} m walk\)", views) is not None
-            assert seen == (n != p.node_id and d <= SIGHT_M), (p.name, n, d, views)
+            seen = re.search(rf"[:,] {re.escape(p.name)} \({shown_m(d)} m walk\)", views) is not None
+            assert seen == (n != p.node_id and shown_m(d) <= SIGHT_M), (p.name, n, d, views)
 
 
 def test_penn_station_is_announced_before_arrival(city):
@@ -258,4 +258,31 @@ def test_penn_station_is_announced_before_arrival(city):
     for n, d in ds.items():
         if n != p.node_id:
             w.reset({"start": n}, 0)
-            assert f"Pennsylvania Station ({round(d, 1):.0f} m walk)" in w.text()
+            assert f"Pennsylvania Station ({shown_m(d)} m walk)" in w.text()
+
+
+def test_a_place_shown_at_60_m_is_in_sight_in_both_views(city):
+    """The edge of sight is the number the views show: a place whose node is 60.0-60.5 m away reads "60 m", so it
+    is listed (it was left out, the comparison was with the unrounded metres, while "within 60 m" was said), in
+    the map view with that number and among the walker's signs; the neighbour lines round the same way; and a
+    view's number is the walk rounded once (it was rounded to 0.1 m and then to metres, so "59.45" read 60)."""
+    edge = []
+    for n in sorted(city.nodes):
+        for m, d in walking_distances(city, n, SIGHT_M + 1.0).items():
+            if m != n and city.places_at(m) and SIGHT_M < d < SIGHT_M + 0.5:
+                edge.append((n, m, d))
+    assert len(edge) >= 10
+    for view in ("map", "walker"):
+        w = StreetWorld(city)
+        for n, m, d in edge[:15]:
+            w.reset({"start": n, "heading": 0, "view": view}, 0)
+            views = w.text().split("\nViews", 1)[1]
+            for p in city.places_at(m):
+                want = f"{p.name} (60 m walk)" if view == "map" else p.name
+                assert want in views, (view, n, m, d, views)
+    w = StreetWorld(city)
+    for n in sorted(city.nodes)[:400]:
+        w.reset({"start": n, "heading": 0}, 0)
+        for nb, _h, length, _s in city.neighbors(n):
+            assert shown_m(length) == int(f"{length:.0f}")  # (one edge: its stored centimetres, no noise)
+            assert re.search(rf"^- {nb}: .*, {shown_m(length)} m along ", w.text(), re.M), (n, nb, length)
