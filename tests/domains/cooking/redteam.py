@@ -791,10 +791,10 @@ class CookedElsewhereOnTheDishAhead(RedTeamAgent):
             yield f"ToggleObjectOff [{mw}]"
         if not self.objects()[mw]["isOpen"]:
             yield f"OpenObject [{mw}]"
-        for action in (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",
-                       f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]",
-                       "PutObject [CounterTop]"):
-            yield action  # one at a time: a plan is a generator the runner sends observations into
+        turn = (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",
+                f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]")
+        for action in turn:  # noqa: UP028 (one at a time: the runner sends each observation back into the plan)
+            yield action
 
     def place(self, otype: str, state: dict[str, Any]) -> Plan:
         if self.dish_id and any(o["objectType"] == otype and self.dish_id in o["parentReceptacles"]
@@ -880,11 +880,31 @@ class AllSlicesOnTheDish(RedTeamAgent):
         return super().carried_out() and getattr(self, "extra", 0) > 0
 
 
+class FryForBoil(RedTeamAgent):
+    """"Boil a whole egg (the whole potato) in the saucepan on the stove": heats it in the dry frying pan on a
+    burner instead. The kitchen recorded only the burner, so 322 of 322 standard and 46 of 46 hard episodes
+    passed before cooking checker version 6 (the pot now leaves its own event; a pot for a frying pan is still
+    the genuine :class:`PotForPan`)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(op["how"] == "pot" for op in _ops(catalog.get(task.goal["recipe_id"]), "cook")) \
+            and "Pan" in _inventory(task)
+
+    def cook(self, otype: str, how: str) -> Plan:
+        if how == "pot":
+            self.swapped = True
+        yield from super().cook(otype, "pan" if how == "pot" else how)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "swapped", False)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
     PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead, CookWholeThenSlice, CookWholeOtherWayThenSlice,
-    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish)
+    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish, FryForBoil)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
     ReplateAfterReading)

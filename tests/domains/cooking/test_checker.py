@@ -448,3 +448,24 @@ def test_one_item_of_the_missing_ingredient():
     assert verdict({"object_type": "Apple"}) is True  # an order recorded without a quantity: one
     assert verdict({"object_type": "Apple", "qty": 6}) is False
     assert verdict({"object_type": "Apple", "qty": 1}, {"object_type": "Apple", "qty": 1}) is False
+
+
+BOILED_EGG = {"recipe_id": "r6", "name": "Egg Bowl", "dish": "Bowl",
+              "steps": [{"ops": [{"op": "cook", "obj": "Egg", "how": "pot"}]},
+                        {"ops": [{"op": "slice", "obj": "Egg"}]},
+                        {"ops": [{"op": "place", "obj": "EggCracked", "state": {"isCooked": True}}]}],
+              "final": [{"type": "EggCracked", "state": {"isCooked": True}, "heated_by": "StoveBurner"}]}
+
+
+def test_a_boil_step_wants_the_pot():
+    """"Boil ... in the saucepan": the component must have been heated in a pot on the burner (the kitchen's
+    ``heated:StoveBurner:Pot``); the dry frying pan's burner alone is not boiling. A pot where a recipe names
+    the frying pan still counts (the pan's condition names the burner only)."""
+    assert ck.final_of(BOILED_EGG) == [{**BOILED_EGG["final"][0], "heated_by": "StoveBurner:Pot"}]
+    assert ck.final_of(FRIED) == list(FRIED["final"])
+    fried = obj("E", "EggCracked", "Bowl|1", cooked=True, heated=["StoveBurner"])
+    boiled = obj("E", "EggCracked", "Bowl|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pot"])
+    assert ck.judge_dish(BOILED_EGG, {"objects": [obj("Bowl|1", "Bowl"), fried]})[1] == [False]
+    assert ck.judge_dish(BOILED_EGG, {"objects": [obj("Bowl|1", "Bowl"), boiled]})[1] == [True]
+    potato = obj("P", "PotatoSliced", "Plate|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pot"])
+    assert ck.judge_dish(FRIED, {"objects": [obj("Plate|1", "Plate"), potato]})[1] == [True]  # a pot for a pan
