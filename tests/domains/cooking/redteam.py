@@ -17,7 +17,7 @@ import random
 from typing import Any, ClassVar
 
 from baselines.script import Plan, find_bid
-from embodiedweb.domains.cooking.checker import matches, same_name, sliced_type
+from embodiedweb.domains.cooking.checker import final_of, matches, same_name, sliced_type
 from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
 from embodiedweb.domains.cooking.oracle import CookingOracle, leftover
 from embodiedweb.tasks import Task
@@ -296,7 +296,8 @@ class HedgeTwoDishes(_Hedge):
 class HeatBothWays(RedTeamAgent):
     """Where the two versions differ only in how a component is heated, heats it both ways."""
 
-    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "Microwave": "microwave", "Toaster": "toaster"}
+    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+                                        "Toaster": "toaster"}
 
     @classmethod
     def other_method(cls, task: Task) -> dict[str, str]:
@@ -308,8 +309,8 @@ class HeatBothWays(RedTeamAgent):
             return sorted((c["type"], str(c.get("state"))) for c in r["final"])
         if key(target) != key(other):
             return {}
-        mine = {c["type"]: c.get("heated_by") for c in target["final"]}
-        return {c["type"]: cls.METHOD[c["heated_by"]] for c in other["final"]
+        mine = {c["type"]: c.get("heated_by") for c in final_of(target)}
+        return {c["type"]: cls.METHOD[c["heated_by"]] for c in final_of(other)  # a boiled one: in the pot
                 if c.get("heated_by") and c["heated_by"] != mine.get(c["type"])}
 
     @classmethod
@@ -382,7 +383,7 @@ class PlaceAhead(RedTeamAgent):
 
     def ready(self, op: dict[str, Any]) -> bool:
         """A component for this place op is made and not on the dish yet."""
-        cond = next((c for c in self.recipe["final"] if c["type"] == op["obj"] and c.get("state", {}) == op.get("state", {})),
+        cond = next((c for c in final_of(self.recipe) if c["type"] == op["obj"] and c.get("state", {}) == op.get("state", {})),
                     None)
         return cond is not None and any(matches(o, cond) and not leftover(o)
                                         and not (self.dish_id and self.dish_id in o["parentReceptacles"])
@@ -858,8 +859,9 @@ class AllSlicesOnTheDish(RedTeamAgent):
         yield from super().place(otype, state)
         if not otype.endswith("Sliced"):
             return
-        cond = next(c for c in self.recipe["final"] if c["type"] == otype)
-        how = {"StoveBurner": "pan", "Microwave": "microwave", "Toaster": "toaster"}.get(cond.get("heated_by") or "")
+        cond = next(c for c in final_of(self.recipe) if c["type"] == otype)
+        how = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+               "Toaster": "toaster"}.get(cond.get("heated_by") or "")
         while True:
             rest = [o["objectId"] for o in sorted(self.objects().values(), key=lambda o: o["objectId"])
                     if o["objectType"] == otype and not leftover(o) and self.dish_id not in o["parentReceptacles"]]
