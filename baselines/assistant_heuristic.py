@@ -3,7 +3,7 @@
 the street view on an outing).
 
 Each instruction's intent is classified by cue words (:func:`intent`: "two" + tabs, "back" + "first"/"higher",
-"which" + "fewer"/"less time", an order verb + a kitchen place, "same store", "first" + "order",
+"which" + "fewer"/"less time"/"more", an order verb + a kitchen place, "same store", "first" + "order",
 "quickest"/"fastest" + recipe + place, put/move/take + two places, "in view"/"you can see" + a kind,
 "year"/"when" + built/opened, "architect"/"designed", walk/take me, back + start/began), not by one phrasing
 each, and its slots are filled with general patterns (the diet, difficulty and food words, the places named,
@@ -134,8 +134,8 @@ def intent(text: str) -> str:
         return "same_store"
     if has(t, "quickest", "fastest", "shortest", "least time") and has(t, "recipe", "recipes") and places:
         return "quickest"
-    if has(t, "which", "name", "tell me") and has(t, "fewer", "less time", "less", "quicker", "faster") \
-            and not places:
+    if has(t, "which", "name", "tell me") and has(t, "fewer", "less time", "less", "quicker", "faster", "more",
+                                                  "longer", "slower") and not places:
         return "compare"
     if has(t, "back", "again", "return", "switch") and has(t, "first", "higher", "top", "earlier") and \
             not has(t, "start", "started", "starting", "began", "begin"):
@@ -196,7 +196,7 @@ class AssistantHeuristic(StreetHeuristic):
             yield from self.quickest(words_of(t, (*DIETS, *LEVELS)), text)
             return ""
         if kind == "compare":
-            return self.compare("steps" if has(t, "steps", "step") else "time")
+            return self.compare("steps" if has(t, "steps", "step") else "time", has(t, "more", "longer", "slower"))
         if kind == "focus":
             yield from self.focus_first()
             return ""
@@ -266,15 +266,15 @@ class AssistantHeuristic(StreetHeuristic):
         if hit and hit[-1] != self.active_tab():
             yield f"tab_focus [{hit[-1]}]"
 
-    def compare(self, measure: str) -> str:
-        """The name of the one of the two recipes with less time / fewer steps, from their pages."""
+    def compare(self, measure: str, more: bool = False) -> str:
+        """The name of the one of the two recipes with less time / fewer steps (``more``: more), from their pages."""
         if len(self.opened) < 2:
             return self.opened[0][1] if self.opened else ""
         k = 2 if measure == "time" else 3
         a, b = self.opened[0], self.opened[1]
         if a[k] is None or b[k] is None:
             return a[1]
-        return a[1] if a[k] <= b[k] else b[1]
+        return a[1] if (a[k] >= b[k] if more else a[k] <= b[k]) else b[1]
 
     def quickest(self, words: list[str], where: str) -> Plan:
         """Look at the place for its food, then the quickest matching recipe over every result page (the equipment

@@ -84,8 +84,11 @@ def _label(name: str) -> str:
     return name.lower()
 
 
-def recipes_block(rng: random.Random, used: set[tuple[str, str]]) -> list[dict[str, Any]] | None:
-    """Open two search results, go back to the first, compare them."""
+def recipes_block(rng: random.Random, used: set[tuple[str, str]], salt: str = "") -> list[dict[str, Any]] | None:
+    """Open two search results, go back to the first, compare them. The comparison asks for the one that takes
+    less time (has fewer steps) or more, a coin toss per episode (``salt``) that leaves ``rng`` as it was: the
+    search results are sorted by name, and the first of two was the quicker one in 81 % of the turns, so
+    answering the first result without opening either passed 112 of 140 test compare turns (until stop 33)."""
     combos = [(d, i) for d in DIETS for i in recipes.INGREDIENT_LABELS if (d, i) not in used]
     rng.shuffle(combos)
     for diet, ing in combos:
@@ -101,7 +104,11 @@ def recipes_block(rng: random.Random, used: set[tuple[str, str]]) -> list[dict[s
         used.add((diet, ing))
         m = rng.choice(measures)
         win, lose = (a, b) if _measure(a, m) < _measure(b, m) else (b, a)
-        what = "takes less time to make" if m == "time" else "has fewer steps"
+        if random.Random(f"{SEED}-{salt}-{diet}-{ing}-{m}-more").random() < 0.5:
+            win, lose = lose, win
+            what = "takes more time to make" if m == "time" else "has more steps"
+        else:
+            what = "takes less time to make" if m == "time" else "has fewer steps"
         return [
             turn("open_two", f"Find {diet} recipes with {_label(ing)} on the recipe site and open the first two "
                              "results, each in a new tab.", False, False, "domain", "web",
@@ -291,7 +298,7 @@ def street_episode(i: int, node: str, place_id: str, rng: random.Random) -> dict
                       {"node": p.node_id, "place": place_id}))
     blocks = [turns]
     if rng.random() < 0.5 or len(turns) < 3:  # at least 4 turns with the way back
-        r = recipes_block(rng, set())
+        r = recipes_block(rng, set(), f"street-{i}")
         if r is None:
             return None
         blocks.insert(0, r)
@@ -399,7 +406,7 @@ def episode(i: int, kitchen_id: str, plain: dict[str, Any]) -> dict[str, Any] | 
     used: set[tuple[str, str]] = set()
     for name in wanted:
         if name == "recipes":
-            b = recipes_block(rng, used)
+            b = recipes_block(rng, used, f"home-{i}-{len(blocks)}")
         elif name == "shopping":
             got = shopping_block(rng, rng.choice(tg))
             b, closing = (got[0], [got[1]]) if got else (None, [])

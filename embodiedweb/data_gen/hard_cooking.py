@@ -38,7 +38,7 @@ import sys
 from typing import Any
 
 from embodiedweb.data_gen.cooking_tasks import constraint_for, split_of
-from embodiedweb.domains.cooking.checker import HEAT_SOURCE
+from embodiedweb.domains.cooking.checker import HEAT_SOURCE, final_of
 from embodiedweb.domains.cooking.feasibility import INGREDIENT_OF, check_feasible, kitchen_inventory
 from embodiedweb.paths import data_dir
 from web_sites.recipes import catalog
@@ -101,7 +101,7 @@ def task_for(recipe: dict[str, Any], kitchen: str, missing: str | None, rng: ran
     second = rng.choice(kept)
     add.append({"type": second, "on": rng.choice(SECOND_IN)})
     # leftovers: made components of ingredients that are in the kitchen (never of the missing one)
-    made = [(c, leftover_prep(c)) for c in recipe["final"]]
+    made = [(c, leftover_prep(c)) for c in final_of(recipe)]  # a boiled component's leftover was boiled
     made = [(c, p) for c, p in made if p is not None and p[0] != missing]
     rng.shuffle(made)
     leftovers = []

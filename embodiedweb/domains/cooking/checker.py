@@ -15,7 +15,8 @@ in its receptacle).
   that puts it there was read, does not count as following it; a component taken off and put back after
   reading is placed then, one inside a container on the dish arrived when the later of the two was put, and
   one put on the dish raw to be cooked there, by a cook step already read, was served by that step);
-- a missing ingredient was ordered for delivery to the kitchen;
+- a missing ingredient was ordered for delivery to the kitchen: one item of it (a pack is one item; six
+  of it, or two products of it, are not what "order one" asks);
 - nothing else was ordered for delivery to the kitchen (orders cancelled before they reached the kitchen,
   :func:`~web_sites.shop.catalog.live_orders`, count for neither) (a gate, like the dish's: hedging by ordering
   every ingredient fails, and so does ordering what the kitchen has). It is listed in ``conditions``
@@ -26,7 +27,8 @@ in its receptacle).
 - one dish of the recipe's type holds a component for every final condition: the right type, the
   cooked/raw state, and heated by the appliance the recipe names (a pan's apple is not a microwaved
   one; a pot on the same burner is the same heat; warming the whole dish later adds a heat source);
-- that dish holds nothing the recipe does not put on it (hedging with both versions on one plate fails),
+- that dish holds nothing the recipe does not put on it, and one piece of each component (hedging with both
+  versions on one plate fails, and so does every slice of a food where the recipe puts one),
   and is not also a complete version of another recipe of the same name (one component made both ways);
 - no other dish in the kitchen holds every component of another recipe of the same name (hedging with
   one plate per version fails).
@@ -44,6 +46,23 @@ from web_sites.shop import catalog as shop_catalog
 
 #: The heat source that a recipe's cooking method means (a pan and a pot both sit on a burner).
 HEAT_SOURCE = {"pan": "StoveBurner", "pot": "StoveBurner", "microwave": "Microwave", "toaster": "Toaster"}
+
+
+#: the event of food heated on a burner in a pot (:mod:`~embodiedweb.worlds.kitchen.sim`): a "boil" step's heat
+BOILED = "StoveBurner:Pot"
+
+
+def final_of(recipe: dict[str, Any]) -> list[dict[str, Any]]:
+    """The recipe's final conditions, each component a step boils ("... in the saucepan": cook ``how`` ``pot``)
+    heated by :data:`BOILED`, not only by a burner (a whole egg fried in the dry frying pan is not boiled; until
+    checker version 6 it passed, 322 of 322 standard episodes); a pot where the recipe names a frying pan still
+    counts (its condition names the burner)."""
+    boiled = {t for step in recipe["steps"] for op in step["ops"] if op["op"] == "cook" and op.get("how") == "pot"
+              for t in (op["obj"], sliced_type(op["obj"]))}
+    if not boiled:
+        return list(recipe["final"])
+    return [{**c, "heated_by": BOILED} if c["type"] in boiled and c.get("heated_by") == "StoveBurner" else c
+            for c in recipe["final"]]
 
 
 def sliced_type(object_type: str) -> str:
@@ -132,7 +151,7 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
                 bad.add(i)
         # the component's work in the recipe's order: a step's work done before an earlier step's (a whole egg
         # fried in its shell and cracked after, where the recipe cracks it and fries what it cracked) is not it
-        ordered = [(i, stamps.get(stamp)) for i, stamp in req.get(o["objectType"], [])]
+        ordered = [(i, work_time(stamps, stamp)) for i, stamp in req.get(o["objectType"], [])]
         for k, (i, ti) in enumerate(ordered):
             bad.update(j for j, tj in ordered[k + 1:] if j > i and ti is not None and tj is not None and tj < ti)
     if dish_id is not None:
@@ -146,12 +165,29 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
     return bad
 
 
+def work_time(stamps: dict[str, int], stamp: str) -> int | None:
+    """When a step's work on a component was first done: for a cook step (``heated:<appliance>``) its first
+    heating by any appliance (``heated``: a potato cooked whole in the microwave, sliced, then given a turn in
+    the pan the recipe names, was cooked before it was sliced; until checker version 6 the order test read
+    the named appliance's stamp only, so cooking the whole food another way passed); else the step's stamp."""
+    if stamp.startswith("heated:"):
+        times = [t for t in (stamps.get(stamp), stamps.get("heated")) if t is not None]
+        return min(times) if times else None
+    return stamps.get(stamp)
+
+
 def cooked_there(obj: dict[str, Any], arrived: int, req: dict[str, list[tuple[int, str]]], place_step: int,
                  times: list[int | None]) -> bool:
-    """``obj`` went on the dish to be cooked there: a cook step before ``place_step``, read (in order, ``times``)
-    by the time it ``arrived``, first heated it by its appliance after that (food microwaved on its plate is
-    served by that step, not ahead of the next; put there before that step was read, it was placed early)."""
+    """``obj`` went on the dish raw to be cooked there: a cook step before ``place_step``, read (in order,
+    ``times``) by the time it ``arrived``, first heated it by its appliance after that, and nothing heated it
+    before it arrived (food microwaved on its plate is served by that step, not ahead of the next; put there
+    before that step was read, it was placed early; food already cooked another way when it went on the dish,
+    then given a turn in the named appliance, was placed early too: until checker version 6 only the named
+    appliance's first heating was read)."""
     stamps = obj.get("stamps", {})
+    first = stamps.get("heated")
+    if first is not None and first < arrived:
+        return False
     return any(j < place_step and stamp.startswith("heated:") and times[j] is not None and times[j] <= arrived
                and stamps.get(stamp, -1) >= arrived for j, stamp in req.get(obj["objectType"], []))
 
@@ -176,12 +212,12 @@ def contents(world: dict[str, Any], dish_id: str) -> list[dict[str, Any]]:
 
 def complete_for(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> bool:
     """Every final component of ``recipe`` is among ``comps`` (extras allowed)."""
-    return all(any(matches(o, c) for o in comps) for c in recipe["final"])
+    return all(any(matches(o, c) for o in comps) for c in final_of(recipe))
 
 
 def exactly(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> bool:
     """``comps`` are a complete version of ``recipe`` with nothing else."""
-    return complete_for(recipe, comps) and all(any(matches(o, c) for c in recipe["final"]) for o in comps)
+    return complete_for(recipe, comps) and all(any(matches(o, c) for c in final_of(recipe)) for o in comps)
 
 
 def same_name(recipe: dict[str, Any]) -> list[dict[str, Any]]:
@@ -205,6 +241,29 @@ def _by_name() -> dict[str, list[dict[str, Any]]]:
     return _NAMED[1]
 
 
+def one_each(final: Any, comps: list[dict[str, Any]]) -> tuple[list[bool], list[dict[str, Any]]]:
+    """(each final condition met by a piece of its own, the pieces left over): a recipe puts one piece of each
+    component on the dish ("Put the cooked apple slice on the plate"), so a second matching piece is as foreign
+    as a piece that matches nothing (until checker version 6 every slice of the food could go on the dish).
+    A largest matching of pieces to conditions (a piece may match more than one condition)."""
+    owner: dict[int, int] = {}  # condition index -> piece index
+
+    def take(k: int, seen: set[int]) -> bool:
+        for ci, cond in enumerate(final):
+            if ci in seen or not matches(comps[k], cond):
+                continue
+            seen.add(ci)
+            if ci not in owner or take(owner[ci], seen):
+                owner[ci] = k
+                return True
+        return False
+
+    for k in range(len(comps)):
+        take(k, set())
+    used = set(owner.values())
+    return [ci in owner for ci in range(len(final))], [o for k, o in enumerate(comps) if k not in used]
+
+
 def judge_dish(recipe: dict[str, Any], world: dict[str, Any], on: dict[str, list[dict[str, Any]]] | None = None
                ) -> tuple[str | None, list[bool], list[dict[str, Any]]]:
     """The dish that best serves ``recipe``: (id, per-final-condition ok, its foreign contents); ``on`` is
@@ -212,10 +271,9 @@ def judge_dish(recipe: dict[str, Any], world: dict[str, Any], on: dict[str, list
     on = held(world) if on is None else on
     best: tuple[tuple[int, int, str], str | None, list[bool], list[dict[str, Any]]] | None = None
     dishes = sorted(o["objectId"] for o in world.get("objects", []) if o["objectType"] == recipe["dish"])
+    final = final_of(recipe)
     for d in dishes:
-        comps = on.get(d, [])
-        oks = [any(matches(o, c) for o in comps) for c in recipe["final"]]
-        extra = [o for o in comps if not any(matches(o, c) for c in recipe["final"])]
+        oks, extra = one_each(final, on.get(d, []))
         key = (-sum(oks), len(extra), d)
         if best is None or key < best[0]:
             best = (key, d, oks, extra)
@@ -266,17 +324,20 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     # a cancelled order was withdrawn before it reached the kitchen (the shop refuses it after): it counts for nothing
     orders = shop_catalog.live_orders(web.get("shop", {}).get("orders", []))
     if missing:
-        ordered = any(o.get("delivery") == "kitchen" and any(i.get("object_type") == missing for i in o["items"])
-                      for o in orders)
-        web_conds.append((f"ordered a {missing} for delivery to the kitchen", ordered))
+        # one item of it (as the shop's checker reads "buy one": a pack is one item, six of it are six; until
+        # checker version 6 any quantity passed)
+        items = sum(int(i.get("qty", 1)) for o in orders if o.get("delivery") == "kitchen"
+                    for i in o["items"] if i.get("object_type") == missing)
+        web_conds.append((f"ordered a {missing} for delivery to the kitchen", items == 1))
     also = extra_orders(orders, missing)
     web_gates = []
     if also or goal.get("missing_told") is False:
         web_gates.append(("ordered nothing the kitchen has" + (f" (also ordered {', '.join(also)})" if also else ""),
                           not also))
 
-    labels = [f"{c['type']} {c.get('state', {})}{' heated by ' + c['heated_by'] if c.get('heated_by') else ''} "
-              f"in the {recipe['dish']}" for c in recipe["final"]]
+    labels = [f"{c['type']} {c.get('state', {})}"
+              f"{' heated by ' + c['heated_by'].replace(':', ' in a ') if c.get('heated_by') else ''} "
+              f"in the {recipe['dish']}" for c in final_of(recipe)]
     emb_conds = list(zip(labels, final_ok, strict=True))
     others = other_versions_served(recipe, world, dish, on)
     gates = [(f"nothing else in the {recipe['dish']}" + (f" (has {', '.join(sorted(o['objectType'] for o in extra))})"

@@ -65,7 +65,11 @@ class CookingDomain(Domain):
     #: 3: a component put on the dish before its place step was read is early work
     #: 4: each component's work follows the recipe's order (cooked whole, then sliced or cracked, is not the recipe's)
     #: 5: an order cancelled (before it reached the kitchen) counts neither as the missing ingredient nor as an extra
-    checker_version = 5
+    #: 6: the order test reads a cook step's first heating by any appliance (cooked whole another way, then sliced
+    #:    and given a turn in the named one, is not the recipe's), food already cooked when it went on the dish is
+    #:    not "cooked there", one piece of each component on the dish, one item of a missing ingredient, and a
+    #:    "boil ... in the saucepan" step wants the pot (a whole egg fried in the dry frying pan passed)
+    checker_version = 6
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

@@ -14,7 +14,7 @@ from collections.abc import Generator
 from typing import Any
 
 from embodiedweb.agents.script import Plan, ScriptAgent, find_bid
-from embodiedweb.domains.cooking.checker import matches
+from embodiedweb.domains.cooking.checker import final_of, matches
 from embodiedweb.tasks import Task
 from embodiedweb.worlds.kitchen import vocab
 from web_sites.recipes import catalog
@@ -361,7 +361,7 @@ class CookingOracle(ScriptAgent):
     def component(self, otype: str, state: dict[str, Any]) -> str | None:
         """An object not yet on the dish that is what the recipe's final condition for ``otype`` asks
         (the right heat source too), else any with ``state``."""
-        cond = next((c for c in self.recipe["final"] if c["type"] == otype and c.get("state", {}) == state), None)
+        cond = next((c for c in final_of(self.recipe) if c["type"] == otype and c.get("state", {}) == state), None)
         if cond is not None:
             for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
                 if matches(o, cond) and not leftover(o) and not (self.dish_id and self.dish_id in o["parentReceptacles"]):

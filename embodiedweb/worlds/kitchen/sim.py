@@ -267,6 +267,12 @@ class KitchenSim:
             stack.extend(child.contents)
         return out
 
+    def _on_burner(self, obj: SimObject, burner: SimObject) -> SimObject:
+        """What stands on ``burner`` with ``obj`` in it (``obj`` itself when it stands there)."""
+        while obj.parent and obj.parent != burner.object_id:
+            obj = self.objects[obj.parent]
+        return obj
+
     def is_hidden(self, obj: SimObject) -> bool:
         """True when the object is inside a closed openable receptacle."""
         p = obj.parent
@@ -555,6 +561,10 @@ class KitchenSim:
                     continue
                 for d in self.descendants(o):
                     self._heat(d, appliance=t)
+                    if t == "StoveBurner" and self._on_burner(d, o).object_type == "Pot":
+                        # boiled: a recipe's saucepan is not its frying pan (a pot counts for a pan, not the
+                        # other way round: the cooking checker reads this event for a "boil ... in the saucepan")
+                        self._mark(d, "heated:StoveBurner:Pot")
             elif t == "Faucet" and o.state["isToggled"] and o.controls:
                 basin = self.get(o.controls)
                 if basin is not None:

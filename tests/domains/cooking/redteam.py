@@ -17,7 +17,7 @@ import random
 from typing import Any, ClassVar
 
 from baselines.script import Plan, find_bid
-from embodiedweb.domains.cooking.checker import matches, same_name, sliced_type
+from embodiedweb.domains.cooking.checker import final_of, matches, same_name, sliced_type
 from embodiedweb.domains.cooking.feasibility import infeasible_steps, kitchen_inventory
 from embodiedweb.domains.cooking.oracle import CookingOracle, leftover
 from embodiedweb.tasks import Task
@@ -296,7 +296,8 @@ class HedgeTwoDishes(_Hedge):
 class HeatBothWays(RedTeamAgent):
     """Where the two versions differ only in how a component is heated, heats it both ways."""
 
-    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "Microwave": "microwave", "Toaster": "toaster"}
+    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+                                        "Toaster": "toaster"}
 
     @classmethod
     def other_method(cls, task: Task) -> dict[str, str]:
@@ -308,8 +309,8 @@ class HeatBothWays(RedTeamAgent):
             return sorted((c["type"], str(c.get("state"))) for c in r["final"])
         if key(target) != key(other):
             return {}
-        mine = {c["type"]: c.get("heated_by") for c in target["final"]}
-        return {c["type"]: cls.METHOD[c["heated_by"]] for c in other["final"]
+        mine = {c["type"]: c.get("heated_by") for c in final_of(target)}
+        return {c["type"]: cls.METHOD[c["heated_by"]] for c in final_of(other)  # a boiled one: in the pot
                 if c.get("heated_by") and c["heated_by"] != mine.get(c["type"])}
 
     @classmethod
@@ -382,7 +383,7 @@ class PlaceAhead(RedTeamAgent):
 
     def ready(self, op: dict[str, Any]) -> bool:
         """A component for this place op is made and not on the dish yet."""
-        cond = next((c for c in self.recipe["final"] if c["type"] == op["obj"] and c.get("state", {}) == op.get("state", {})),
+        cond = next((c for c in final_of(self.recipe) if c["type"] == op["obj"] and c.get("state", {}) == op.get("state", {})),
                     None)
         return cond is not None and any(matches(o, cond) and not leftover(o)
                                         and not (self.dish_id and self.dish_id in o["parentReceptacles"])
@@ -714,10 +715,198 @@ class CookWholeThenSlice(RedTeamAgent):
         return super().carried_out() and getattr(self, "reordered", False)
 
 
+class CookWholeOtherWayThenSlice(CookWholeThenSlice):
+    """:class:`CookWholeThenSlice` with the whole food cooked by ANOTHER appliance (the microwave; the saucepan
+    when the recipe's method is the microwave), then cut, and one cooked piece given a token turn with the
+    appliance the recipe names. Found by stop 33's review: the order test read the named appliance's stamp only,
+    so 268 of 288 standard and 70 of 70 hard episodes passed before cooking checker version 6."""
+
+    OTHER: ClassVar[dict[str, str]] = {"pan": "microwave", "pot": "microwave", "toaster": "microwave", "microwave": "pot"}
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        inv = _inventory(task) | ({task.goal["missing"]} if task.goal.get("missing") else set())
+        return any(("Pot" in inv and "StoveBurner" in inv) if how == "microwave" else "Microwave" in inv
+                   for *_, how in slice_then_cook(catalog.get(task.goal["recipe_id"])))
+
+    def do_step(self, step: dict[str, Any]) -> Plan:
+        pairs = slice_then_cook(self.recipe)
+        idx = self.recipe["steps"].index(step)
+        for op in step["ops"]:
+            if op["op"] == "slice" and any(p[0] == idx and p[2] == op["obj"] for p in pairs):
+                continue  # done after the cooking
+            p = next((p for p in pairs if p[1] == idx and op["op"] == "cook" and op["obj"] == WHOLE_COOKABLE[p[2]]),
+                     None)
+            if p is None:
+                yield from self.do_op(op)
+                continue
+            target = self.first(p[2], isCooked=False, isSliced=False)
+            if target is None:
+                self.errors.append(f"no whole {p[2]}")
+                return
+            yield from self.heat(target, self.OTHER[p[3]])  # the whole food, cooked another way
+            yield from self.free_hands()
+            yield from self.fetch(self.first("Knife") or self.first("ButterKnife"))
+            yield from self.open_ancestors(target)
+            yield f"Teleport [{target}]"
+            yield f"SliceObject [{target}]"  # cut after it was cooked
+            yield from self.free_hands()
+            yield from self.heat(self.first(op["obj"]), p[3])  # a cooked piece: a token turn, the named way
+            yield from self.free_hands()
+            self.reordered = True
+
+
+class CookedElsewhereOnTheDishAhead(RedTeamAgent):
+    """At a microwave step, cooks the food on the stove instead, puts the COOKED food on the dish at once (before
+    the step that puts it there was read: :class:`PlaceAhead`), then gives the dish a turn in the microwave.
+    The exemption for food put on the dish raw to be cooked there (:class:`RawOnTheDishAhead` is its shortcut,
+    :class:`MicrowaveTheDish` its genuine use) asked only that the microwave's first heating came after the food
+    arrived: 191 of 198 standard and 45 of 45 hard episodes passed before cooking checker version 6."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        r = catalog.get(task.goal["recipe_id"])
+        inv = _inventory(task) | ({task.goal["missing"]} if task.goal.get("missing") else set())
+        raw = any(not c.get("state", {}).get("isCooked", True) for c in r["final"])  # microwaving the dish cooks it
+        return not raw and any(op["how"] == "microwave" for op in _ops(r, "cook")) \
+            and {"Pan", "Pot", "StoveBurner"} <= inv
+
+    def cook(self, otype: str, how: str) -> Plan:
+        if how != "microwave":
+            yield from super().cook(otype, how)
+            return
+        target = self.first(otype, isCooked=False)
+        if target is None:
+            self.errors.append(f"no uncooked {otype}")
+            return
+        yield from self.heat(target, "pot" if otype == "Potato" else "pan")  # cooked on the stove first
+        yield from self.free_hands()
+        yield from self.serving_dish()
+        yield from self.fetch(target)
+        yield from self.put(str(self.dish_id))  # on the dish, cooked, ahead of its place step
+        self.ahead = getattr(self, "ahead", 0) + 1
+        mw = self.first("Microwave")
+        yield from self.fetch(str(self.dish_id))
+        yield f"Teleport [{mw}]"
+        if self.objects()[mw]["isToggled"]:
+            yield f"ToggleObjectOff [{mw}]"
+        if not self.objects()[mw]["isOpen"]:
+            yield f"OpenObject [{mw}]"
+        turn = (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",
+                f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]")
+        for action in turn:  # noqa: UP028 (one at a time: the runner sends each observation back into the plan)
+            yield action
+
+    def place(self, otype: str, state: dict[str, Any]) -> Plan:
+        if self.dish_id and any(o["objectType"] == otype and self.dish_id in o["parentReceptacles"]
+                                for o in self.objects().values()):
+            return  # put there ahead
+        yield from super().place(otype, state)
+
+    def carried_out(self) -> bool:
+        if not (super().carried_out() and getattr(self, "ahead", 0)):
+            return False
+        from embodiedweb.domains.cooking.checker import place_steps, steps_viewed_in_order
+
+        base = self.env.unwrapped
+        world = base.world.semantic_state()
+        views = base.webapp.snapshot(base.session).get("recipes", {}).get("views", [])
+        times = steps_viewed_in_order(views, self.recipe["recipe_id"], len(self.recipe["steps"]))
+        on = [o for o in world["objects"] if self.dish_id in o["parentReceptacles"]]
+        # really ahead: a component on the dish, cooked before it arrived, arrived before its place step was read
+        return any(o["objectType"] == c["type"] and times[i] is not None and o["placedAt"] < times[i]
+                   and o["stamps"].get("heated", 10**9) < o["placedAt"] for i, c in place_steps(self.recipe)
+                   for o in on)
+
+
+class OrderSix(RedTeamAgent):
+    """"This kitchen has no apple: first order one": orders six of the missing ingredient (quantity 6 in the
+    product form), with kitchen delivery. The shopping checker fails extra units; the cooking checker passed
+    all 169 standard and 71 hard tasks before its version 6."""
+
+    QTY = 6
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("missing"))
+
+    def fill_and_add(self, store_id: str) -> Plan:
+        box = find_bid(self.obs["web_text"], "spinbutton", "Quantity")
+        if box is None:
+            self.errors.append("no quantity box")
+        else:
+            yield f"type [{box}] [{self.QTY}]"
+        yield from super().fill_and_add(store_id)
+
+    def carried_out(self) -> bool:
+        base = self.env.unwrapped
+        orders = base.webapp.snapshot(base.session).get("shop", {}).get("orders", [])
+        units = sum(i["qty"] for o in orders if o.get("status", "placed") != "cancelled" for i in o["items"])
+        return super().carried_out() and units == self.QTY
+
+
+class AllSlicesOnTheDish(RedTeamAgent):
+    """"Put the cooked apple slice on the plate": puts every slice of that food on the dish, each cooked the
+    recipe's way where the component is cooked (so each matches the component). The recipe puts one; the
+    instruction says the dish holds only what the recipe puts there. 495 of 495 standard episodes passed before
+    cooking checker version 6."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(op["obj"].endswith("Sliced") for op in _ops(catalog.get(task.goal["recipe_id"]), "place"))
+
+    def place(self, otype: str, state: dict[str, Any]) -> Plan:
+        yield from super().place(otype, state)
+        if not otype.endswith("Sliced"):
+            return
+        cond = next(c for c in final_of(self.recipe) if c["type"] == otype)
+        how = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+               "Toaster": "toaster"}.get(cond.get("heated_by") or "")
+        while True:
+            rest = [o["objectId"] for o in sorted(self.objects().values(), key=lambda o: o["objectId"])
+                    if o["objectType"] == otype and not leftover(o) and self.dish_id not in o["parentReceptacles"]]
+            if not rest:
+                break
+            oid = rest[0]
+            if how and not self.objects()[oid]["isCooked"]:
+                yield from self.heat(oid, how)
+                yield from self.free_hands()
+            yield from self.fetch(oid)
+            yield from self.put(str(self.dish_id))
+            self.extra = getattr(self, "extra", 0) + 1
+            if self.held():
+                self.errors.append("could not put a slice down")
+                break
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "extra", 0) > 0
+
+
+class FryForBoil(RedTeamAgent):
+    """"Boil a whole egg (the whole potato) in the saucepan on the stove": heats it in the dry frying pan on a
+    burner instead. The kitchen recorded only the burner, so 322 of 322 standard and 46 of 46 hard episodes
+    passed before cooking checker version 6 (the pot now leaves its own event; a pot for a frying pan is still
+    the genuine :class:`PotForPan`)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(op["how"] == "pot" for op in _ops(catalog.get(task.goal["recipe_id"]), "cook")) \
+            and "Pan" in _inventory(task)
+
+    def cook(self, otype: str, how: str) -> Plan:
+        if how == "pot":
+            self.swapped = True
+        yield from super().cook(otype, "pan" if how == "pot" else how)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "swapped", False)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
-    PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead, CookWholeThenSlice)
+    PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead, CookWholeThenSlice, CookWholeOtherWayThenSlice,
+    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish, FryForBoil)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
     ReplateAfterReading)

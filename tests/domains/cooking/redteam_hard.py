@@ -59,8 +59,9 @@ class UseLeftovers(RedTeamAgent):
     breaks = ("web",)
 
     def component(self, otype: str, state: dict[str, Any]) -> str | None:
-        cond = next((c for c in self.recipe["final"] if c["type"] == otype and c.get("state", {}) == state), None)
-        from embodiedweb.domains.cooking.checker import matches
+        from embodiedweb.domains.cooking.checker import final_of, matches
+
+        cond = next((c for c in final_of(self.recipe) if c["type"] == otype and c.get("state", {}) == state), None)
 
         for o in sorted(self.objects().values(), key=lambda o: o["objectId"]):
             if cond is not None and matches(o, cond) and leftover(o) \
