@@ -277,8 +277,8 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
 def blind_picks(p: dict[str, Any], dist: dict[str, float], available: list[str], readings: bool = True
                 ) -> dict[str, str]:
     """What each rule-blind strategy buys: strategy name -> store. ``readings``: with the readings of a
-    condition without its number (:data:`CONDITION_READINGS`; the hard tier's single purchases are drawn
-    without them, see its module)."""
+    condition without its number (:data:`CONDITION_READINGS`; the hard tier caps them per rule only, and its
+    errands not at all, see its module)."""
     from web_sites.shop import catalog
 
     offers = catalog.offers(p["product_id"])
