@@ -13,18 +13,25 @@ Writes ``data/shopping/hard.jsonl`` (``hard_tasks`` of ``envs/shopping.toml``; i
   surcharges), so a rule-follower has to compute it per store); under the other rules it leaves room for the
   order at every store with stock, so checkouts tried store by store do not pick the store;
 - **stock that differs by store** (``web.sites.shop.out_of_stock``): at least one store that sells the
-  product is out of it today, always the one a stock-blind reading of the rule would pick.
+  product is out of it today (under the rules with a budget or a radius that picks the store, in some of the
+  tasks only: :data:`NUMBER_RULES`), often the one a stock-blind reading of the rule would pick.
 
-Rules (share of the suite): the cheapest store with stock; the nearest with stock; the nearest where the
-order fits the budget; the cheapest with stock within a walking radius; the store nearest to a named place
-with stock. As in the standard tier, answers are unambiguous (walking distances compared differ by at least
-``MARGIN_M``, totals are at least $0.10 from the budget, radii 100 m from any store) and no rule-blind
-strategy (a fixed store, the nearest or cheapest with or without stock ...) passes more than
+Rules (how many of the 120, half in each split: :data:`HARD_RULE_COUNTS`): the cheapest store with stock; the
+nearest with stock; the nearest where the order fits the budget; the cheapest with stock within a walking
+radius; the store nearest to a named place with stock (the places are split like the products,
+:func:`~embodiedweb.data_gen.outdoor_tasks.rule_places_of`: a place a test task names is named in no train
+task). As in the standard tier, answers are unambiguous (walking distances compared differ by at least
+``MARGIN_M``, totals are at least $0.10 from the budget, radii 100 m from any store). No rule-blind pick but
+the rule's definition answers more than half of a rule's tasks in a split (:data:`RULE_RANK_CAP`): a fixed
+store, a rank by distance or price of all the stores or of those with stock, a budget or radius read without
+its number (:data:`~embodiedweb.data_gen.outdoor_tasks.CONDITION_READINGS`), a budget checked at the listed
+prices or for one item (:func:`hard_picks`), the named place's own ranks
+(:func:`~embodiedweb.data_gen.outdoor_tasks.place_picks`); no order of the stores, the first with stock taken,
+more than :data:`RULE_STORE_CAP` of them; and over the suite no rule-blind strategy more than
 ``HARD_BLIND_CAP`` (another rank: ``HARD_BLIND_CAP_OTHER``) of the tasks
-(:func:`embodiedweb.data_gen.outdoor_tasks.blind_picks`). With four stores in the shop and at least one out
-of stock, two or three are left, so these caps are looser than the standard tier's.
-Splits are by product, with the standard tier's split of each product (a product is test in both tiers or
-train in both). Same seed, same bytes.
+(:func:`embodiedweb.data_gen.outdoor_tasks.blind_picks`). Of :data:`CANDIDATES` draws that pass the caps the
+generator keeps the one that leaves the most room under them. Splits are by product, with the standard tier's
+split of each product (a product is test in both tiers or train in both). Same seed, same bytes.
 
 After these 120 come the errands (issue 22, item 2): 60 of two or three purchases under different store rules
 (:func:`errands`) and 20 of a purchase and a landmark question (:func:`purchase_and_question`), each in an
@@ -41,31 +48,46 @@ import random
 import sys
 from typing import Any
 
-from embodiedweb.data_gen.outdoor_tasks import DEFINITIONAL as STANDARD_DEFINITIONS
 from embodiedweb.data_gen.outdoor_tasks import (
+    CONDITION_READINGS,
     MARGIN_M,
-    RULE_PLACE_CATEGORIES,
     STALL_ATTEMPTS,
     _max_steps,
     _nearest,
     _split,
     _task,
+    a_number,
     blind_picks,
+    place_picks,
     rule_places_of,
 )
+from embodiedweb.data_gen.outdoor_tasks import DEFINITIONAL as STANDARD_DEFINITIONS
 from embodiedweb.data_gen.output import write_or_check
 from embodiedweb.paths import data_dir
 
 SEED = 23
 N_HARD_SHOP = 120
-#: hard store rules and their share of the suite
-HARD_RULES = {"cheapest_in_stock": 0.07, "nearest_in_stock": 0.07, "nearest_in_budget": 0.36,
-              "cheapest_within": 0.12, "near_place_in_stock": 0.38}
-#: rules whose answer is, by definition or mostly, what a rule-blind strategy picks (the cheapest or nearest with stock)
-DEFINITIONAL = ("cheapest_in_stock", "nearest_in_stock", "cheapest_within")
+#: hard store rules and how many single purchases each has, half in each split (even counts, so that "half of
+#: a rule's tasks in a split" is a whole number)
+HARD_RULE_COUNTS = {"cheapest_in_stock": 8, "nearest_in_stock": 8, "nearest_in_budget": 44,
+                    "cheapest_within": 16, "near_place_in_stock": 44}
+#: the same as shares of the suite
+HARD_RULES = {r: n / N_HARD_SHOP for r, n in HARD_RULE_COUNTS.items()}
+#: the rules with a number (a budget, a radius) that rules out one, two or three stores: drawn for products that
+#: four stores sell, a store out of stock in some tasks only (with three stores left, "the nearest in budget" is
+#: the cheapest or the nearest of the two cheapest, and a reading of the number as "not the dearest" answered 17
+#: of 19 test tasks at stop 32; with four, the number leaves one, two or three of them)
+NUMBER_RULES = ("nearest_in_budget", "cheapest_within")
+#: the chance that a drawn task of a NUMBER_RULES rule has a store out of stock (one, any of the four; the caps
+#: keep fewer of them, as three stores left give the readings of a number less room)
+NUMBER_STOCKOUT = 0.5
 QTYS = (2, 3, 4, 5)
 BUDGET_MARGIN = 0.10  # every store's total is at least this far from a budget that picks the store
 EXTRA_STEPS = 60
+#: draws of a single purchase before the generator gives up
+HARD_ATTEMPTS = 2_000_000
+#: draws that pass the caps compared for each task (the one leaving the most room under them is taken)
+CANDIDATES = 30
 #: no rule-blind strategy passes more than this share of the tasks: a fixed store, the nearest or the cheapest
 #: (of all stores or of those with stock) HARD_BLIND_CAP, in the suite and in each split; another rank
 #: (second, third, farthest, dearest) HARD_BLIND_CAP_OTHER in the suite (with three or four stores selling a
@@ -73,21 +95,27 @@ EXTRA_STEPS = 60
 #: the first and second ranks more often; tighter caps left the generator short of tasks)
 HARD_BLIND_CAP = 0.50
 HARD_BLIND_CAP_OTHER = 0.55
-#: no order of the stores, the first with stock taken, answers more than this share of one rule's tasks (stores
-#: learnt per rule from the train split, tried in that order past those out of stock, passed 21 of 23 near-place
-#: test tasks, and 35 of 60 single purchases, before this cap)
-RULE_STORE_CAP = 0.5
-#: no rule-blind pick (a rank by distance or price, a fixed store) but the rule's definition answers more than
-#: this share of one rule's tasks in one split (single purchases; the errands keep their caps on orders of the
-#: stores, ERRAND_STORE_CAP): with the store a
-#: stock-blind or budget-blind reading picks always ruled out, the next rank was the answer (a review learnt it
-#: per rule from train and passed 38 of 58 single test purchases and 24 of 40 test errands until stop 31). Half,
-#: not the standard tier's 40 %: with three stores in stock and a budget that rules the dearest out, the
-#: answer of "the nearest in budget" is one of the two cheapest
+#: no order of the stores, the first with stock taken, answers more than this share of one rule's tasks in one
+#: split (stores learnt per rule from the train split, tried in that order past those out of stock, passed 21 of
+#: 23 near-place test tasks, and 35 of 60 single purchases, before stop 30's cap of half a rule's tasks in the
+#: suite; about a third is a guess among the three stores with stock, and 0.4 left the generator two tasks short)
+RULE_STORE_CAP = 0.42
+#: no rule-blind pick but the rule's definition answers more than this share of one rule's single purchases in
+#: one split: a rank by distance or price, a fixed store, a number read without its number ("not the dearest",
+#: "one of the two nearest": :data:`~embodiedweb.data_gen.outdoor_tasks.CONDITION_READINGS`), a budget read at the
+#: listed prices (:func:`hard_picks`), and for a rule relative to a named place the place's own ranks
+#: (:func:`~embodiedweb.data_gen.outdoor_tasks.place_picks`). Until stop 31 the store a stock-blind or
+#: budget-blind reading picks was always ruled out, the next rank was the answer and a review that learnt it per
+#: rule from train passed 38 of 58 single test purchases; until stop 33 the readings and the place's ranks were
+#: not capped: "the nearest but the dearest" answered 17 of 19 budget test tasks, the store second nearest to
+#: the place 19 of 24 near-place ones
 RULE_RANK_CAP = 0.5
 #: the picks that are a rule's definition
 DEFINITION = {**STANDARD_DEFINITIONS, "cheapest_in_stock": ("available cheapest #1",),
-              "nearest_in_stock": ("available nearest #1",)}
+              "nearest_in_stock": ("available nearest #1",),
+              "near_place_in_stock": ("place available nearest #1",)}
+#: the rules whose definition is a rank among the stores with stock
+RANK_DEFINED = ("cheapest_in_stock", "nearest_in_stock")
 #: the same for an errand's purchases, per rule, as the errands are drawn (an errand passes only when all its
 #: purchases do, and stores learnt per rule picked all of them in 24 of 40 test errands before this cap; 0.5
 #: until stop 31, when the standard rules' hours and stock stopped always ruling out the nearest store and
@@ -100,6 +128,33 @@ def blind_cap(strategy: str) -> float:
     name = strategy.split(":", 1)[1] if strategy.startswith(("test:", "train:")) else strategy
     primary = name.startswith("fixed:") or name.endswith(("nearest #1", "cheapest #1"))
     return HARD_BLIND_CAP if primary else HARD_BLIND_CAP_OTHER  # on top of the standard tier's allowance: options, quantity, stock and budget checks
+
+
+def rule_rank_cap(rule: str) -> int:
+    """The most single purchases of ``rule`` in one split that a rule-blind pick but the rule's definition may
+    answer: half of them (:data:`RULE_RANK_CAP`), rounded down."""
+    return int(RULE_RANK_CAP * HARD_RULE_COUNTS[rule] / 2 + 1e-9)
+
+
+def hard_picks(p: dict[str, Any], options: dict[str, str], qty: int, budget: float | None,
+               available: list[str], dist: dict[str, float]) -> dict[str, str]:
+    """The hard tier's own misreadings of a rule (strategy name -> store), on top of
+    :func:`~embodiedweb.data_gen.outdoor_tasks.blind_picks`: a budget checked against the listed prices (those of
+    the options the product page preselects) times the quantity, the nearest store with stock whose total fits so
+    ("budget at listed prices"); a budget checked against one item ("budget for one"). Only for a task with a
+    budget that picks the store (``budget`` None: none)."""
+    from web_sites.shop import catalog
+
+    if budget is None:
+        return {}
+    pid = p["product_id"]
+    out: dict[str, str] = {}
+    for name, total in (("budget at listed prices", lambda s: catalog.offers(pid)[s] * qty),
+                        ("budget for one", lambda s: _total(pid, s, options, 1))):
+        fits = sorted((s for s in available if total(s) <= budget + 1e-9), key=lambda s: (dist[s], s))
+        if fits:
+            out[f"available nearest {name}"] = fits[0]
+    return out
 
 
 def hard_path() -> Any:
@@ -124,24 +179,29 @@ def _options(p: dict[str, Any], rng: random.Random) -> dict[str, str]:
 
 def _out_of_stock(selling: list[str], naive: str, rng: random.Random) -> list[str]:
     """The stores out of stock today: the ``naive`` pick (what a stock-blind reading of the rule buys) with
-    probability 0.6, each other store with 0.2."""
-    return [s for s in selling if rng.random() < (0.6 if s == naive else 0.2)]
+    probability 0.5, each other store with 0.25 (how often the naive pick is the answer is the caps' business:
+    :data:`RULE_RANK_CAP`)."""
+    return [s for s in selling if rng.random() < (0.5 if s == naive else 0.25)]
 
 
 def hard_rule(rule: str, p: dict[str, Any], options: dict[str, str], qty: int, dist: dict[str, float],
               rng: random.Random, place: tuple[str, dict[str, float]] | None = None
               ) -> tuple[str, str, dict[str, Any]] | None:
     """(answer store, rule text, extra) for ``rule``, or None when it does not single out a store with
-    margin. ``extra``: ``out_of_stock`` (store ids), ``budget``, ``available`` (stores with stock)."""
+    margin. ``extra``: ``out_of_stock`` (store ids), ``budget``, ``available`` (stores with stock),
+    ``picks_budget`` (the budget when it picks the store, else None)."""
     from web_sites.shop import catalog
 
     pid = p["product_id"]
     offers = catalog.offers(pid)
     selling = sorted(offers)
     totals = {s: _total(pid, s, options, qty) for s in selling}
-    by_dist = sorted(selling, key=lambda s: dist[s])
     extra: dict[str, Any] = {}
     budget: float | None = None
+    if rule in NUMBER_RULES:
+        if len(selling) < 4:
+            return None  # three stores, one out of stock: "not the dearest" would answer every budget task
+        gone = [rng.choice(selling)] if rng.random() < NUMBER_STOCKOUT else []
     # some store is out of stock, the one a stock-blind reading picks more often than the others but not always:
     # were it always, the next one would be the answer, and a review that learnt that rank per rule passed most
     # tasks (see RULE_RANK_CAP)
@@ -153,47 +213,41 @@ def hard_rule(rule: str, p: dict[str, Any], options: dict[str, str], qty: int, d
         store = min(left, key=lambda s: offers[s])
         text = "at the store that sells it for the lowest price among the stores that have it in stock today"
     elif rule == "nearest_in_stock":
-        gone = _out_of_stock(selling, by_dist[0], rng)
+        gone = _out_of_stock(selling, min(selling, key=lambda s: dist[s]), rng)
         left = [s for s in selling if s not in gone]
         if len(left) < 3:
             return None
         store = _nearest(left, dist)
         text = "at the nearest store, by walking distance, that has it in stock today"
     elif rule == "nearest_in_budget":
-        gone = [s for s in selling if rng.random() < 0.15]
-        left = [s for s in by_dist if s not in gone]
-        if len(left) < 3:
-            return None
-        # a budget below some stocked store's total (not always the nearest's) and above another's, clear of
-        # every total
+        left = [s for s in selling if s not in gone]
+        # a budget above the totals of the one, two or three cheapest stores with stock and below the others',
+        # a round figure clear of every total (of the stores out of stock too)
         stocked = sorted({totals[s] for s in left})
         under = [t for t, nxt in zip(stocked, stocked[1:], strict=False) if nxt - t > 2 * BUDGET_MARGIN]
         if not under:
             return None
         lo = rng.choice(under)
-        higher = [t for t in sorted(set(totals.values())) if t > lo]
-        hi = min(higher)
-        budget = math.floor((lo + hi) / 2 * 10) / 10  # a round figure between two totals
+        hi = min(t for t in stocked if t > lo)
+        budget = math.floor((lo + hi) / 2 * 10) / 10
         if any(abs(t - budget) < BUDGET_MARGIN - 1e-9 for t in totals.values()):
             return None
         fits = [s for s in left if totals[s] <= budget]
-        if len(fits) < 2 and rng.random() < 0.7:
-            return None  # mostly a choice among the stores that fit, not just the cheapest one
         store = _nearest(fits, dist)
         text = (f"at the nearest store, by walking distance, that has it in stock today and where the {qty} "
                 f"of them, with these options, fit in your budget of ${budget:.2f}")
+        extra["picks_budget"] = budget
     elif rule == "cheapest_within":
-        gone = [s for s in selling if rng.random() < 0.15]
         left = [s for s in selling if s not in gone]
         radius = rng.choice([800, 1000, 1200, 1500, 2000, 2500])
-        if any(abs(d - radius) < MARGIN_M for d in dist.values()) or len(left) < 3:
+        if any(abs(d - radius) < MARGIN_M for d in dist.values()):
             return None
         inside = [s for s in left if dist[s] <= radius]
-        if len(inside) < 2 or len(inside) == len(left):
-            return None
+        if not inside or len(inside) == len(left):
+            return None  # rules one, two or three of the stores with stock out
         store = min(inside, key=lambda s: offers[s])
-        text = (f"at the cheapest store, among those that have it in stock today, within a {radius} m walk of "
-                "where you are now")
+        text = (f"at the cheapest store, among those that have it in stock today, within {a_number(radius)} m walk "
+                "of where you are now")
     elif rule == "near_place_in_stock":
         if place is None:
             return None
@@ -207,7 +261,7 @@ def hard_rule(rule: str, p: dict[str, Any], options: dict[str, str], qty: int, d
         extra["place"] = name
     else:
         raise ValueError(f"unknown hard store rule {rule!r}")
-    if store is None or not gone:
+    if store is None or not (gone or rule in NUMBER_RULES):
         return None
     left = [s for s in selling if s not in gone]
     if budget is None:
@@ -217,7 +271,8 @@ def hard_rule(rule: str, p: dict[str, Any], options: dict[str, str], qty: int, d
         budget = float(math.ceil(most) + rng.choice([0, 1, 2]))
         if budget - most < BUDGET_MARGIN:
             budget += 1.0
-    return store, text, {**extra, "out_of_stock": sorted(gone), "budget": budget, "available": left}
+    return store, text, {"picks_budget": None, **extra, "out_of_stock": sorted(gone), "budget": budget,
+                         "available": left}
 
 
 def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
@@ -227,25 +282,28 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
     store_node = {s["store_id"]: city.locate(s["address"]).node_id for s in catalog.stores()}
     products = [p for p in catalog.products()
                 if p["options"] and len(catalog.stores_selling(p["product_id"])) >= 3]
-    rule_places = sorted((pl for pl in city.places.values() if pl.category in RULE_PLACE_CATEGORIES),
-                         key=lambda pl: pl.place_id)
+    by_split = {sp: [p for p in products if _split(p["product_id"]) == sp] for sp in ("train", "test")}
+    # the places a rule names are split like the products (rule_places_of): a place named in a test task is
+    # named in no train task of any tier
+    rule_places = {sp: rule_places_of(city, sp) for sp in ("train", "test")}
     place_dist: dict[str, dict[str, float]] = {}
-    quota = {r: round(share * N_HARD_SHOP) for r, share in HARD_RULES.items()}
-    quota["near_place_in_stock"] += N_HARD_SHOP - sum(quota.values())
+    quota = {(r, sp): n // 2 for r, n in HARD_RULE_COUNTS.items() for sp in ("train", "test")}
     blind: dict[str, int] = {}
     out: list[dict[str, Any]] = []
-    attempts = 0
-    drawn_at, first = 0, True
-    while len(out) < N_HARD_SHOP and attempts < 1_000_000:
+    attempts = drawn_at = 0
+    pending: list[tuple[Any, ...]] = []  # draws that pass the caps, the best of CANDIDATES taken
+    why: dict[str, int] = {}  # why draws were turned down (in the error when the generator falls short)
+    while len(out) < N_HARD_SHOP and attempts < HARD_ATTEMPTS:
         attempts += 1
-        # the rules whose answer is by definition a rule-blind pick first (so they get their share of it),
-        # then the others drawn by what is left of their share (interleaved, so none finds the caps used up)
-        # (when the caps leave a rule's last tasks undrawable for long, every rule may take them)
-        stalled = attempts - drawn_at > STALL_ATTEMPTS
-        first = first and not stalled
-        rule = (first and next((r for r in DEFINITIONAL if quota[r] > 0), None)) or rng.choices(
-            list(HARD_RULES), weights=[1 if stalled or all(quota[q] <= 0 for q in HARD_RULES) else max(quota[r], 0) for r in HARD_RULES])[0]
-        p = rng.choice(products)
+        # the split with fewer tasks, then a rule by what is left of its count in that split: the rules whose
+        # answer is by definition a rule-blind pick first (so they get their share of it), the others interleaved
+        # (so none finds the caps used up)
+        split = min(("train", "test"), key=lambda sp: (sum(t["split"] == sp for t in out), sp))
+        first = next((r for r in RANK_DEFINED if quota[(r, split)] > 0), None) \
+            if attempts - drawn_at < STALL_ATTEMPTS // 10 else None
+        rule = first or rng.choices(list(HARD_RULE_COUNTS),
+                                    weights=[quota[(r, split)] for r in HARD_RULE_COUNTS])[0]
+        p = rng.choice(by_split[split])
         start = rng.choice(city.node_ids())
         if city.degree(start) < 3:
             continue
@@ -254,7 +312,7 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         dist = {x: city.shortest_length(start, store_node[x]) for x in catalog.stores_selling(p["product_id"])}
         place = None
         if rule == "near_place_in_stock":
-            pl = rng.choice(rule_places)
+            pl = rng.choice(rule_places[split])
             if pl.place_id not in place_dist:
                 place_dist[pl.place_id] = {x: city.shortest_length(pl.node_id, n) for x, n in store_node.items()}
             place = (pl.name, place_dist[pl.place_id])
@@ -262,28 +320,50 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         if got is None:
             continue
         store, text, extra = got
-        split = _split(p["product_id"])
-        if sum(t["split"] == split for t in out) >= N_HARD_SHOP // 2:
-            continue
         available = extra.pop("available")
-        hits = [k for k, x in blind_picks(p, dist, available, readings=False).items() if x == store]
+        picks = blind_picks(p, dist, available)
+        stock_blind = blind_picks(p, dist, available, readings=False)
+        hits = [k for k, x in stock_blind.items() if x == store]
         keys = hits + [f"{split}:{k}" for k in hits if blind_cap(k) == HARD_BLIND_CAP]
         if any(blind.get(k, 0) + 1 > blind_cap(k) * (N_HARD_SHOP if k in hits else N_HARD_SHOP / 2) for k in keys):
+            why["suite"] = why.get("suite", 0) + 1
             continue
         # stores learnt per rule (the train split's answers of the rule the wording names, most often first),
         # the first with stock taken: a rule-blind pick too. No order of the stores answers more than
-        # RULE_STORE_CAP of a rule's tasks
-        per_rule = [f"{rule}|{'>'.join(order)}" for order in itertools.permutations(sorted(store_node))
+        # RULE_STORE_CAP of a rule's tasks in a split
+        per_rule = [f"{rule}|{split}|{'>'.join(order)}" for order in itertools.permutations(sorted(store_node))
                     if next((x for x in order if x in available), None) == store]
-        if any(blind.get(k, 0) + 1 > RULE_STORE_CAP * round(HARD_RULES[rule] * N_HARD_SHOP) for k in per_rule):
+        if any(blind.get(k, 0) + 1 > max(2, int(RULE_STORE_CAP * (HARD_RULE_COUNTS[rule] // 2) + 1e-9)) for k in per_rule):
+            why[f"{rule} order"] = why.get(f"{rule} order", 0) + 1
             continue
-        ranks = [f"{rule}|{split}:{k}" for k in hits if k not in DEFINITION.get(rule, ())]
-        if any(blind.get(k, 0) + 1 > max(3, round(RULE_RANK_CAP * round(HARD_RULES[rule] * N_HARD_SHOP) / 2)) for k in ranks):
+        # per rule and split, every rule-blind pick but the rule's definition: ranks, fixed stores, a number read
+        # without its number, a budget misread, the named place's own ranks
+        picks.update(hard_picks(p, options, qty, extra.pop("picks_budget"), available, dist))
+        if place is not None:
+            picks.update(place_picks(p, place[1], available))
+        # (for the rules whose definition is a rank, as in the standard tier, not the readings of a number: "the
+        # cheapest but the farthest" is mostly "the cheapest" itself)
+        ranks = [f"{rule}|{split}:{k}" for k, x in picks.items() if x == store and k not in DEFINITION.get(rule, ())
+                 and not (rule in RANK_DEFINED and k.endswith(CONDITION_READINGS))]
+        over = [k for k in ranks if blind.get(k, 0) + 1 > rule_rank_cap(rule)]
+        if over:
+            for k in over:
+                why[k] = why.get(k, 0) + 1
             continue
-        keys += per_rule + ranks
+        # of CANDIDATES draws that pass the caps, the one that leaves the most room under them (a first fit used the
+        # room up on the commonest patterns and left the last tasks of a rule undrawable)
+        order_cap = max(2, int(RULE_STORE_CAP * (HARD_RULE_COUNTS[rule] // 2) + 1e-9))
+        limits = {**{k: blind_cap(k) * (N_HARD_SHOP if k in hits else N_HARD_SHOP / 2) for k in keys},
+                  **dict.fromkeys(per_rule, order_cap), **dict.fromkeys(ranks, rule_rank_cap(rule))}
+        score = round(sum(((blind.get(k, 0) + 1) / cap) ** 4 for k, cap in limits.items()), 9)
+        pending.append((score, len(pending), list(limits), rule, split, p, options, qty, start, store, text, extra))
+        if len(pending) < CANDIDATES:
+            continue
+        _s, _n, keys, rule, split, p, options, qty, start, store, text, extra = min(pending, key=lambda c: c[:2])
+        pending.clear()
         for k in keys:
             blind[k] = blind.get(k, 0) + 1
-        quota[rule] -= 1
+        quota[(rule, split)] -= 1
         drawn_at = attempts
         budget = extra.pop("budget")
         gone = extra.pop("out_of_stock")
@@ -301,7 +381,7 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
                                          "out_of_stock": [[s, p["product_id"]] for s in gone]}}
         out.append(task)
     if len(out) < N_HARD_SHOP:
-        raise RuntimeError(f"only {len(out)} of {N_HARD_SHOP} hard shopping tasks could be drawn (left: {quota}; {sorted(blind.items(), key=lambda kv: -kv[1])[:8]})")
+        raise RuntimeError(f"only {len(out)} of {N_HARD_SHOP} hard shopping tasks could be drawn (left: {quota}; turned down: {sorted(why.items(), key=lambda kv: -kv[1])[:12]})")
     rng.shuffle(out)
     for i, t in enumerate(out):
         t["task_id"] = f"shop-hard-{i:03d}"

@@ -165,6 +165,16 @@ def _fmt_time(minute: int) -> str:
     return f"{(h - 1) % 12 + 1}:{m:02d} {'am' if h < 12 else 'pm'}"
 
 
+def a_number(n: int) -> str:
+    """``n`` with its indefinite article as it is read aloud: "an 800", "an 8", "an 11", "an 18", "an 18000",
+    "a 1500", "a 1800" (one thousand eight hundred). "an" when the number read aloud starts with a vowel sound:
+    its leading group of digits (before the thousands) is 8, 8x, 8xx, 11 or 18."""
+    digits = str(abs(int(n)))
+    lead = digits[: (len(digits) - 1) % 3 + 1]
+    vowel = lead.startswith("8") or lead in ("11", "18")
+    return f"{'an' if vowel else 'a'} {n}"
+
+
 def _nearest(stores: list[str], dist: dict[str, float]) -> str | None:
     """The nearest of ``stores`` when it is nearer than the next one by MARGIN_M, else None."""
     ranked = sorted(stores, key=lambda x: dist[x])
@@ -216,7 +226,7 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
         if not inside or len(inside) == len(selling):
             return None  # rule some store out; one store left is a task too (a choice of two or more always ruled out just the farthest until stop 32)
         store = min(inside, key=lambda x: offers[x])
-        text = f"at the cheapest store that sells it within a {radius} m walk of where you are now"
+        text = f"at the cheapest store that sells it within {a_number(radius)} m walk of where you are now"
     elif rule == "under_price":
         prices = sorted(set(offers.values()))
         cut = rng.choice(prices[:-1]) if len(prices) > 1 else None
@@ -271,7 +281,7 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
             if not inside or len(inside) == len(selling):
                 return None
             store = min(inside, key=lambda x: offers[x])
-            text = f"at the cheapest store that sells it within a {radius} m walk of {name}"
+            text = f"at the cheapest store that sells it within {a_number(radius)} m walk of {name}"
         extra = {"place": name}
     else:
         raise ValueError(f"unknown store rule {rule!r}")
@@ -283,8 +293,8 @@ def shop_rule(rule: str, p: dict[str, Any], dist: dict[str, float], rng: random.
 def blind_picks(p: dict[str, Any], dist: dict[str, float], available: list[str], readings: bool = True
                 ) -> dict[str, str]:
     """What each rule-blind strategy buys: strategy name -> store. ``readings``: with the readings of a
-    condition without its number (:data:`CONDITION_READINGS`; the hard tier's single purchases are drawn
-    without them, see its module)."""
+    condition without its number (:data:`CONDITION_READINGS`; the hard tier caps them per rule only, and its
+    errands not at all, see its module)."""
     from web_sites.shop import catalog
 
     offers = catalog.offers(p["product_id"])

@@ -30,6 +30,11 @@ def _picks(task: Task, buy: dict[str, Any]) -> dict[str, str]:
     if "day" in buy:
         available = [s for s in available if open_at(catalog.store(s)["hours"][buy["day"]], buy["minute"])]
     picks = blind_picks({"product_id": buy["product_id"]}, dist, available)
+    if buy["rule"] == "nearest_in_budget":  # the hard tier's misreadings of a budget that picks the store
+        from embodiedweb.data_gen.hard_shopping import hard_picks
+
+        picks.update(hard_picks({"product_id": buy["product_id"]}, buy["options"], buy["qty"], buy["budget"],
+                                available, dist))
     if buy.get("place"):  # the rules relative to a named place: the picks by the place too
         node = next(pl.node_id for pl in c.places.values() if pl.name == buy["place"])
         picks.update(place_picks({"product_id": buy["product_id"]},
@@ -70,4 +75,47 @@ def pick_shares(tasks: list[Task], split: str = "test") -> dict[tuple[bool, str]
         counter, n = out.get(("errands" in t.goal, e["rule"]), (Counter(), 0))
         counter.update(k for k, s in _picks(t, e).items() if s == e["store_id"])
         out[("errands" in t.goal, e["rule"])] = (counter, n + 1)
+    return out
+
+
+#: the lazy reader's pick per hard store rule (:func:`lazy_reader`): a rule's definition where a rule-blind pick is
+#: one, a number (a budget, a radius) read without its number as "not the dearest" / "not the farthest"
+LAZY_READINGS = {"cheapest_in_stock": "available cheapest #1", "nearest_in_stock": "available nearest #1",
+                 "nearest_in_budget": "available nearest but the dearest",
+                 "cheapest_within": "available cheapest but the farthest"}
+
+
+def lazy_reader(tasks: list[Task]) -> dict[str, tuple[int, int]]:
+    """A lazy agent "L" on the hard tier's single purchases, judged on the test split: it takes each rule's
+    definition where a rule-blind pick is one and reads a budget or a radius without its number
+    (:data:`LAZY_READINGS`); for a rule relative to a named place it buys at the store most often the answer for
+    that place in the train split (tried in that order past the stores out of stock), and for a place train never
+    names, the pick learnt for the rule from train (:func:`learnt_picks`, the place's own ranks too, but the
+    rule's definition, the store nearest to the place with stock). ``{rule: (test purchases right, test
+    purchases)}``; it passed 42 of 60 at stop 32."""
+    from web_sites.shop import catalog
+
+    singles = [t for t in tasks if "errands" not in t.goal]
+    per_place: dict[str, Counter[str]] = defaultdict(Counter)
+    for t in singles:
+        if t.split == "train" and t.goal.get("place"):
+            per_place[t.goal["place"]][t.goal["store_id"]] += 1
+    learnt = learnt_picks(singles, ("place available nearest #1",))
+    out: dict[str, tuple[int, int]] = {}
+    for t in singles:
+        if t.split != "test":
+            continue
+        g = t.goal
+        picks = _picks(t, g)
+        if g["rule"] in LAZY_READINGS:
+            pick = picks.get(LAZY_READINGS[g["rule"]])
+        elif g.get("place") in per_place:
+            gone = {s for s, pid in t.web["sites"]["shop"]["out_of_stock"] if pid == g["product_id"]}
+            sells = [s for s in catalog.stores_selling(g["product_id"]) if s not in gone]
+            order = [s for s, _n in per_place[g["place"]].most_common()] + sorted(sells)
+            pick = next(s for s in order if s in sells)
+        else:
+            pick = picks.get(learnt[(False, g["rule"])][0])
+        right, n = out.get(g["rule"], (0, 0))
+        out[g["rule"]] = (right + (pick == g["store_id"]), n + 1)
     return out
