@@ -354,7 +354,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
                        "shop at the store where it costs least, and I'll pick it up.",
                        "Could you reorder the food {where}? Buy one unit of the cheapest product of that food, "
                        "from the store with the lowest price, for pickup."),
-    "same_store": ("Also get a {q} while you're at it, same store as before, pickup again.",
+    "same_store": ("Also get one {q} while you're at it, same store as before, pickup again.",
                    "And one {q}, please, from that same store, for pickup."),
     "recall": ("One last thing: which product did I ask you to order first? Give me its name.",
                "Remind me of the name of the very first product I had you order."),
@@ -365,7 +365,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "move_grounded": ("Please move the food {where} {dest}.",
                       "Could you take the food {where} and put it {dest}?"),
     "order_seen": ("Buy one {q} at the {word} in sight from here; I'll pick it up.",
-                   "Get me a {q} from the {word} you can see nearby, for pickup."),
+                   "Get me one {q} from the {word} you can see nearby, for pickup."),
     "name_seen": ("There's a {word} in view. What's it called?", "Tell me the name of the {word} you can see from "
                                                                   "where you stand."),
     "fact_year": ("Look it up: what year was it {verb}?", "When was it {verb}? Give me the year; check the wiki."),
