@@ -444,7 +444,7 @@ def test_standard_shopping_suite_version_unchanged():
     every env's world digest covers.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c9-537a676a6605"
+        assert e.unwrapped.suite_version == "c9-4c2ca462dab8"
     finally:
         e.close()
 
