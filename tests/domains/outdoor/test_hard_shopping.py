@@ -388,9 +388,12 @@ STANDARD_DIGESTS = {
     ("EWA-Traveling-v0", "travel-003", 3): "fa427555261a120336b8bf67dc3a1ce0d82acd303ab585c7613e57134d3dc201",  # fda1c92e
     # (before stop 28: c156da8e..., 3cc023bc...; stop 31 regenerated the shopping tasks and put the recipe steps'
     # "Next" before "Previous": aa3db747..., 7bf0a874..., 2a4595cf..., f3281a79..., db3e584a...; before stop 32's
-    # order page and element ids: a0080c88..., b9d4ddc6..., c3760588..., 4ab668d8..., 7adda106...)
-    ("EWA-Cooking-v0", "cooking-r001-0", 0): "aa0f60e022a6049a94f3185baecc62eb1ffdb2cb3f8b554b65bd6608010ce7ac",  # 2148c53d
-    ("EWA-Cooking-v0", "cooking-r001-3", 3): "bd02223c36a55b270446b1af948c4ebd16ecb7a77d527b049679dad1bd37471f",  # e3252838
+    # order page and element ids: a0080c88..., b9d4ddc6..., c3760588..., 4ab668d8..., 7adda106...; the two cooking
+    # ones moved in stop 33 with the slice step's text, "... with a knife where it lies or on a counter top, not on
+    # the plate" (with the recipes as they were before it, the cooking checker 6 and the kitchen's pot event give
+    # the old digests: aa0f60e0..., bd02223c...)
+    ("EWA-Cooking-v0", "cooking-r001-0", 0): "9f58a8b97f1c1e02b89ff69d0893348fce0b552b9d6f922a83e48c0bc975dbf2",  # 2148c53d
+    ("EWA-Cooking-v0", "cooking-r001-3", 3): "fb8fe9c4219a3d2bfb4055a245c3e3fcc25cb908af8aaa3a8c90d737eab3a94b",  # e3252838
 }
 
 
