@@ -418,6 +418,21 @@ class PotForPan(_Genuine):
         yield from super().cook(otype, "pot" if how == "pan" else how)
 
 
+def microwave_the_dish(agent: RedTeamAgent) -> Plan:
+    """Carry the serving dish as it is into the microwave, run it, and put the dish back on a counter."""
+    mw = agent.first("Microwave")
+    yield from agent.fetch(str(agent.dish_id))
+    yield f"Teleport [{mw}]"
+    if agent.objects()[mw]["isToggled"]:
+        yield f"ToggleObjectOff [{mw}]"
+    if not agent.objects()[mw]["isOpen"]:
+        yield f"OpenObject [{mw}]"
+    # one yield each: the agent sends observations into its plan, which a tuple's iterator cannot take
+    for a in (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",  # noqa: UP028
+              f"OpenObject [{mw}]", f"PickupObject [{agent.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]"):
+        yield a
+
+
 class MicrowaveTheDish(_Genuine):
     """For a microwave step: puts the raw food on the serving dish and microwaves the dish."""
 
@@ -500,17 +515,7 @@ class RawOnTheDishAhead(MicrowaveTheDish):
         if how != "microwave" or not self.raw_on_dish(otype):
             yield from super().cook(otype, how)
             return
-        mw = self.first("Microwave")  # the food is on the dish already: microwave the dish as it is
-        yield from self.fetch(str(self.dish_id))
-        yield f"Teleport [{mw}]"
-        if self.objects()[mw]["isToggled"]:
-            yield f"ToggleObjectOff [{mw}]"
-        if not self.objects()[mw]["isOpen"]:
-            yield f"OpenObject [{mw}]"
-        # one yield each: the agent sends observations into its plan, which a tuple's iterator cannot take
-        for a in (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",  # noqa: UP028
-                  f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]"):
-            yield a
+        yield from microwave_the_dish(self)  # the food is on the dish already: microwave the dish as it is
 
     def carried_out(self) -> bool:
         return super().carried_out() and getattr(self, "ahead", 0) > 0
@@ -702,14 +707,24 @@ class CookWholeThenSlice(RedTeamAgent):
             if target is None:
                 self.errors.append(f"no whole {p[2]}")
                 return
-            yield from self.heat(target, p[3])
+            yield from self.heat(target, self.whole_how(p[3]))
             yield from self.free_hands()
             yield from self.fetch(self.first("Knife") or self.first("ButterKnife"))
             yield from self.open_ancestors(target)
             yield f"Teleport [{target}]"
             yield f"SliceObject [{target}]"
             yield from self.free_hands()
+            yield from self.after_cut(op["obj"], p[3])
             self.reordered = True
+
+    def whole_how(self, how: str) -> str:
+        """How the whole food is cooked: the way the recipe cooks its slices."""
+        return how
+
+    def after_cut(self, piece_type: str, how: str) -> Plan:
+        """What is done to the cooked pieces once cut: nothing."""
+        return
+        yield
 
     def carried_out(self) -> bool:
         return super().carried_out() and getattr(self, "reordered", False)
@@ -729,32 +744,12 @@ class CookWholeOtherWayThenSlice(CookWholeThenSlice):
         return any(("Pot" in inv and "StoveBurner" in inv) if how == "microwave" else "Microwave" in inv
                    for *_, how in slice_then_cook(catalog.get(task.goal["recipe_id"])))
 
-    def do_step(self, step: dict[str, Any]) -> Plan:
-        pairs = slice_then_cook(self.recipe)
-        idx = self.recipe["steps"].index(step)
-        for op in step["ops"]:
-            if op["op"] == "slice" and any(p[0] == idx and p[2] == op["obj"] for p in pairs):
-                continue  # done after the cooking
-            p = next((p for p in pairs if p[1] == idx and op["op"] == "cook" and op["obj"] == WHOLE_COOKABLE[p[2]]),
-                     None)
-            if p is None:
-                yield from self.do_op(op)
-                continue
-            target = self.first(p[2], isCooked=False, isSliced=False)
-            if target is None:
-                self.errors.append(f"no whole {p[2]}")
-                return
-            yield from self.heat(target, self.OTHER[p[3]])  # the whole food, cooked another way
-            yield from self.free_hands()
-            yield from self.fetch(self.first("Knife") or self.first("ButterKnife"))
-            yield from self.open_ancestors(target)
-            yield f"Teleport [{target}]"
-            yield f"SliceObject [{target}]"  # cut after it was cooked
-            yield from self.free_hands()
-            yield from self.heat(self.first(op["obj"]), p[3])  # a cooked piece: a token turn, the named way
-            yield from self.free_hands()
-            self.reordered = True
+    def whole_how(self, how: str) -> str:
+        return self.OTHER[how]  # the whole food, cooked another way
 
+    def after_cut(self, piece_type: str, how: str) -> Plan:
+        yield from self.heat(self.first(piece_type), how)  # a cooked piece: a token turn, the named way
+        yield from self.free_hands()
 
 class CookedElsewhereOnTheDishAhead(RedTeamAgent):
     """At a microwave step, cooks the food on the stove instead, puts the COOKED food on the dish at once (before
@@ -785,17 +780,7 @@ class CookedElsewhereOnTheDishAhead(RedTeamAgent):
         yield from self.fetch(target)
         yield from self.put(str(self.dish_id))  # on the dish, cooked, ahead of its place step
         self.ahead = getattr(self, "ahead", 0) + 1
-        mw = self.first("Microwave")
-        yield from self.fetch(str(self.dish_id))
-        yield f"Teleport [{mw}]"
-        if self.objects()[mw]["isToggled"]:
-            yield f"ToggleObjectOff [{mw}]"
-        if not self.objects()[mw]["isOpen"]:
-            yield f"OpenObject [{mw}]"
-        turn = (f"PutObject [{mw}]", f"CloseObject [{mw}]", f"ToggleObjectOn [{mw}]", f"ToggleObjectOff [{mw}]",
-                f"OpenObject [{mw}]", f"PickupObject [{self.dish_id}]", "Teleport [CounterTop]", "PutObject [CounterTop]")
-        for action in turn:  # noqa: UP028 (one at a time: the runner sends each observation back into the plan)
-            yield action
+        yield from microwave_the_dish(self)
 
     def place(self, otype: str, state: dict[str, Any]) -> Plan:
         if self.dish_id and any(o["objectType"] == otype and self.dish_id in o["parentReceptacles"]

@@ -11,6 +11,7 @@ from embodiedweb.domains.outdoor.answers import judge, read_number
 from embodiedweb.domains.outdoor.traveling import TravelingDomain, fact_of, judge_answer, landmark_names
 from embodiedweb.registration import spec_for
 from embodiedweb.tasks import load_tasks
+from tests.domains.outdoor.redteam_traveling import _roman
 from tests.domains.outdoor.test_traveling_answers import N, T
 
 
@@ -313,10 +314,3 @@ def test_denials_and_other_facts_on_every_number_task():
     assert other >= 100
 
 
-def _roman(n: int) -> str:
-    out = ""
-    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
-                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while n >= value:
-            out, n = out + letters, n - value
-    return out
