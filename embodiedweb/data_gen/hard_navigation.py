@@ -25,6 +25,9 @@ task kind's tasks (rank, hop, facts, one fact) in a split (:class:`~embodiedweb.
 until stop 32 the destination was never the nearest, which made the 2nd nearest right on 15 of 32 rank tasks).
 Splits are by destination place, with the standard tier's split of each place; at most a quarter of each
 split is described by one fact. Same seed, same bytes.
+
+After them come the walking tours (``nav-hard-120`` ...: three described places in any order within a
+walking limit, :mod:`embodiedweb.data_gen.hard_tours`), drawn from a seed of their own.
 """
 
 from __future__ import annotations
@@ -122,9 +125,12 @@ def hard_navigation(city: Any, rng: random.Random) -> list[dict[str, Any]]:
 
 def render() -> str:
     """The file's text: one task per line, keys sorted."""
+    from embodiedweb.data_gen.hard_tours import hard_tours
     from embodiedweb.worlds.street.city import load_city
 
-    tasks = hard_navigation(load_city(), random.Random(SEED))
+    city = load_city()
+    tasks = hard_navigation(city, random.Random(SEED))
+    tasks += hard_tours(city, len(tasks))
     return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
 
 

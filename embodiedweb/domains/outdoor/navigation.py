@@ -5,6 +5,9 @@ point within the goal radius; from any start whose route passed near the walker 
 first reached it (directions fetched after arriving, or from a corner far off, guided nothing); ``embodied`` = the agent stopped on the destination's node or
 within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it along the street; ``overall`` = both; ``completion`` = fraction of the sub-goals
 (directions obtained, each checkpoint of the ground-truth route passed, destination reached on stop).
+
+The hard tier's walking tours (``goal.tour``: several described places in any order within a walking limit)
+have their own rules: :mod:`embodiedweb.domains.outdoor.tours`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, arrival_step, guided, near
+from embodiedweb.domains.outdoor.tours import check_tour, validate_tour
 from embodiedweb.tasks import Task
 
 
@@ -30,13 +34,16 @@ class NavigationDomain(StreetDomain):
     identified on the wiki or on the map's place pages, which show the same facts: neither is required);
     ``embodied`` = ``stop`` at the destination (:meth:`stopped_at`);
     ``overall`` = both; ``completion`` = the fraction of (directions obtained, each checkpoint of the
-    ground-truth route walked, destination reached).
+    ground-truth route walked, destination reached). A walking tour (``goal.tour``, the hard tier) is checked
+    by :func:`~embodiedweb.domains.outdoor.tours.check_tour`.
     """
 
     name = "navigation"
     #: 2: directions count only when fetched before the walk first reached the destination
     #: 3: and only when the walker, as it asked, stood near their route (not from a corner far off)
-    checker_version = 3
+    #: 4: the hard tier's walking tours (``goal.tour``): every place reached within a walking limit, directions
+    #: to each before reaching it, a stop at one of them (single destinations are checked as in 3)
+    checker_version = 4
     heuristic = "baselines.street_heuristic:NavigationHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Get walking directions on the "
                        "map site, then walk them in the street world and stop at the destination.")
@@ -48,12 +55,23 @@ class NavigationDomain(StreetDomain):
         """The route's length and its checkpoints."""
         return {"route_m": round(float(task.goal["route_m"]), 1), "checkpoints": len(task.goal.get("checkpoints") or [])}
 
+    def validate_task(self, task: Task) -> None:
+        """As :meth:`StreetDomain.validate_task`; a tour's places instead of ``goal.dest_node``
+        (:func:`~embodiedweb.domains.outdoor.tours.validate_tour`)."""
+        if "tour" in task.goal:
+            self.validate_start(task)
+            validate_tour(task)
+        else:
+            super().validate_task(task)
+
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """Checkpoints on the route or not."""
         return (bool(task.goal.get("checkpoints")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
-        """Navigation variety: the destination place."""
+        """Navigation variety: the destination place (a tour's places)."""
+        if "tour" in task.goal:
+            return ("+".join(s["place"] for s in task.goal["tour"]),)
         return (str(task.goal.get("dest_place", "")),)
 
     def takes_answer(self, task: Task) -> bool:
@@ -63,6 +81,8 @@ class NavigationDomain(StreetDomain):
     def check(self, episode: Episode) -> dict[str, Any]:
         """Passes when directions to the destination were looked up and the walk stopped there; checkpoints add to completion."""
         g = episode.task.goal
+        if "tour" in g:
+            return check_tour(episode)
         dirs = episode.web_state.get("map", {}).get("directions", [])
         arrived = arrival_step(episode.world_state, g["dest_node"])
         # directions fetched after the walk first reached the destination, or from a start far from the walker
@@ -77,8 +97,8 @@ class NavigationDomain(StreetDomain):
                 "final_node": episode.world_state.get("node")}
 
     def oracle(self, task: Task, perturb: random.Random | None = None) -> Any:
-        """A scripted :class:`NavigationOracle` for the task."""
-        return NavigationOracle(task, perturb)
+        """A scripted :class:`NavigationOracle` for the task (:class:`TourOracle` for a tour)."""
+        return TourOracle(task, perturb) if "tour" in task.goal else NavigationOracle(task, perturb)
 
 
 class NavigationOracle(StreetOracle):
@@ -99,4 +119,29 @@ class NavigationOracle(StreetOracle):
         if mode != "no_directions":
             yield from self.ask_directions(g["dest_name"])
         yield from self.walk_to(g["dest_node"], drop_last=mode == "stop_short", wrong_turn=mode == "wrong_turn")
+        yield "stop"
+
+
+class TourOracle(StreetOracle):
+    """A walking tour through the public interface: each place found on the wiki (its description's words in
+    the search box, then its article), directions from the start corner to each place, the shortest order
+    walked (chosen by the street graph's lengths, which the map's directions print), stop at the last place. A perturbation walks the order the instruction lists the places in (over
+    the limit), skips the last place, or asks no directions."""
+
+    def plan(self) -> Any:
+        """Look the places up, ask the map, walk the shortest tour, stop."""
+        g = self.task.goal
+        stops = g["tour"]
+        mode = self.perturb.choice(["listed_order", "skip_one", "no_directions"]) if self.perturb else None
+        for s in stops:
+            yield from self.find_article(s["place"], s["description"])
+        if mode != "no_directions":
+            for s in stops:
+                yield from self.ask_directions(s["name"])
+        order = [s["place"] for s in stops] if mode == "listed_order" else list(g["best_order"])
+        if mode == "skip_one":
+            order = order[:-1]
+        by_place = {s["place"]: s for s in stops}
+        for p in order:
+            yield from self.walk_to(by_place[p]["node"])
         yield "stop"
