@@ -19,7 +19,7 @@ from embodiedweb.data_gen import hard_tours as gen
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, StreetOracle, city
 from embodiedweb.domains.outdoor.navigation import NavigationDomain, TourOracle
-from embodiedweb.domains.outdoor.tours import check_tour, walked_m
+from embodiedweb.domains.outdoor.tours import check_tour, directions_before, walked_m
 from embodiedweb.registration import spec_for
 from embodiedweb.tasks import Task, TaskError, load_tasks
 
@@ -271,3 +271,35 @@ def test_map_gives_directions_between_places(env, tours):
     a, b = (s["name"] for s in t.goal["tour"][:2])
     text = env.step("goto [/map/directions?" + urlencode({"from": a, "to": b}) + "]")[0]["web_text"]
     assert "could not find" not in text and " m" in text
+
+
+def test_walked_metres_standing_still_and_a_jump(toy):
+    """A repeated node (a turn on the spot) adds nothing; a pair that is no edge counts as the shortest walk."""
+    _goal, path = toy
+    still = [path[0], path[0], *path[1:3], path[2]]
+    assert walked_m({"path": still}) == pytest.approx(city().route_length(path[:3]))
+    jump = [path[0], path[5]]
+    assert walked_m({"path": jump}) == pytest.approx(city().shortest_length(path[0], path[5]))
+    assert walked_m({"path": []}) == 0.0 and walked_m({}) == 0.0
+
+
+def test_directions_count_only_strictly_before_arrival(toy):
+    goal, _path = toy
+    a = goal["tour"][0]["node"]
+    web = {"map": {"directions": [{"to_node": a, "at": 7}]}}
+    assert directions_before(web, a, 8) and not directions_before(web, a, 7) and not directions_before(web, a, 3)
+    assert directions_before(web, a, None)  # never reached: directions at any time count for the web part
+    assert not directions_before({}, a, None)
+    assert not directions_before({"map": {"directions": [{"to_node": None, "at": 1}]}}, a, 8)
+
+
+def test_bad_tour_shapes_name_the_field(tours):
+    t = tours[0]
+    for tour in (None, [], [t.goal["tour"][0]], "n1"):
+        with pytest.raises(TaskError, match=r"goal\.tour'"):
+            NavigationDomain().validate_task(Task.from_json({**t.to_json(), "goal": {**t.goal, "tour": tour}}))
+    with pytest.raises(TaskError, match=r"goal\.tour\[1\]\.node"):
+        NavigationDomain().validate_task(Task.from_json({**t.to_json(), "goal": {**t.goal, "tour": [t.goal["tour"][0], "x"]}}))
+    for limit in (0, -5, None):
+        with pytest.raises(TaskError, match=r"goal\.limit_m"):
+            NavigationDomain().validate_task(Task.from_json({**t.to_json(), "goal": {**t.goal, "limit_m": limit}}))
