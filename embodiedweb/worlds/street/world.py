@@ -397,7 +397,9 @@ def _walker_text(city: City, node_id: str) -> tuple[str, str]:
     beside = [p for p in city.places_at(node_id)]
     contents = view_contents(city, node_id, seen)
     grid = f" (the map's grid directions: north = {city.compass_offset:.0f} deg)" if city.compass_offset else ""
-    lines = [f"Views{grid}; storefront and building signs in sight, nearest first:"]
+    # the reach of sight is said (a playthrough looked for a cathedral a block off and took its absence as news)
+    lines = [f"Views{grid}; storefront and building signs in sight (up to {SIGHT_M:.0f} m of walking away), "
+             "nearest first:"]
     names = {p.name: p for _d, _b, p in seen}
     for d, word in zip(("N", "E", "S", "W"), ("north", "east", "south", "west"), strict=True):
         c = contents[d]

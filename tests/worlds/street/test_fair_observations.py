@@ -286,3 +286,11 @@ def test_a_place_shown_at_60_m_is_in_sight_in_both_views(city):
         for nb, _h, length, _s in city.neighbors(n):
             assert shown_m(length) == int(f"{length:.0f}")  # (one edge: its stored centimetres, no noise)
             assert re.search(rf"^- {nb}: .*, {shown_m(length)} m along ", w.text(), re.M), (n, nb, length)
+
+
+def test_the_walker_view_says_how_far_it_sees(city):
+    """The walker's views say their reach (a playthrough looked for a cathedral a block off and read its absence as
+    news): the same number the sight rule uses."""
+    w = StreetWorld(city)
+    w.reset({"start": sorted(city.nodes)[0], "heading": 0, "view": "walker"}, 0)
+    assert f"signs in sight (up to {SIGHT_M:.0f} m of walking away)" in w.text()
