@@ -130,7 +130,7 @@ def render() -> str:
 
     city = load_city()
     tasks = hard_navigation(city, random.Random(SEED))
-    tasks += hard_tours(city, len(tasks))
+    tasks += hard_tours(city, len(tasks), SEED)
     return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
 
 

@@ -119,13 +119,13 @@ def _passes_others(city: Any, order: list[str], start: str, node: dict[str, str]
     return False
 
 
-def hard_tours(city: Any, first_id: int) -> list[dict[str, Any]]:
-    """The tour tasks (see the module docstring), ids from ``nav-hard-{first_id}``."""
-    from embodiedweb.data_gen.hard_navigation import SEED
+def hard_tours(city: Any, first_id: int, description_seed: int) -> list[dict[str, Any]]:
+    """The tour tasks (see the module docstring), ids from ``nav-hard-{first_id}``, the places described as the
+    single-destination tier describes them (``description_seed``: its seed, so each place reads the same in both)."""
     from embodiedweb.data_gen.outdoor_tasks import _max_steps, _split, _task
 
     rng = random.Random(TOUR_SEED)
-    boxes, names, described = described_places(city, SEED)
+    boxes, names, described = described_places(city, description_seed)
     node = {p: city.place_node(p) for p in described}
     by_split = {s: sorted(p for p in described if _split(p) == s) for s in ("test", "train")}
     caps = LazyCaps()

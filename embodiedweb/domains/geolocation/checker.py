@@ -498,7 +498,7 @@ class Gazetteer:
 #: letters each followed by a dot, the last dot optional: "L.A.", "N.Y.C", "s.f."
 _DOTTED_RX = re.compile(r"(?<![\w.])((?:[^\W\d_]\.){1,4}[^\W\d_])\.?(?![\w])")
 #: a word with an apostrophe, a dot or a hyphen inside: "Jo'burg", "L'viv", "Jo'burg's"
-_INNER_PUNCT_RX = re.compile(r"(?<![\w'’ʼ`.\-])([^\W\d_]+(?:['’ʼ`.\-][^\W\d_]+)+)(?![\w])")
+_INNER_PUNCT_RX = re.compile(r"(?<![\w'’\u02bc`.\-])([^\W\d_]+(?:['’\u02bc`.\-][^\W\d_]+)+)(?![\w])")
 #: words after which an abbreviation in lower case is offered as a place ("Paris or la")
 _OFFERING = frozenset({"or", "nor", "vs", "versus"})
 
@@ -519,13 +519,13 @@ def respell(text: str, gz: Gazetteer) -> str:
 
     def inner(m: re.Match[str]) -> str:
         word = m.group(1)
-        tail = re.search(r"['’ʼ`]s$", word)
+        tail = re.search(r"['’\u02bc`]s$", word)
         for core in ([word[:tail.start()], word] if tail else [word]):
             full = place_norm(core)
             if full in gz.city_index or len(full.split()) < 2:
                 return word
             if full.replace(" ", "") in gz.squashed:
-                return re.sub(r"['’ʼ`.\-]", "", core) + (word[len(core):] if core != word else "")
+                return re.sub(r"['’\u02bc`.\-]", "", core) + (word[len(core):] if core != word else "")
         return word
 
     if gz.city_index:
