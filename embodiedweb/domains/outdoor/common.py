@@ -66,16 +66,39 @@ def stood_at(world_state: dict[str, Any], step: int) -> str | None:
     return path[max(bisect_right(at, step) - 1, 0)] if path else None
 
 
+#: directions guide a walk (or a tour's leg) only when, as they were asked for, at least this share of the way
+#: was still ahead of the walker
+GUIDED_SHARE = 0.25
+
+
 def guided(world_state: dict[str, Any], directions: dict[str, Any], radius_m: float = DIRECTIONS_NEAR_M) -> bool:
     """Directions could guide the walk: when they were asked for (their ``at``), the walker stood within
-    ``radius_m`` of their route (the map's shortest walk from ``from_node`` to ``to_node``). Directions from a
-    corner far off, whose route the walker never stood near, tell it nothing about its own way."""
+    ``radius_m`` of their route (the map's shortest walk from ``from_node`` to ``to_node``), or on the block
+    their start names (a block's name, "W 47th St between 8th Ave & 9th Ave", which the map places at the
+    block's middle node: a walker anywhere on that block asked from where it stands). Directions from a corner
+    far off, whose route the walker never stood near, tell it nothing about its own way."""
     here = stood_at(world_state, int(directions.get("at", 0)))
     frm, to = directions.get("from_node"), directions.get("to_node")
     if here is None or frm is None or to is None:
         return False
-    around = city().within_walk(here, radius_m) | {here}
-    return any(n in around for n in city().route(frm, to) or [frm])
+    c = city()
+    if here != frm and " between " in c.intersection_name(frm) and c.intersection_name(here) == c.intersection_name(frm):
+        return True
+    around = c.within_walk(here, radius_m) | {here}
+    return any(n in around for n in c.route(frm, to) or [frm])
+
+
+def walk_start(world_state: dict[str, Any], task: Task) -> str | None:
+    """Where the walk began: the first node of the world's path (the task's start when nothing was recorded)."""
+    return (world_state.get("path") or [task.embodied.get("start")])[0]
+
+
+def way_ahead(world_state: dict[str, Any], directions: dict[str, Any], goal: str, way_m: float) -> bool:
+    """When the directions were asked for, the walker's walking distance to ``goal`` was at least
+    :data:`GUIDED_SHARE` of ``way_m`` (the walk's or the leg's whole way): directions fetched a few steps
+    short of the goal, once the walker had found its way there without them, guided nothing."""
+    here = stood_at(world_state, int(directions.get("at", 0)))
+    return here is not None and city().shortest_length(here, goal) >= GUIDED_SHARE * way_m
 
 
 def checkpoints(path: list[str], n: int = 3) -> list[str]:

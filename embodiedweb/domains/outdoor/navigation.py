@@ -2,7 +2,8 @@
 
 Metrics: ``web`` = the map gave directions to the destination (asked for by its name, its address or a
 point within the goal radius; from any start whose route passed near the walker as it asked) before the walk
-first reached it (directions fetched after arriving, or from a corner far off, guided nothing); ``embodied`` = the agent stopped on the destination's node or
+first reached it, while at least a quarter of the way was still ahead (directions fetched after arriving,
+a step or two short of it, or from a corner far off, guided nothing); ``embodied`` = the agent stopped on the destination's node or
 within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it along the street; ``overall`` = both; ``completion`` = fraction of the sub-goals
 (directions obtained, each checkpoint of the ground-truth route passed, destination reached on stop).
 
@@ -16,7 +17,7 @@ import random
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, arrival_step, guided, near
+from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, arrival_step, city, guided, near, walk_start, way_ahead
 from embodiedweb.domains.outdoor.tours import check_tour, validate_tour
 from embodiedweb.tasks import Task
 
@@ -43,7 +44,10 @@ class NavigationDomain(StreetDomain):
     #: 3: and only when the walker, as it asked, stood near their route (not from a corner far off)
     #: 4: the hard tier's walking tours (``goal.tour``): every place reached within a walking limit, directions
     #: to each before reaching it, a stop at one of them (single destinations are checked as in 3)
-    checker_version = 4
+    #: 5: directions count only while at least a quarter of the way (a tour's leg) was still ahead (asked a
+    #: node or two short of the goal, they guided nothing); asked from the walker's own block by its name, they
+    #: count wherever on the block it stood
+    checker_version = 5
     heuristic = "baselines.street_heuristic:NavigationHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Get walking directions on the "
                        "map site, then walk them in the street world and stop at the destination.")
@@ -85,10 +89,13 @@ class NavigationDomain(StreetDomain):
             return check_tour(episode)
         dirs = episode.web_state.get("map", {}).get("directions", [])
         arrived = arrival_step(episode.world_state, g["dest_node"])
-        # directions fetched after the walk first reached the destination, or from a start far from the walker
-        # (a route it never stood near), guided nothing
+        start = walk_start(episode.world_state, episode.task)
+        way = city().shortest_length(start, g["dest_node"]) if start in city().nodes else 0.0
+        # directions fetched after the walk first reached the destination, from a start far from the walker
+        # (a route it never stood near), or with less than a quarter of the way left, guided nothing
         web = any(near(d.get("to_node"), g["dest_node"]) and (arrived is None or int(d.get("at", 0)) < arrived)
-                  and guided(episode.world_state, d) for d in dirs)
+                  and guided(episode.world_state, d) and way_ahead(episode.world_state, d, g["dest_node"], way)
+                  for d in dirs)
         walked = set(episode.world_state.get("path", []))
         passed = [c in walked for c in g.get("checkpoints", [])]
         at = self.stopped_at(episode, g["dest_node"])

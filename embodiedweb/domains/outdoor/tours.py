@@ -16,7 +16,9 @@ directions log, never pages:
   the distance walked (:func:`walked_m`: the street-graph lengths of the path's moves) at most the limit,
   and the episode ended with ``stop`` within the radius of one of the places once all were reached;
 - ``web``: for each place, the map gave directions to it (to its node or a point within the radius) before
-  the walk first reached it. Unlike a single destination's rule (:func:`~.common.guided`, which wants the
+  the walk first reached it, and either before its leg began (the walk had not yet reached the place visited
+  before it) or while at least a quarter of the leg was still ahead (:func:`directions_per_leg`; directions
+  fetched a step short of a place the walker had found without them guided nothing). Unlike a single destination's rule (:func:`~.common.guided`, which wants the
   walker to stand near the route as it asks), directions count here from any start: a tour is planned by
   asking how far the places are from the start corner and from each other, before walking, so directions
   from another place or from the start asked while the walker stands elsewhere are the planning the task
@@ -32,7 +34,7 @@ import itertools
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import arrival_step, city, near
+from embodiedweb.domains.outdoor.common import arrival_step, city, near, walk_start, way_ahead
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -56,13 +58,39 @@ def directions_before(web_state: dict[str, Any], node: str, arrived: int | None)
                for d in web_state.get("map", {}).get("directions", []))
 
 
+def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | None]) -> list[bool]:
+    """For each place, the map gave directions to it that could guide its leg (the walk to it from the place
+    reached before it, or from the start for the first): asked before the walk first reached the place, and
+    either before the leg began (before the walk reached the previous place: planned ahead) or while at least
+    :data:`~embodiedweb.domains.outdoor.common.GUIDED_SHARE` of the leg was still ahead
+    (:func:`~embodiedweb.domains.outdoor.common.way_ahead`). A place never reached needs directions at any
+    step (its leg never happened)."""
+    dirs = episode.web_state.get("map", {}).get("directions", [])
+    order = sorted((a, k) for k, a in enumerate(arrived) if a is not None)
+    start = walk_start(episode.world_state, episode.task)
+    prev: dict[int, tuple[str, int | None]] = {}  # place -> (where its leg began, when)
+    for i, (_a, k) in enumerate(order):
+        prev[k] = (nodes[order[i - 1][1]], order[i - 1][0]) if i else (start, None)
+    out = []
+    for k, node in enumerate(nodes):
+        if arrived[k] is None:
+            out.append(directions_before(episode.web_state, node, None))
+            continue
+        frm, began = prev[k]
+        leg = city().shortest_length(frm, node)
+        out.append(any(near(d.get("to_node"), node) and int(d.get("at", 0)) < arrived[k]
+                       and ((began is not None and int(d.get("at", 0)) < began)
+                            or way_ahead(episode.world_state, d, node, leg)) for d in dirs))
+    return out
+
+
 def check_tour(episode: Episode) -> dict[str, Any]:
     """The metrics of a tour task (see the module docstring)."""
     g = episode.task.goal
     nodes = [s["node"] for s in g["tour"]]
     arrived = [arrival_step(episode.world_state, n) for n in nodes]
     reached = [a is not None for a in arrived]
-    asked = [directions_before(episode.web_state, n, a) for n, a in zip(nodes, arrived, strict=True)]
+    asked = directions_per_leg(episode, nodes, arrived)
     walked = walked_m(episode.world_state)
     within = all(reached) and walked <= float(g["limit_m"]) + 1e-6
     final = episode.world_state.get("node")

@@ -591,6 +591,10 @@ class City:
         if pid is not None:
             place = self.places[pid]
             return Location(place.node_id, place.lat, place.lng, _display_address(t, self), "address", place.place_id)
+        block = self._block_middle(t)
+        if block is not None:
+            node = self.nodes[block]
+            return Location(block, node.lat, node.lng, self.intersection_name(block), "intersection")
         if len(_street_parts(t)) >= 2:
             nid = self._corner(t)
             if nid is None:
@@ -698,6 +702,25 @@ class City:
             if form:
                 self._address_index.setdefault(form, pid)
 
+    def _block_middle(self, text: str) -> str | None:
+        """The middle node of the block a name like ``"W 47th St between 8th Ave & 9th Ave"`` names (the name the
+        street world gives every node of that block, :meth:`intersection_name`): the block as a place, not one
+        of its corners. None for any other text, or a block the city does not have."""
+        m = _BLOCK.fullmatch(text)
+        if m is None:
+            return None
+        a, b = self.intersection_node(m["street"], m["a"]), self.intersection_node(m["street"], m["b"])
+        if a is None or b is None:
+            return None
+        street = street_key(normalize_street(m["street"]))
+        inside = [n for n in self.route(a, b)[1:-1] if " between " in self.intersection_name(n)
+                  and street in {street_key(normalize_street(s)) for s in self.nodes[n].streets}]
+        if not inside:
+            return None
+        name = self.intersection_name(inside[len(inside) // 2])
+        block = [n for n in inside if self.intersection_name(n) == name]
+        return block[len(block) // 2]
+
     def _corner(self, address: str) -> str | None:
         parts = _street_parts(address)
         for i in range(len(parts)):
@@ -790,6 +813,7 @@ def address_key(text: str) -> tuple[int, str] | None:
     return (int(m.group(1)), street) if street else None
 
 
+_BLOCK = re.compile(r"(?P<street>.+?)\s+between\s+(?P<a>.+?)\s*(?:&|\band\b|/)\s*(?P<b>.+)", re.IGNORECASE)
 _JOINERS = re.compile(r"\s*(?:&|\band\b|\bat\b|/|\bcorner of\b|\bbetween\b|,)\s*", re.IGNORECASE)
 
 

@@ -342,3 +342,23 @@ def test_random_and_perturbed_fail(env, hard_tasks):
             done = term or trunc
         wins += bool(info["metrics"]["overall"])
     assert perturbed / len(tasks) <= 0.02 and wins == 0, (perturbed, wins)
+
+
+@pytest.mark.parametrize("name", ["DirectionsOneNodeEarly", "DirectionsOneNodeEarlyFromStart", "AskFromMidBlock",
+                                  "AskAtBlockEnd"])
+def test_directions_rules_on_the_hard_tier(hard_tasks, name):
+    """The standard tier's red-team agents of navigation checker version 5 on every hard single destination:
+    directions asked a step short of the destination guide nothing (they passed all 120 before); directions
+    asked mid-block from the block's name count (43 of 120 failed when the walker stood mid-block)."""
+    from tests.domains.outdoor import redteam as rt
+    from tests.redteam import run
+
+    cls = getattr(rt, name)
+    res = run(cls, NAV, [t for t in hard_tasks if cls.applies(t)])
+    carried = [r for r in res if r["carried_out"]]
+    passed = [r["task_id"] for r in carried if r["metrics"]["overall"]]
+    assert len(carried) >= 0.8 * len(hard_tasks), len(carried)
+    if cls.kind == "genuine":
+        assert len(passed) >= 0.98 * len(carried), sorted({r["task_id"] for r in carried} - set(passed))[:5]
+    else:
+        assert not passed, passed[:5]
