@@ -17,7 +17,16 @@ import random
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, arrival_step, city, guided, near, walk_start, way_ahead
+from embodiedweb.domains.outdoor.common import (
+    StreetDomain,
+    StreetOracle,
+    arrival_step,
+    city,
+    guided,
+    near,
+    walk_start,
+    way_ahead,
+)
 from embodiedweb.domains.outdoor.tours import check_tour, validate_tour
 from embodiedweb.tasks import Task
 
