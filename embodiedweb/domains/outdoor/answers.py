@@ -31,9 +31,9 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
 
   Three kinds of number are not a value offered for the fact:
 
-  - a value firmly denied (:func:`_denied`: "not", "isn't", "rather than", "instead of" right before it, and no
-    hedge word such as "if", "or", "maybe", "think" earlier in its clause): "not 43 m but 38 m", "38 m, not 43 m"
-    state 38. A denied value that is the answer fails the answer ("not 38 m"); an answer that only denies
+  - a value firmly denied (:func:`_denied`: "not", "isn't", "rather than", "instead of", then "a", "an", "the" or
+    nothing, right before it, and no hedge word such as "if", "or", "maybe", "think" earlier in its clause): "not
+    43 m but 38 m", "38 m, not 43 m" state 38. A denied value that is the answer fails the answer ("not 38 m"); an answer that only denies
     fails; "38, if not 43", "38 or not 43", "either 43 or 38" and "38, not sure, maybe 43" still judge 43;
   - another true fact of the landmark stated as such (:func:`_another_fact`; ``known``: the article's
     ``year_built``, ``opened``, ``height_m``, ``floors``): a year after "completed in", "built", "opened in",
@@ -56,9 +56,18 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   Hardenbergh"), or after it the first given name in full or all the given names ("Whitfield, Ana",
   "Pei, I. M."); a whole word stands for an initial unless it is a word that is never a name (:data:`NOT_NAMES`:
   "and" is not "A."). A name without given names (a firm, "Shreve") is named by itself. Firm words
-  ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word.
+  ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word, and a
+  hyphenated surname may be written with a space, an en dash, a non-breaking hyphen or a minus sign for its hyphen
+  ("Tanaka Reid", "Tanaka–Reid"; :data:`_HYPHENS`). A name's words stay within one item of a list: only spaces and
+  initials' dots stand between them (:data:`_IN_NAME`), and one comma after a surname said first
+  (:data:`_AFTER_SURNAME`), which does not take given names that begin another person named forwards; so "Tariq
+  Szabó & Yusuf F. Boateng" (or with ", ", "; ", " / ", a new line) names those two and no Yusuf Szabó, while
+  "Szabó, Tariq" and "Papadakis, Inès V." name Tariq Szabó and Inès V. Papadakis.
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
-  (plurals, case, hyphens and accents aside); naming two or more options fails.
+  (plurals, case, hyphens and accents aside); naming two or more options fails. An option firmly denied is
+  no option named, by the number judge's rule (:func:`_denied`): "a beaver, not an otter", "It shows a beaver
+  (not an otter)" pass; "beaver, if not otter", "beaver or maybe otter" name two; "not a beaver" denies the right
+  one and "not an otter" names none: both fail.
 
 Numbers and times written in words count as written in digits where they are quantities or times
 (:func:`spelled_numbers`: "forty-one metres", "the fifteenth floor", "nineteen sixty-three", "five o'clock";
