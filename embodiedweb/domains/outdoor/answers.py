@@ -665,7 +665,7 @@ _SEP = re.compile(r"\s*(?:;|,|&|\+|\band\b|\bwith\b|\bet\b)\s*")
 
 #: the dashes that join the parts of a hyphenated name when they stand between two letters, as people and word
 #: processors write them: the hyphen (U+2010; the non-breaking hyphen U+2011 is U+2010 after :func:`fold`), the figure
-#: dash, the en dash, the minus sign and the soft hyphen ("Tanaka-Reid", "Tanaka–Reid", "Tanaka−Reid"); an em dash
+#: dash, the en dash, the minus sign and the soft hyphen ("Tanaka-Reid", "Tanaka–Reid", "Tanaka\\u2212Reid"); an em dash
 #: or a dash with a space beside it stands between words, never inside one
 _HYPHENS = "-\u2010\u2012\u2013\u2212\u00ad"
 _NAME_WORD = re.compile(rf"[a-z0-9]+(?:(?<=[a-z])[{_HYPHENS}](?=[a-z])[a-z0-9]+)*")
