@@ -33,8 +33,8 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
 
   - a value firmly denied (:func:`_denied`: "not", "isn't", "rather than", "instead of", then "a", "an", "the" or
     nothing, right before it, and no hedge word such as "if", "or", "maybe", "think" earlier in its clause): "not
-    43 m but 38 m", "38 m, not 43 m" state 38. A denied value that is the answer fails the answer ("not 38 m"); an answer that only denies
-    fails; "38, if not 43", "38 or not 43", "either 43 or 38" and "38, not sure, maybe 43" still judge 43;
+    43 m but 38 m", "38 m, not 43 m" state 38. A denied value that is the answer fails the answer ("not 38 m"); an
+    answer that only denies fails; "38, if not 43", "38 or not 43", "either 43 or 38" and "38, not sure, maybe 43" still judge 43;
   - another true fact of the landmark stated as such (:func:`_another_fact`; ``known``: the article's
     ``year_built``, ``opened``, ``height_m``, ``floors``): a year after "completed in", "built", "opened in",
     "dating from", ...; a length with "tall", "high", "in height" or after "a height of", "rises"; a count of
@@ -665,7 +665,7 @@ _SEP = re.compile(r"\s*(?:;|,|&|\+|\band\b|\bwith\b|\bet\b)\s*")
 
 #: the dashes that join the parts of a hyphenated name when they stand between two letters, as people and word
 #: processors write them: the hyphen (U+2010; the non-breaking hyphen U+2011 is U+2010 after :func:`fold`), the figure
-#: dash, the en dash, the minus sign and the soft hyphen ("Tanaka-Reid", "Tanaka–Reid", "Tanaka\\u2212Reid"); an em dash
+#: dash, the en dash, the minus sign and the soft hyphen ("Tanaka-Reid", "Tanaka–Reid", "Tanaka\u2212Reid"); an em dash
 #: or a dash with a space beside it stands between words, never inside one
 _HYPHENS = "-\u2010\u2012\u2013\u2212\u00ad"
 _NAME_WORD = re.compile(rf"[a-z0-9]+(?:(?<=[a-z])[{_HYPHENS}](?=[a-z])[a-z0-9]+)*")
