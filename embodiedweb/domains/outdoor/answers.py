@@ -31,10 +31,10 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
 
   Three kinds of number are not a value offered for the fact:
 
-  - a value firmly denied (:func:`_denied`: "not", "isn't", "rather than", "instead of" right before it, and no
-    hedge word such as "if", "or", "maybe", "think" earlier in its clause): "not 43 m but 38 m", "38 m, not 43 m"
-    state 38. A denied value that is the answer fails the answer ("not 38 m"); an answer that only denies
-    fails; "38, if not 43", "38 or not 43", "either 43 or 38" and "38, not sure, maybe 43" still judge 43;
+  - a value firmly denied (:func:`_denied`: "not", "isn't", "rather than", "instead of", then "a", "an", "the" or
+    nothing, right before it, and no hedge word such as "if", "or", "maybe", "think" earlier in its clause): "not
+    43 m but 38 m", "38 m, not 43 m" state 38. A denied value that is the answer fails the answer ("not 38 m"); an
+    answer that only denies fails; "38, if not 43", "38 or not 43", "either 43 or 38" and "38, not sure, maybe 43" still judge 43;
   - another true fact of the landmark stated as such (:func:`_another_fact`; ``known``: the article's
     ``year_built``, ``opened``, ``height_m``, ``floors``): a year after "completed in", "built", "opened in",
     "dating from", ...; a length with "tall", "high", "in height" or after "a height of", "rises"; a count of
@@ -56,9 +56,18 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   Hardenbergh"), or after it the first given name in full or all the given names ("Whitfield, Ana",
   "Pei, I. M."); a whole word stands for an initial unless it is a word that is never a name (:data:`NOT_NAMES`:
   "and" is not "A."). A name without given names (a firm, "Shreve") is named by itself. Firm words
-  ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word.
+  ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word, and a
+  hyphenated surname may be written with a space, an en dash, a non-breaking hyphen or a minus sign for its hyphen
+  ("Tanaka Reid", "Tanaka–Reid"; :data:`_HYPHENS`). A name's words stay within one item of a list: only spaces and
+  initials' dots stand between them (:data:`_IN_NAME`), and one comma after a surname said first
+  (:data:`_AFTER_SURNAME`), which does not take given names that begin another person named forwards; so "Tariq
+  Szabó & Yusuf F. Boateng" (or with ", ", "; ", " / ", a new line) names those two and no Yusuf Szabó, while
+  "Szabó, Tariq" and "Papadakis, Inès V." name Tariq Szabó and Inès V. Papadakis.
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
-  (plurals, case, hyphens and accents aside); naming two or more options fails.
+  (plurals, case, hyphens and accents aside); naming two or more options fails. An option firmly denied is
+  no option named, by the number judge's rule (:func:`_denied`): "a beaver, not an otter", "It shows a beaver
+  (not an otter)" pass; "beaver, if not otter", "beaver or maybe otter" name two; "not a beaver" denies the right
+  one and "not an otter" names none: both fail.
 
 Numbers and times written in words count as written in digits where they are quantities or times
 (:func:`spelled_numbers`: "forty-one metres", "the fifteenth floor", "nineteen sixty-three", "five o'clock";
@@ -242,18 +251,21 @@ def numbers_in(text: str) -> list[float]:
     return [v for v, _d, _f in quantities(fold(text)) if v is not None]
 
 
-#: a firm denial right before a number ("not 43 m but 38 m", "38 m, not 43", "it isn't 43", "rather than 43")
-_DENIAL = re.compile(r"(?:\bnot|n't|\brather\s+than|\binstead\s+of)\s+(?:the\s+)?$")
+#: a firm denial right before a number or an option ("not 43 m but 38 m", "38 m, not 43", "it isn't 43", "rather
+#: than 43", "a beaver, not an otter")
+_DENIAL = re.compile(r"(?:\bnot|n't|\brather\s+than|\binstead\s+of)\s+(?:(?:the|an?)\s+)?$")
 #: words that make a "not" in their clause no denial but a hedge ("38, if not 43", "or not 43", "maybe not 43",
 #: "I think it's not 43")
 _SOFT_DENIAL = re.compile(r"\b(?:if|or|nor|whether|unless|either|maybe|perhaps|possibly|probably|likely|sure|think"
                           r"|guess|believe|might|may|could)\b[^.;:!?]*$")
 
 
-def _denied(text: str, q: _Qty) -> bool:
-    """Whether the quantity ``q`` is firmly denied: "not" (or "isn't", "rather than", "instead of") right before
-    it, and no hedge word in its clause before that ("if not 43" offers 43)."""
-    m = _DENIAL.search(text, max(0, q.start - 30), q.start)
+def _denied(text: str, start: int) -> bool:
+    """Whether what starts at ``start`` in ``text`` (a quantity, a choice's option) is firmly denied: "not" (or
+    "isn't", "rather than", "instead of"; "a", "an" or "the" may follow) right before it, and no hedge word in its
+    clause before that ("if not 43" offers 43, "beaver, if not otter" offers otter). The number judge and the
+    choice judge share this rule."""
+    m = _DENIAL.search(text, max(0, start - 30), start)
     if not m:
         return False
     clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
@@ -331,7 +343,7 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
         if known and _another_fact(text, q, known):
             continue  # "... on the 2nd floor. It was completed in 1963.": another true fact, stated as such
         v = value * factor / scale if qdim is not None else value
-        if _denied(text, q):  # "not 43 m but 38 m": a value ruled out is no candidate, unless it is the answer
+        if _denied(text, q.start):  # "not 43 m but 38 m": a value ruled out is no candidate, unless it is the answer
             if (qdim is None or qdim == dim) and abs(v - gold) <= tol + 1e-9:
                 return Verdict(False, f"the answer denies {_fmt(value)}")
             denied += 1
@@ -651,12 +663,36 @@ FIRM_WORDS = {"partners", "partner", "sons", "son", "associates", "associate", "
 _SEP = re.compile(r"\s*(?:;|,|&|\+|\band\b|\bwith\b|\bet\b)\s*")
 
 
-def _name_tokens(text: str) -> list[str]:
-    """Folded word tokens of a name or answer: a possessive's ending dropped ("Papadakis's" = "papadakis"),
-    other apostrophes dropped ("O'Neill" = "oneill"), hyphenated names one token ("Tanaka-Reid" =
-    "tanakareid"), initials split ("I.M." = "i m")."""
+#: the dashes that join the parts of a hyphenated name when they stand between two letters, as people and word
+#: processors write them: the hyphen (U+2010; the non-breaking hyphen U+2011 is U+2010 after :func:`fold`), the figure
+#: dash, the en dash, the minus sign and the soft hyphen ("Tanaka-Reid", "Tanaka–Reid", "Tanaka\u2212Reid"); an em dash
+#: or a dash with a space beside it stands between words, never inside one
+_HYPHENS = "-\u2010\u2012\u2013\u2212\u00ad"
+_NAME_WORD = re.compile(rf"[a-z0-9]+(?:(?<=[a-z])[{_HYPHENS}](?=[a-z])[a-z0-9]+)*")
+#: what may stand between two words of one name: spaces and the dots of initials ("I. M. Pei", "I.M.Pei"); any other
+#: mark ("&", ";", "/", "+", a comma, a new line, a dash, a bracket) separates the items of a list
+_IN_NAME = re.compile(r"[ \t.]*")
+#: what may stand between a surname said first and the given names after it: the same, and one comma ("Pei, I. M.")
+_AFTER_SURNAME = re.compile(r"[ \t.]*(?:,[ \t.]*)?")
+
+
+def _name_words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """``(word, its parts, the text between it and the word before)`` for each word of a name or an answer, folded:
+    a possessive's ending dropped ("Papadakis's" = "papadakis"), other apostrophes dropped ("O'Neill" = "oneill"),
+    a hyphenated word one word made of its parts ("Tanaka–Reid" = "tanakareid", parts "tanaka", "reid"), initials
+    split ("I.M." = "i", "m")."""
     t = _POSSESSIVE.sub("", fold(text)).replace("'", "")
-    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z])-(?=[a-z])", "", t))
+    out, end = [], 0
+    for m in _NAME_WORD.finditer(t):
+        parts = tuple(re.split(f"[{_HYPHENS}]", m.group(0)))
+        out.append(("".join(parts), parts, t[end:m.start()]))
+        end = m.end()
+    return out
+
+
+def _name_tokens(text: str) -> list[str]:
+    """The folded words of a name or an answer (:func:`_name_words`)."""
+    return [w for w, _parts, _gap in _name_words(text)]
 
 
 #: a possessive's ``'s`` at the end of a word (curly quotes are straight after :func:`fold`)
@@ -669,6 +705,8 @@ class Person:
     particles: tuple[str, ...]
     surname: str
     label: str = field(default="", compare=False)
+    #: a hyphenated surname's parts ("tanaka", "reid" of "Tanaka-Reid"), which an answer may write with a space
+    parts: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return self.label or " ".join(self.given + self.particles + (self.surname,))
@@ -680,15 +718,17 @@ def parse_names(value: str) -> tuple[Person, ...]:
     value = re.sub(r"\([^)]*\)", " ", value)
     people = []
     for part in _SEP.split(value):
-        toks = [t for t in _name_tokens(part) if t not in FIRM_WORDS]
-        while toks and toks[-1] in SUFFIXES:
-            toks.pop()
-        if not toks:
+        words = [(w, ps) for w, ps, _gap in _name_words(part) if w not in FIRM_WORDS]
+        while words and words[-1][0] in SUFFIXES:
+            words.pop()
+        if not words:
             continue
+        toks = [w for w, _ps in words]
         i = len(toks) - 1
         while i > 0 and toks[i - 1] in PARTICLES:
             i -= 1
-        people.append(Person(tuple(toks[:i]), tuple(toks[i:-1]), toks[-1], " ".join(part.split())))
+        parts = words[-1][1] if len(words[-1][1]) > 1 else ()
+        people.append(Person(tuple(toks[:i]), tuple(toks[i:-1]), toks[-1], " ".join(part.split()), parts))
     return tuple(people)
 
 
@@ -711,37 +751,78 @@ def _same_given(token: str, given: str) -> bool:
         (len(given) == 1 and token.startswith(given) and token not in NOT_NAMES)
 
 
-def names_person(tokens: list[str], p: Person) -> bool:
-    """Whether the answer's ``tokens`` name ``p``: its surname (its own particles optional) with a given name
-    of ``p`` (in full or as an initial) right before it, or after it its first given name in full
-    ("Whitfield, Ana") or all its two or more given names ("Pei, I. M.")."""
-    for j, t in enumerate(tokens):
-        if t != p.surname:
+def _surname_at(tokens: list[str], gaps: Sequence[str], j: int, p: Person) -> int:
+    """Where ``p``'s surname written at ``tokens[j]`` ends (the index after it), or -1: the surname as one word,
+    or a hyphenated surname's parts as words with only spaces between ("Tanaka Reid" for "Tanaka-Reid")."""
+    if tokens[j] == p.surname:
+        return j + 1
+    n = len(p.parts)
+    if n > 1 and tuple(tokens[j:j + n]) == p.parts and all(not gaps[k].strip() for k in range(j + 1, j + n)):
+        return j + n
+    return -1
+
+
+def _named_forwards(tokens: list[str], gaps: Sequence[str], s: int, p: Person) -> bool:
+    """Whether ``tokens`` name ``p`` forwards from ``s``: a given name of ``p`` (its first, in full or as an
+    initial), its other given names if any, its particles if any, then its surname, as one name
+    (:data:`_IN_NAME` between the words): "Yusuf F. Boateng", "Yusuf Boateng", "Y. Boateng"."""
+    if not p.given or not _same_given(tokens[s], p.given[0]):
+        return False
+    k = s + 1
+    while k < len(tokens) and _IN_NAME.fullmatch(gaps[k]) and any(_same_given(tokens[k], g) for g in p.given[1:]):
+        k += 1
+    for part in p.particles:
+        if k < len(tokens) and tokens[k] == part and _IN_NAME.fullmatch(gaps[k]):
+            k += 1
+    return k < len(tokens) and bool(_IN_NAME.fullmatch(gaps[k])) and _surname_at(tokens, gaps, k, p) > 0
+
+
+def names_person(tokens: list[str], p: Person, gaps: Sequence[str] | None = None,
+                 listed: frozenset[int] = frozenset()) -> bool:
+    """Whether the answer's ``tokens`` name ``p``: its surname (its own particles optional; a hyphenated one may
+    have a space for the hyphen) with a given name of ``p`` (in full or as an initial) right before it, or after it
+    its first given name in full ("Whitfield, Ana") or all its two or more given names ("Pei, I. M."). ``gaps``
+    (the text before each token, :func:`_name_words`; none: the words of one run) keep a name within one item of a
+    list: only spaces and initials' dots stand between its words (:data:`_IN_NAME`), and one comma after a surname
+    said first (:data:`_AFTER_SURNAME`); but a surname said first does not take, across a comma, given names that
+    begin another person named forwards (``listed``, the indexes where one begins): "Szabó, Yusuf F. Boateng" lists
+    Szabó and Yusuf F. Boateng, "Szabó, Tariq" is Tariq Szabó."""
+    gaps = gaps if gaps is not None else [""] * len(tokens)
+    for j in range(len(tokens)):
+        end = _surname_at(tokens, gaps, j, p)
+        if end < 0:
             continue
         if not p.given:
             return True
         i = j
         for part in reversed(p.particles):
-            if i > 0 and tokens[i - 1] == part:
+            if i > 0 and tokens[i - 1] == part and _IN_NAME.fullmatch(gaps[i]):
                 i -= 1
-        if i > 0 and any(_same_given(tokens[i - 1], g) for g in p.given):
+        if i > 0 and _IN_NAME.fullmatch(gaps[i]) and any(_same_given(tokens[i - 1], g) for g in p.given):
             return True
-        after = tokens[j + 1:j + 1 + len(p.given)]
-        if after and (after[0] == p.given[0] and len(after[0]) > 1 or (
-                len(after) == len(p.given) > 1 and all(map(_same_given, after, p.given)))):
-            return True  # "Whitfield, Ana", "Pei, I. M." (but not "Ortega, a stonemason")
+        after = tokens[end:end + len(p.given)]
+        if not after or not _AFTER_SURNAME.fullmatch(gaps[end]) or "," in gaps[end] and end in listed:
+            continue
+        if after[0] == p.given[0] and len(after[0]) > 1:
+            return True  # "Whitfield, Ana" (but not "Ortega, a stonemason")
+        if len(after) == len(p.given) > 1 and all(map(_same_given, after, p.given)) and all(
+                _IN_NAME.fullmatch(gaps[k]) for k in range(end + 1, end + len(after))):
+            return True  # "Pei, I. M."
     return False
 
 
 def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdict:
-    tokens = _name_tokens(text)
+    words = _name_words(text)
+    tokens, gaps = [w for w, _ps, _g in words], [g for _w, _ps, g in words]
     golds = [parse_names(str(fact["value"]))] + [parse_names(str(a)) for a in fact.get("aliases") or ()]
     golds = [g for g in golds if g]
     if not golds:
         raise ValueError("no name in the fact")
+    people = {p for g in golds for p in g} | {p for other in others for p in parse_names(other)}
+    listed = frozenset(s for s in range(len(tokens)) for p in people if _named_forwards(tokens, gaps, s, p))
     missing: list[Person] = []
     for gold in golds:  # the value, then each alias
-        missing = [p for p in gold if not names_person(tokens, p)]
+        missing = [p for p in gold if not names_person(tokens, p, gaps, listed)]
         if not missing:
             break
     if missing:
@@ -751,7 +832,7 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     for other in others:
         for p in parse_names(other):
             if p not in mine and not any(_same_person(p, q) for q in mine) and (
-                    names_person(tokens, p) or (*p.particles, p.surname) in alone
+                    names_person(tokens, p, gaps, listed) or (*p.particles, p.surname) in alone
                     and not any(p.surname == q.surname for q in mine)):
                 return Verdict(False, f"also names {p}")
     return Verdict(True)
@@ -761,7 +842,7 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
 _HEDGE_FILLER = NOT_NAMES | {"perhaps", "maybe", "possibly", "probably", "likely", "either", "else", "otherwise",
                              "miss", "madam", "mx", "prof", "professor", "not", "sure", "think", "i", "might", "be",
                              "could", "if", "so", "then", "but", "no", "yes"}
-_LIST_BREAK = re.compile(r"\s*(?:[;,/()\[\]&+]|\bor\b|\band\b|\bnor\b|\bwith\b)\s*")
+_LIST_BREAK = re.compile(r"\s*(?:[;,/()\[\]&+|\n]|\bor\b|\band\b|\bnor\b|\bwith\b)\s*")
 
 
 def _names_alone(text: str) -> set[tuple[str, ...]]:
@@ -790,16 +871,25 @@ def _word_forms(word: str) -> set[str]:
     return forms
 
 
+#: a word of an answer to a choice question: letters and digits, apostrophes inside it dropped ("Queen Anne's")
+_CHOICE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
+
+
 def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
+    """The answer names exactly one option, the right one; an option firmly denied (:func:`_denied`, the number
+    judge's rule: "a beaver, not an otter", "not an otter but a beaver") is no option named, and denying the
+    right one fails ("not a beaver"), as does an answer that only denies ("not an otter")."""
     choices = [str(c) for c in fact["choices"]]
     gold = str(fact["value"])
     if gold not in choices:
         choices.append(gold)
-    tokens = re.findall(r"[a-z0-9]+", text.replace("'", ""))
+    found = list(_CHOICE_WORD.finditer(text))
+    tokens = [m.group(0).replace("'", "") for m in found]
     opts = sorted(((tuple(re.findall(r"[a-z0-9]+", fold(c).replace("'", ""))), c) for c in choices),
                   key=lambda o: -len(o[0]))
     used = [False] * len(tokens)
     named: list[str] = []
+    denied: list[str] = []
     for words, label in opts:
         if not words:
             continue
@@ -809,9 +899,14 @@ def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
                 continue
             if all(tokens[i + k] == words[k] for k in range(n - 1)) and tokens[i + n - 1] in _word_forms(words[-1]):
                 used[i:i + n] = [True] * n
-                if label not in named:
-                    named.append(label)
+                into = denied if _denied(text, found[i].start()) else named
+                if label not in into:
+                    into.append(label)
+    if gold in denied:
+        return Verdict(False, f"the answer denies {gold}")
     if not named:
+        if denied:
+            return Verdict(False, "the answer only denies options: give one")
         return Verdict(False, f"names none of the {len(choices)} options")
     if len(named) > 1:
         return Verdict(False, f"names {len(named)} options ({', '.join(named[:4])}); give one")

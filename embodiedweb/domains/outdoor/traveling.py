@@ -119,8 +119,11 @@ class TravelingDomain(StreetDomain):
     #: p.m.", "a 125-foot-long", "the fifteenth-floor" and millimetres are read; 7: a bare hour standing free beside
     #: the time is a second time whatever word offers it ("if not 6", "vs 6", "6 at the latest", "6-ish"); 8 (stop 33): a
     #: number firmly denied is no value offered ("not 43 m but 38 m" passes, "not 38 m" fails), a true number of the
-    #: article's infobox stated as such is not judged ("2nd floor. It was completed in 1963."), Roman years are read
-    checker_version = 8
+    #: article's infobox stated as such is not judged ("2nd floor. It was completed in 1963."), Roman years are read;
+    #: 9 (stop 34): a name's words stay within one list item ("Tariq Szabó & Yusuf F. Boateng" names no Yusuf Szabó;
+    #: "Szabó, Tariq" still names Tariq Szabó), a hyphenated surname may be written with a space or an en dash, a
+    #: choice's option firmly denied is no option named ("a beaver, not an otter" passes, "not a beaver" fails)
+    checker_version = 9
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

@@ -590,14 +590,105 @@ class HedgeBesideADenial(_NumberTasks, HedgeTwo):
                 f"{v}{u} or not {w}{u}", f"not {v}{u}", other)[_rng(self.task, "deny hedge").randrange(6)]
 
 
+#: how the two people of a name fact are listed by :class:`TwoNamesWithPunctuation` (the article writes "A and B");
+#: an action is one line, so a new line between them is judged in ``test_answers_lists_and_denials.py`` only
+LIST_SEPARATORS = (" & ", ", ", "; ", " / ", ",")
+
+
+class TwoNamesWithPunctuation(_Genuine):
+    """A two-person answer with a punctuation mark between the people, in the article's order: "Tariq Szabó &
+    Yusuf F. Boateng", "A, B", "A; B", "A / B", "A,B" (stop 34, finding T1 of the review: until traveling checker
+    version 9 "Szabó & Yusuf" read as Yusuf Szabó, another person of the wiki, said surname first: 3 of the 23
+    standard two-person tasks failed with each of these marks, 4 of 23 hard; one more in the other order, which
+    ``test_answers_lists_and_denials.py`` judges with a new line too)."""
+
+    want: ClassVar[int] = 23  # every two-person question: 10 test, 13 train
+    min_test: ClassVar[int] = 10
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "name" and " and " in str(task.goal.get("answer"))
+
+    def answer(self) -> str:
+        a, b = str(self.fact()["value"]).split(" and ")
+        return f"{a}{_rng(self.task, 'list').choice(LIST_SEPARATORS)}{b}"
+
+
+#: what stands for the hyphen of a hyphenated surname in :class:`HyphenWritten`: a space, an en dash, a
+#: non-breaking hyphen, a minus sign
+HYPHEN_FORMS = (" ", "\u2013", "\u2011", "\u2212")
+
+
+class HyphenWritten(_Genuine):
+    """A hyphenated surname written with a space, an en dash, a non-breaking hyphen or a minus sign for the
+    hyphen ("Leila Tanaka Reid", "Leila Tanaka–Reid"; stop 34, finding T2: 0 of the 3 standard tasks with such a
+    name passed until traveling checker version 9, 0 of 2 hard)."""
+
+    want: ClassVar[int] = 3  # every question whose answer has a hyphenated name: 2 test, 1 train
+    min_test: ClassVar[int] = 2
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "name" and "-" in str(task.goal.get("answer"))
+
+    def answer(self) -> str:
+        return str(self.fact()["value"]).replace("-", _rng(self.task, "hyphen").choice(HYPHEN_FORMS))
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+class _ChoiceTasks(RedTeamAgent):
+    want: ClassVar[int] = 20  # every choice question: 9 test, 11 train
+    min_test: ClassVar[int] = 9
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "choice"
+
+    def other(self) -> str:
+        f = self.fact()
+        return _rng(self.task, "other option").choice([c for c in f["choices"] if c != f["value"]])
+
+
+class ChoiceDeniesAnother(_ChoiceTasks):
+    """A choice answer that rules out another option: "a beaver, not an otter", "It shows a beaver (not an
+    otter)", "not an otter but a beaver", "It isn't an otter; it is a beaver." (stop 34, finding T3: 0 of the 20
+    standard choice tasks passed until traveling checker version 9, 0 of 17 hard: the denied option was a second
+    option named; the number judge's denial rule, version 8, now reads choices too)."""
+
+    kind = "genuine"
+
+    def answer(self) -> str:
+        v, w = str(self.fact()["value"]), self.other()
+        return (f"{_a(v)}, not {_a(w)}", f"It shows {_a(v)} (not {_a(w)})", f"not {_a(w)} but {_a(v)}",
+                f"It isn't {_a(w)}; it is {_a(v)}.")[_rng(self.task, "deny").randrange(4)]
+
+
+class ChoiceHedgeBesideADenial(_ChoiceTasks, HedgeTwo):
+    """A choice hedge dressed as a denial: "V, if not W", "W, if not V", "V or maybe W", "V, not W, or W", "either V
+    or W", "V, not sure, maybe W", a denial of the other option alone ("not W": no option named) and of the right
+    one ("not a V", which passed every choice task until traveling checker version 9: one option named)."""
+
+    def answer(self) -> str:
+        f = self.fact()
+        if f["kind"] != "choice":  # (played on another question, as a real shortcut test does: HedgeTwo's hedge)
+            return super().answer()
+        v, w = str(f["value"]), self.other()
+        return (f"{v}, if not {w}", f"{w}, if not {v}", f"{v} or maybe {w}", f"{v}, not {w}, or {w}",
+                f"either {v} or {w}", f"{v}, not sure, maybe {w}", f"not {w}", f"not {_a(v)}")[
+            _rng(self.task, "deny hedge").randrange(8)]
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
-    HedgeBesideADenial)
+    HedgeBesideADenial, ChoiceHedgeBesideADenial)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
-    StatesAnotherFact, RomanYear)
+    StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

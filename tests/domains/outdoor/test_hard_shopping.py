@@ -438,7 +438,9 @@ def test_standard_shopping_suite_version_unchanged():
     that stop's country articles), to 6 with stop 30's hedges in words, bare hours and margins, and to 7 with stop
     31's free-standing hours (the standard tasks were regenerated then, per-rule balance), to 8 with stop 32's
     cancelled orders (the standard tasks regenerated again: d28d725c594e until then), and to 9 with stop 33's
-    traveling judge version 8 (an errand's number answer: denied values, other true facts, Roman years). In stop
+    traveling judge version 8 (an errand's number answer: denied values, other true facts, Roman years), and to 10
+    with stop 34's traveling judge version 9 (names within one list item, hyphenated surnames written with a space
+    or an en dash, denied options; the digest did not move: no task file or world text changed). In stop
     33 the digest moved too, 7a73b45fc6cd until then: ten instructions' "a 800 m walk" became "an 800 m walk"
     (the same tasks otherwise), and the world data every env's world digest covers changed (the geolocation
     cities' abbreviations in data/geo and data/wiki/cues.json, the recipe texts in data/recipes); the
@@ -447,7 +449,7 @@ def test_standard_shopping_suite_version_unchanged():
     every env's world digest covers.)"""
     e = gym.make(SHOP)
     try:
-        assert e.unwrapped.suite_version == "c9-4c2ca462dab8"
+        assert e.unwrapped.suite_version == "c10-4c2ca462dab8"
     finally:
         e.close()
 
