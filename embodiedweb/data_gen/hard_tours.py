@@ -1,5 +1,5 @@
-"""The hard navigation tier's walking tours (``nav-hard-120`` ...; written with the rest of the tier by
-``python -m embodiedweb.data_gen.hard_navigation``).
+"""The hard navigation tier's walking tours (``nav-hard-120`` ..., then the long tours ``nav-hard-144`` ...;
+written with the rest of the tier by ``python -m embodiedweb.data_gen.hard_navigation``).
 
 A tour task asks the agent to visit three places, each described as the tier describes a destination
 (:mod:`embodiedweb.data_gen.described_places`: its kind and facts of its wiki infobox, a rank or a hop, never
@@ -19,6 +19,15 @@ one of nearest first and farthest first is the shortest order). The places are e
 :data:`~embodiedweb.data_gen.described_places.CLEAR_M`, and the first leg's and later legs' routes of the
 shortest tour pass no other place of the tour (the walker first reaches each place on its own leg). A tour's
 places are all of one split (the standard tier's split of each place), half the tours test, half train.
+
+The **long tours** (``nav-hard-144`` ..., :data:`LONG_TOURS`; stop 34) are drawn by the same function from a seed
+of their own: per split four tours of four places and eight of five (24 or 120 orders; 10 or 15 legs a planner
+may look up), a limit of the shortest tour x :data:`LONG_SLACK` (kept within :data:`LONG_SLACK_RANGE`) that at
+most :data:`MAX_FITTING` orders fit, and, besides the lazy orders, two planners that do not enumerate the orders
+(:func:`planned_orders`: nearest first improved by :func:`two_opt`, :func:`cheapest_insertion`) each held to a
+third of a split's long tours. Candidates are measured with precomputed node-to-place distances
+(``city.distances_to``); only a tour that passes every other rule is measured again with the map's lengths. The
+three-place family (:data:`THREE_PLACES`) draws exactly as before stop 34: its lines are byte-identical.
 """
 
 from __future__ import annotations
