@@ -268,6 +268,7 @@ def hard_tours(city: Any, first_id: int, description_seed: int, family: TourFami
     between = {p: city.distances_to(node[p]) for p in described}  # walking metres from every node to p
     rings: dict[str, list[str]] = {}  # the nodes a tour whose first drawn place is p may start at
     walks: dict[str, dict[str, float]] = {}  # walking metres from a start to every place
+    legs_m: dict[tuple[str, str], float] = {}  # the map's length of a leg (``city.shortest_length``)
     tries = 0
     why: dict[str, int] = {}
     long = family.max_fitting is not None
@@ -334,7 +335,11 @@ def hard_tours(city: Any, first_id: int, description_seed: int, family: TourFami
             reject("passes another place")
             continue
         ends = [start, *(node[p] for p in picked)]
-        leg = {(a, b): city.shortest_length(a, b) for a in ends for b in ends if a != b and b != start}
+        for a in ends:  # the map's lengths, each pair measured once per draw (legs between places recur)
+            for b in ends:
+                if a != b and b != start and (a, b) not in legs_m:
+                    legs_m[a, b] = city.shortest_length(a, b)
+        leg = legs_m
         exact = {o: sum(leg[a, b] for a, b in itertools.pairwise([start, *(node[p] for p in o)]))
                  for o in itertools.permutations(picked)}
         if (min(exact, key=lambda o: (exact[o], o)) != best_order or limit_of(exact[best_order], family.slack) != limit
