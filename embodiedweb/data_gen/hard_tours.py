@@ -1,5 +1,5 @@
-"""The hard navigation tier's walking tours (``nav-hard-120`` ...; written with the rest of the tier by
-``python -m embodiedweb.data_gen.hard_navigation``).
+"""The hard navigation tier's walking tours (``nav-hard-120`` ..., then the long tours ``nav-hard-144`` ...;
+written with the rest of the tier by ``python -m embodiedweb.data_gen.hard_navigation``).
 
 A tour task asks the agent to visit three places, each described as the tier describes a destination
 (:mod:`embodiedweb.data_gen.described_places`: its kind and facts of its wiki infobox, a rank or a hop, never
@@ -19,6 +19,15 @@ one of nearest first and farthest first is the shortest order). The places are e
 :data:`~embodiedweb.data_gen.described_places.CLEAR_M`, and the first leg's and later legs' routes of the
 shortest tour pass no other place of the tour (the walker first reaches each place on its own leg). A tour's
 places are all of one split (the standard tier's split of each place), half the tours test, half train.
+
+The **long tours** (``nav-hard-144`` ..., :data:`LONG_TOURS`; stop 34) are drawn by the same function from a seed
+of their own: per split four tours of four places and eight of five (24 or 120 orders; 10 or 15 legs a planner
+may look up), a limit of the shortest tour x :data:`LONG_SLACK` (kept within :data:`LONG_SLACK_RANGE`) that at
+most :data:`MAX_FITTING` orders fit, and, besides the lazy orders, two planners that do not enumerate the orders
+(:func:`planned_orders`: nearest first improved by :func:`two_opt`, :func:`cheapest_insertion`) each held to a
+third of a split's long tours. Candidates are measured with precomputed node-to-place distances
+(``city.distances_to``); only a tour that passes every other rule is measured again with the map's lengths. The
+three-place family (:data:`THREE_PLACES`) draws exactly as before stop 34: its lines are byte-identical.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from embodiedweb.data_gen.described_places import (
@@ -41,9 +51,9 @@ from embodiedweb.data_gen.described_places import (
     weight,
 )
 
-#: tours (half test, half train)
+#: tours of three places (half test, half train)
 N_TOURS = 24
-#: places per tour
+#: places per tour (the three-place family)
 PLACES = 3
 #: the limit is the shortest tour times this, rounded to :data:`ROUND_M`; kept only when the rounded limit is
 #: within :data:`SLACK_RANGE` of the shortest tour
@@ -58,7 +68,7 @@ LAZY_CAPS = {"listed": 0.0, "nearest": 0.0, "farthest": 0.0, "by distance": 1 / 
 #: at most this share of a split's tour places is described by a single fact (the tier's single destinations:
 #: a quarter, :data:`~embodiedweb.data_gen.described_places.MAX_SINGLE`; most places near others have only one)
 MAX_SINGLE_TOURS = 0.4
-#: tours a place may be part of at most
+#: tours a place may be part of at most (within a family)
 MAX_USES = 4
 #: places of a tour are at least this far apart, and the start this far from each (walking metres)
 APART_M = 150.0
@@ -67,7 +77,73 @@ STEPS_PER_PLACE = 45
 #: the seed of the tours' own draw (the tier's single-destination tasks keep theirs)
 TOUR_SEED = "29:tours"
 
-INSTRUCTION = ("Visit three places, in any order: {descs}. Find out on the wiki which places they are, plan your walk "
+#: the long tours (``nav-hard-144`` ...): per split, four tours of four places, then eight of five
+LONG_PLACES = (4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5)
+#: the long tours' limit: the shortest tour times this, rounded to :data:`ROUND_M`, kept within
+#: :data:`LONG_SLACK_RANGE` (tighter than three places': a longer walk leaves more metres for the same share)
+LONG_SLACK = 1.055
+LONG_SLACK_RANGE = (1.04, 1.07)
+#: the long tours' shortest walk (m)
+LONG_TOUR_M = (2000.0, 3500.0)
+#: at most this many orders (of 24 or 120) fit a long tour's limit
+MAX_FITTING = 3
+#: the long tours' lazy caps: besides :data:`LAZY_CAPS`' orders, two planners that do not enumerate
+#: (:func:`planned_orders`: nearest first improved by 2-opt, cheapest insertion), each a third of a split's long tours
+LONG_LAZY_CAPS = {**LAZY_CAPS, "nearest + 2-opt": 1 / 3, "cheapest insertion": 1 / 3}
+#: extra steps per leg a planner may look up (the start to each place and each pair of places: 14 or 20 steps
+#: for 4 or 5 places' 10 or 15 legs), over :data:`STEPS_PER_PLACE` for each place
+STEPS_PER_LEG = 2
+#: at most this share of a split's long-tour places is described by a single fact (40 of a split's 54 test places
+#: have only single-fact descriptions: 0.4 left the draw six tours short)
+LONG_MAX_SINGLE = 0.6
+#: long tours a place may be part of at most (a split's 12 long tours visit 54 places of its 54-60)
+LONG_MAX_USES = 5
+#: the seed of the long tours' draw
+LONG_TOUR_SEED = "34:long tours"
+
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+@dataclass(frozen=True)
+class TourFamily:
+    """How one family of tours is drawn (:data:`THREE_PLACES`, :data:`LONG_TOURS`)."""
+
+    #: per split, the number of places of its 1st, 2nd ... tour (so a split has ``len(places)`` tours)
+    places: tuple[int, ...]
+    slack: float
+    slack_range: tuple[float, float]
+    tour_m: tuple[float, float]
+    lazy_caps: dict[str, float]
+    seed: str
+    #: steps per look-up-able leg over :data:`STEPS_PER_PLACE` per place (0: the three-place budget)
+    steps_per_leg: int = 0
+    #: at most this many orders within the limit (``None``: any number short of all)
+    max_fitting: int | None = None
+    #: the other places are at most this far (walking) from the first drawn; the start at most ``ring_m`` from
+    #: the first and ``start_m`` from each
+    close_m: float = 1100.0
+    ring_m: float = 1200.0
+    start_m: float = 1500.0
+    max_tries: int = 600000
+    #: tours a place may be part of at most
+    max_uses: int = MAX_USES
+    #: at most this share of a split's tour places is described by a single fact
+    max_single: float = MAX_SINGLE_TOURS
+
+    @property
+    def n_tours(self) -> int:
+        """The family's tours (both splits)."""
+        return 2 * len(self.places)
+
+
+THREE_PLACES = TourFamily(places=(PLACES,) * (N_TOURS // 2), slack=SLACK, slack_range=SLACK_RANGE, tour_m=TOUR_M,
+                          lazy_caps=LAZY_CAPS, seed=TOUR_SEED)
+LONG_TOURS = TourFamily(places=LONG_PLACES, slack=LONG_SLACK, slack_range=LONG_SLACK_RANGE, tour_m=LONG_TOUR_M,
+                        lazy_caps=LONG_LAZY_CAPS, seed=LONG_TOUR_SEED, steps_per_leg=STEPS_PER_LEG,
+                        max_fitting=MAX_FITTING, close_m=1300.0, ring_m=1300.0, start_m=1800.0,
+                        max_tries=200000, max_uses=LONG_MAX_USES, max_single=LONG_MAX_SINGLE)
+
+INSTRUCTION = ("Visit {count} places, in any order: {descs}. Find out on the wiki which places they are, plan your walk "
                "with the map website's walking directions, walk to each and stop in front of the one you visit last. "
                "You can walk at most {limit:,} m in all, counted along the streets from the street corner whose signs "
                "you see, where you start.")
@@ -99,9 +175,62 @@ def lazy_orders(city: Any, start: str, listed: list[str], node: dict[str, str], 
             "by name": sorted(listed, key=lambda p: (name[p].lower(), p))}
 
 
-def limit_of(best: float) -> int:
-    """The walking limit (m) of a tour whose shortest walk is ``best`` metres."""
-    return int(round(best * SLACK / ROUND_M) * ROUND_M)
+def open_length(start: str, order: list[str] | tuple[str, ...], node: dict[str, str], metres: Any) -> float:
+    """The open walk from ``start`` through the places of ``order`` in turn, ``metres(node, place)`` a leg."""
+    total, here = 0.0, start
+    for p in order:
+        total += metres(here, p)
+        here = node[p]
+    return total
+
+
+def two_opt(start: str, order: list[str], node: dict[str, str], metres: Any) -> list[str]:
+    """``order`` improved by 2-opt: reverse the first sub-sequence (by position) whose reversal shortens the
+    open tour from ``start``, again until none does (what a planner who improves a first guess by hand does)."""
+    order = list(order)
+    best = open_length(start, order, node, metres)
+    better = True
+    while better:
+        better = False
+        for i, j in itertools.combinations(range(len(order)), 2):
+            cand = order[:i] + order[i:j + 1][::-1] + order[j + 1:]
+            got = open_length(start, cand, node, metres)
+            if got < best - 1e-6:
+                order, best, better = cand, got, True
+                break
+    return order
+
+
+def cheapest_insertion(start: str, places: list[str], node: dict[str, str], metres: Any) -> list[str]:
+    """The order built by cheapest insertion: begin with no place; insert, of the places left, the one whose
+    best position (after the start, between two places or at the end of the open tour) adds the fewest metres
+    there, until all are in."""
+    order: list[str] = []
+    left = sorted(places)
+    while left:
+        base = open_length(start, order, node, metres)
+        best = min(((open_length(start, order[:k] + [p] + order[k:], node, metres) - base, p, k)
+                    for p in left for k in range(len(order) + 1)), key=lambda c: (round(c[0], 6), c[1], c[2]))
+        order.insert(best[2], best[1])
+        left.remove(best[1])
+    return order
+
+
+def planned_orders(city: Any, start: str, listed: list[str], node: dict[str, str], name: dict[str, str],
+                   metres: Any = None) -> dict[str, list[str]]:
+    """The orders of :func:`lazy_orders` and of two planners that do not enumerate the orders:
+    ``nearest + 2-opt`` (nearest first, improved by :func:`two_opt`) and ``cheapest insertion``
+    (:func:`cheapest_insertion`). Arguments as :func:`lazy_orders`'."""
+    metres = metres or (lambda n, p: city.shortest_length(n, node[p]))
+    out = lazy_orders(city, start, listed, node, name, metres)
+    out["nearest + 2-opt"] = two_opt(start, out["nearest"], node, metres)
+    out["cheapest insertion"] = cheapest_insertion(start, listed, node, metres)
+    return out
+
+
+def limit_of(best: float, slack: float = SLACK) -> int:
+    """The walking limit (m) of a tour whose shortest walk is ``best`` metres (``slack``: the family's)."""
+    return int(round(best * slack / ROUND_M) * ROUND_M)
 
 
 def _passes_others(city: Any, order: list[str], start: str, node: dict[str, str]) -> bool:
@@ -119,12 +248,15 @@ def _passes_others(city: Any, order: list[str], start: str, node: dict[str, str]
     return False
 
 
-def hard_tours(city: Any, first_id: int, description_seed: int) -> list[dict[str, Any]]:
-    """The tour tasks (see the module docstring), ids from ``nav-hard-{first_id}``, the places described as the
-    single-destination tier describes them (``description_seed``: its seed, so each place reads the same in both)."""
+def hard_tours(city: Any, first_id: int, description_seed: int, family: TourFamily = THREE_PLACES,
+               stats: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The tour tasks of ``family`` (see the module docstring), ids from ``nav-hard-{first_id}``, the places
+    described as the single-destination tier describes them (``description_seed``: its seed, so each place reads
+    the same in both). ``stats``, when given, receives the draw's tries and rejections by reason."""
     from embodiedweb.data_gen.outdoor_tasks import _max_steps, _split, _task
 
-    rng = random.Random(TOUR_SEED)
+    rng = random.Random(family.seed)
+    n_tours, per_split = family.n_tours, len(family.places)
     boxes, names, described = described_places(city, description_seed)
     node = {p: city.place_node(p) for p in described}
     by_split = {s: sorted(p for p in described if _split(p) == s) for s in ("test", "train")}
@@ -135,25 +267,30 @@ def hard_tours(city: Any, first_id: int, description_seed: int) -> list[dict[str
     out: list[dict[str, Any]] = []
     between = {p: city.distances_to(node[p]) for p in described}  # walking metres from every node to p
     rings: dict[str, list[str]] = {}  # the nodes a tour whose first drawn place is p may start at
+    walks: dict[str, dict[str, float]] = {}  # walking metres from a start to every place
+    legs_m: dict[tuple[str, str], float] = {}  # the map's length of a leg (``city.shortest_length``)
     tries = 0
     why: dict[str, int] = {}
+    long = family.max_fitting is not None
 
     def reject(reason: str) -> None:
         why[reason] = why.get(reason, 0) + 1
 
-    while len(out) < N_TOURS and tries < 600000:
+    while len(out) < n_tours and tries < family.max_tries:
         tries += 1
         split = ("test", "train")[tries % 2]
-        if sum(t["split"] == split for t in out) >= N_TOURS // 2:
+        n_done = sum(t["split"] == split for t in out)
+        if n_done >= per_split:
             continue
-        pool = [p for p in by_split[split] if uses.get(p, 0) < MAX_USES]
+        n_places = family.places[n_done]
+        pool = [p for p in by_split[split] if uses.get(p, 0) < family.max_uses]
         first = rng.choices(pool, weights=[max(weight(d) for d in described[p]) for p in pool])[0]
-        close = [p for p in pool if p != first and APART_M < between[p].get(node[first], math.inf) < 1100]
-        if len(close) < PLACES - 1:
+        close = [p for p in pool if p != first and APART_M < between[p].get(node[first], math.inf) < family.close_m]
+        if len(close) < n_places - 1:
             reject("no close places")
             continue
         picked = [first]
-        for _ in range(PLACES - 1):
+        for _ in range(n_places - 1):
             left = [p for p in close if p not in picked]
             picked.append(rng.choices(left, weights=[max(weight(d) for d in described[p]) for p in left])[0])
         if any(between[b].get(node[a], math.inf) <= APART_M for a, b in itertools.combinations(picked, 2)):
@@ -161,52 +298,66 @@ def hard_tours(city: Any, first_id: int, description_seed: int) -> list[dict[str
             continue
         ring = rings.get(first)
         if ring is None:
-            ring = rings[first] = sorted(n for n, d in between[first].items() if APART_M < d <= 1200 and city.degree(n) >= 3)
+            ring = rings[first] = sorted(n for n, d in between[first].items()
+                                         if APART_M < d <= family.ring_m and city.degree(n) >= 3)
         start = rng.choice(ring)
-        if any(not APART_M < between[p].get(start, math.inf) <= 1500 for p in picked):
+        if any(not APART_M < between[p].get(start, math.inf) <= family.start_m for p in picked):
             reject("start")
             continue
         rough = {o: between[o[0]][start] + sum(between[b][node[a]] for a, b in itertools.pairwise(o))
                  for o in itertools.permutations(picked)}
-        if not TOUR_M[0] * 0.98 <= min(rough.values()) <= TOUR_M[1] * 1.02:
+        if not family.tour_m[0] * 0.98 <= min(rough.values()) <= family.tour_m[1] * 1.02:
             reject("length")
             continue
         orders = rough  # until the tour is kept: then measured as the map measures, and checked again
         best_order = min(orders, key=lambda o: (orders[o], o))
         best = orders[best_order]
-        limit = limit_of(best)
-        if not TOUR_M[0] <= best <= TOUR_M[1] or not SLACK_RANGE[0] <= limit / best <= SLACK_RANGE[1]:
+        limit = limit_of(best, family.slack)
+        if not family.tour_m[0] <= best <= family.tour_m[1] or not family.slack_range[0] <= limit / best <= family.slack_range[1]:
             reject("length or slack")
             continue
         bad = [o for o in orders if orders[o] > limit]
         if not bad:
             reject("every order fits")
             continue
+        if long and len(orders) - len(bad) > family.max_fitting:
+            reject("too many orders fit")
+            continue
         listed = list(rng.choice(sorted(bad)))
-        lazy = lazy_orders(city, start, listed, node, names, lambda n, p: between[p][n])
+        metres = lambda n, p: between[p][n]  # noqa: E731
+        lazy = (planned_orders if long else lazy_orders)(city, start, listed, node, names, metres)
         hits = [k for k, o in lazy.items() if orders[tuple(o)] <= limit]
-        n_split = sum(t["split"] == split for t in out) + 1
-        if any(lazy_hits.get((split, k), 0) + 1 > int(LAZY_CAPS[k] * n_split + 1e-9) for k in hits):
+        n_split = n_done + 1
+        if any(lazy_hits.get((split, k), 0) + 1 > int(family.lazy_caps[k] * n_split + 1e-9) for k in hits):
             reject("lazy order fits")
             continue
         if _passes_others(city, list(best_order), start, node):
             reject("passes another place")
             continue
-        exact = {o: tour_length(city, [start, *(node[p] for p in o)]) for o in itertools.permutations(picked)}
-        if (min(exact, key=lambda o: (exact[o], o)) != best_order or limit_of(exact[best_order]) != limit
+        ends = [start, *(node[p] for p in picked)]
+        for a in ends:  # the map's lengths, each pair measured once per draw (legs between places recur)
+            for b in ends:
+                if a != b and b != start and (a, b) not in legs_m:
+                    legs_m[a, b] = city.shortest_length(a, b)
+        leg = legs_m
+        exact = {o: sum(leg[a, b] for a, b in itertools.pairwise([start, *(node[p] for p in o)]))
+                 for o in itertools.permutations(picked)}
+        if (min(exact, key=lambda o: (exact[o], o)) != best_order or limit_of(exact[best_order], family.slack) != limit
                 or any((exact[o] <= limit) != (orders[o] <= limit) for o in orders)):
             reject("the map's lengths differ")
             continue
         orders, best = exact, exact[best_order]
-        dist = walking(city, start, boxes)
         descs = {}
         for p in picked:
             ds = described[p]
             descs[p] = rng.choices(ds, weights=[weight(d) for d in ds])[0]
         n_single = sum(weight(d) == 1 for d in descs.values())
-        if singles[split] + n_single > MAX_SINGLE_TOURS * PLACES * N_TOURS // 2:
+        if singles[split] + n_single > math.floor(family.max_single * sum(family.places)):
             reject("single facts")
             continue
+        dist = walks.get(start)
+        if dist is None:
+            dist = walks[start] = walking(city, start, boxes)  # from the start to every place (a full Dijkstra)
         if not all(shortcut_free(city, start, p, descs[p], boxes, dist, nearest=False) for p in picked):
             reject("shortcut")
             continue
@@ -233,15 +384,20 @@ def hard_tours(city: Any, first_id: int, description_seed: int) -> list[dict[str
         stops = [{"place": p, "node": node[p], "name": names[p], **goal_description(descs[p])} for p in listed]
         phrases = [s["description"] for s in stops]
         text = "; ".join(phrases[:-1]) + "; and " + phrases[-1]
-        task = _task("EWA-Navigation-v0", "", INSTRUCTION.format(descs=text, limit=limit), start,
-                     rng.uniform(0, 360),
+        legs = n_places + n_places * (n_places - 1) // 2
+        task = _task("EWA-Navigation-v0", "", INSTRUCTION.format(count=NUMBERS[n_places], descs=text, limit=limit),
+                     start, rng.uniform(0, 360),
                      {"tour": stops, "limit_m": limit, "tour_m": round(best, 1), "route_m": round(best, 1),
                       "best_order": list(best_order), "fitting_orders": [list(o) for o in fitting],
                       "checkpoints": []},
-                     split, _max_steps(len(path)) + STEPS_PER_PLACE * PLACES, level="hard")
+                     split, _max_steps(len(path)) + STEPS_PER_PLACE * n_places + family.steps_per_leg * legs,
+                     level="hard")
         out.append(as_walker_task(task))
-    if len(out) < N_TOURS:
-        raise RuntimeError(f"only {len(out)} of {N_TOURS} tours could be drawn ({tries} tries; rejected: {why})")
+    if stats is not None:
+        stats.update(tries=tries, rejected=dict(sorted(why.items())),
+                     kept={s: sum(t["split"] == s for t in out) for s in ("test", "train")})
+    if len(out) < n_tours:
+        raise RuntimeError(f"only {len(out)} of {n_tours} tours could be drawn ({tries} tries; rejected: {why})")
     for i, t in enumerate(out):
         t["task_id"] = f"nav-hard-{first_id + i:03d}"
     return out

@@ -1,11 +1,16 @@
 """The hard navigation tier's walking tours (``goal.tour``, :mod:`embodiedweb.data_gen.hard_tours`,
-:mod:`embodiedweb.domains.outdoor.tours`): the oracle passes every tour; lazy orders (as listed, nearest first,
+:mod:`embodiedweb.domains.outdoor.tours`), the three-place tours (``nav-hard-120`` ...) and the long tours of four
+and five places (``nav-hard-144`` ...): the oracle passes every tour; lazy orders (as listed, nearest first,
 farthest first), a skipped place, an early stop, a detour over the limit, a look-alike place and directions
-without the walk fail; any order within the limit, directions asked on the way, the map's place pages, a small
-detour within the limit and a stop one node short pass."""
+without the walk fail; on the long tours the non-enumerating planners (nearest first + 2-opt, cheapest
+insertion) fit at most a third of a split; any order within the limit, directions asked on the way, every leg
+looked up, the map's place pages, a small detour within the limit and a stop one node short pass."""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import json
 import random
 from typing import Any
 from urllib.parse import urlencode
@@ -20,6 +25,7 @@ from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, StreetOracle, city
 from embodiedweb.domains.outdoor.navigation import NavigationDomain, TourOracle
 from embodiedweb.domains.outdoor.tours import check_tour, directions_before, walked_m
+from embodiedweb.paths import data_dir
 from embodiedweb.registration import spec_for
 from embodiedweb.tasks import Task, TaskError, load_tasks
 
@@ -39,6 +45,25 @@ def tours() -> list[Task]:
     return [t for t in tasks if "tour" in t.goal]
 
 
+@pytest.fixture(scope="module")
+def three(tours) -> list[Task]:
+    """The three-place tours (stop 33)."""
+    return [t for t in tours if int(t.task_id[-3:]) < FIRST_LONG]
+
+
+@pytest.fixture(scope="module")
+def long_tours(tours) -> list[Task]:
+    """The long tours of four and five places (stop 34)."""
+    return [t for t in tours if int(t.task_id[-3:]) >= FIRST_LONG]
+
+
+#: the first long tour's id number
+FIRST_LONG = 144
+#: sha256 of the three-place tours' lines (nav-hard-120..143) as stop 33 wrote them: generalising the generator
+#: over the number of places (stop 34) must leave them byte-identical
+THREE_PLACE_LINES_SHA256 = "ebabd261f503ecc310a6e0a6c0d4ade547a9fc3b577a241c377c2f5bf585d3df"
+
+
 def play(env: Any, agent: Any, task_id: str) -> dict[str, Any]:
     obs, info = env.reset(seed=0, options={"task_id": task_id})
     agent.reset(env, obs, info)
@@ -53,12 +78,13 @@ def length(start: str, nodes: list[str]) -> float:
     return gen.tour_length(city(), [start, *nodes])
 
 
-def test_tours_are_appended_split_and_sized(tours):
+def test_tours_are_appended_split_and_sized(three):
     """24 tours from nav-hard-120, 12 test and 12 train, each of three described places of one split; the limit
     is the shortest tour (over every order) times 1.08-1.12 and is stated; walks of 1.2-2.4 km; the step
     limit fits the oracle's work."""
     from embodiedweb.data_gen.outdoor_tasks import _split
 
+    tours = three
     assert len(tours) == gen.N_TOURS and [t.task_id for t in tours][0] == "nav-hard-120"
     assert sum(t.split == "test" for t in tours) == gen.N_TOURS // 2
     boxes = dp.infoboxes()
@@ -69,6 +95,42 @@ def test_tours_are_appended_split_and_sized(tours):
         best = min(length(t.embodied["start"], [nodes[p] for p in o]) for o in gen.itertools.permutations(nodes))
         assert abs(best - g["tour_m"]) < 0.1 and 1.08 <= g["limit_m"] / best <= 1.12
         assert 1200 <= best <= 2400 and f"{g['limit_m']:,} m" in t.instruction
+        for s in g["tour"]:
+            assert dp.fits(boxes, dp.goal_as_description(s)) == [s["place"]]
+            assert s["name"].lower() not in t.instruction.lower()
+
+
+def test_three_place_tours_are_byte_identical():
+    """The three-place tours' lines are stop 33's, byte for byte (the generator's family parameters leave them;
+    ``test_hard_navigation`` checks that the generator writes the shipped file)."""
+    lines = (data_dir() / "navigation" / "hard.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if 120 <= int(json.loads(line)["task_id"][-3:]) < FIRST_LONG)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == THREE_PLACE_LINES_SHA256
+
+
+def test_long_tours_are_appended_split_and_sized(long_tours):
+    """24 long tours from nav-hard-144: per split four of four places and eight of five, each place described and
+    of the tour's split; the limit is the shortest tour (over all 24 or 120 orders, the map's lengths) times
+    1.04-1.07, a multiple of 50 m, stated; walks of 2-3.5 km; 1 to 3 orders fit the limit and
+    ``fitting_orders`` lists exactly them; the instruction counts the places."""
+    from embodiedweb.data_gen.outdoor_tasks import _split
+
+    assert [t.task_id for t in long_tours] == [f"nav-hard-{FIRST_LONG + i}" for i in range(gen.LONG_TOURS.n_tours)]
+    for split in ("test", "train"):
+        assert sorted(len(t.goal["tour"]) for t in long_tours if t.split == split) == sorted(gen.LONG_PLACES)
+    boxes = dp.infoboxes()
+    for t in long_tours:
+        g = t.goal
+        nodes = {s["place"]: s["node"] for s in g["tour"]}
+        lengths = {o: length(t.embodied["start"], [nodes[p] for p in o]) for o in itertools.permutations(nodes)}
+        best = min(lengths.values())
+        assert abs(best - g["tour_m"]) < 0.1 and list(min(lengths, key=lengths.get)) == g["best_order"]
+        assert gen.LONG_SLACK_RANGE[0] <= g["limit_m"] / best <= gen.LONG_SLACK_RANGE[1] and g["limit_m"] % 50 == 0
+        assert gen.LONG_TOUR_M[0] <= best <= gen.LONG_TOUR_M[1] and f"{g['limit_m']:,} m" in t.instruction
+        assert t.instruction.startswith(f"Visit {gen.NUMBERS[len(nodes)]} places")
+        fitting = sorted(list(o) for o, m in lengths.items() if m <= g["limit_m"])
+        assert fitting == sorted(g["fitting_orders"]) and 1 <= len(fitting) <= gen.MAX_FITTING, t.task_id
+        assert {_split(p) for p in nodes} == {t.split}
         for s in g["tour"]:
             assert dp.fits(boxes, dp.goal_as_description(s)) == [s["place"]]
             assert s["name"].lower() not in t.instruction.lower()
@@ -91,19 +153,28 @@ class Walker(StreetOracle):
 
     def __init__(self, task: Task, order: list[str], nodes: dict[str, str] | None = None, on_the_way: bool = False,
                  via: dict[int, str] | None = None, short: bool = False, ask: list[str] | None = None,
-                 place_pages: bool = False) -> None:
+                 place_pages: bool = False, read: bool = False, legs: bool = False) -> None:
         super().__init__(task)
         self.order, self.on_the_way, self.via, self.short, self.place_pages = order, on_the_way, via or {}, short, place_pages
+        self.read, self.legs = read, legs
         self.nodes = nodes or {s["place"]: s["node"] for s in task.goal["tour"]}
         self.names = {p: city().places[p].name for p in self.nodes}
         self.ask = self.order if ask is None else ask
 
     def plan(self) -> Any:
+        if self.read:  # every place's article found on the wiki, as the oracle finds it
+            for s in self.task.goal["tour"]:
+                yield from self.find_article(s["place"], s["description"])
+        if self.legs:  # every leg a planner may weigh: the start to each place, each pair of places
+            for p in self.nodes:
+                yield from self.ask_directions(self.names[p])
+            for a, b in itertools.combinations(self.nodes, 2):
+                yield "goto [/map/directions?" + urlencode({"from": self.names[a], "to": self.names[b]}) + "]"
         if self.place_pages:  # the map's place pages instead of the wiki
             yield "switch_environment"
             for p in self.nodes:
                 yield f"goto [/map/place/{p}]"
-        if not self.on_the_way:
+        if not self.on_the_way and not self.legs:
             for p in self.ask:
                 yield from self.ask_directions(self.names[p])
         for i, p in enumerate(self.order):
@@ -132,6 +203,42 @@ def test_red_team_lazy_orders_fail(env, tours, strategy):
     each up front) goes over the limit on every tour."""
     passed = [t.task_id for t in tours if play(env, Walker(t, lazy(t)[strategy]), t.task_id)["overall"]]
     assert len(passed) / len(tours) <= 0.02, passed
+
+
+def planned(t: Task) -> dict[str, list[str]]:
+    node = {s["place"]: s["node"] for s in t.goal["tour"]}
+    names = {s["place"]: s["name"] for s in t.goal["tour"]}
+    return gen.planned_orders(city(), t.embodied["start"], [s["place"] for s in t.goal["tour"]], node, names)
+
+
+@pytest.mark.parametrize("strategy", ["by distance", "by name", "nearest + 2-opt", "cheapest insertion"])
+def test_long_tours_hold_the_planners_to_a_third(env, long_tours, strategy):
+    """On the long tours, walking the order of a planner that does not enumerate the orders (nearest first then
+    2-opt, cheapest insertion) or of a lazy sort (by distance from the start, by name), directions to each up
+    front, passes at most a third of each split's long tours (``LONG_LAZY_CAPS``)."""
+    for split in ("test", "train"):
+        ts = [t for t in long_tours if t.split == split]
+        passed = [t.task_id for t in ts if play(env, Walker(t, planned(t)[strategy]), t.task_id)["overall"]]
+        assert len(passed) <= gen.LONG_LAZY_CAPS[strategy] * len(ts), (split, passed)
+
+
+def test_planners_on_a_line():
+    """2-opt and cheapest insertion on places along a line (metres = the difference of positions)."""
+    pos = {"s": 0.0, "a": 1.0, "b": 3.0, "c": 2.0, "d": -1.0}
+    node = {p: p for p in pos}
+
+    def metres(n: str, p: str) -> float:
+        return abs(pos[n] - pos[p])
+
+    assert gen.open_length("s", ["a", "b", "c"], node, metres) == 4.0
+    assert gen.two_opt("s", ["a", "b", "c"], node, metres) == ["a", "c", "b"]  # one reversal: 3 m
+    assert gen.two_opt("s", ["b", "a", "c"], node, metres) == ["a", "c", "b"]
+    got = gen.two_opt("s", ["d", "b", "a", "c"], node, metres)  # 8 m; [d, a, b, c] 6 m; [d, a, c, b] 5 m
+    assert got == ["d", "a", "c", "b"] and gen.open_length("s", got, node, metres) == 5.0
+    # insertion, the place and position adding least each time: a (+1 m, before d by name), c after a (+1),
+    # b after c (+1), d first (+2: s, d, a, c, b)
+    assert gen.cheapest_insertion("s", ["a", "b", "c", "d"], node, metres) == ["d", "a", "c", "b"]
+    assert gen.cheapest_insertion("s", ["a"], node, metres) == ["a"] and gen.cheapest_insertion("s", [], node, metres) == []
 
 
 def test_red_team_skip_early_stop_detour_fail(env, tours):
@@ -194,6 +301,26 @@ def test_genuine_alternatives_pass(env, tours):
     assert len(failed) / (4 * len(tours)) <= 0.02, failed
 
 
+def test_every_leg_looked_up_fits_the_step_limit(env, tours):
+    """A planner that finds every place's article, asks the map for every leg (the start to each place and
+    each pair of places: 15 legs for five places) and walks the shortest order passes every tour, within the
+    task's step limit and the env's (``hard_max_steps``), with at least a third of the steps to spare."""
+    assert env.unwrapped.max_steps >= max(t.meta["max_steps"] for t in tours)
+    tight = []
+    for t in tours:
+        obs, info = env.reset(seed=0, options={"task_id": t.task_id})
+        agent = Walker(t, t.goal["best_order"], read=True, legs=True)
+        agent.reset(env, obs, info)
+        steps, done = 0, False
+        while not done:
+            obs, _, term, trunc, info = env.step(agent.act(obs, info))
+            steps, done = steps + 1, term or trunc
+        assert info["metrics"]["overall"], t.task_id
+        if steps > 2 / 3 * t.meta["max_steps"]:
+            tight.append((t.task_id, steps, t.meta["max_steps"]))
+    assert not tight, tight
+
+
 def walked_route(t: Task, order: list[str]) -> float:
     node = {s["place"]: s["node"] for s in t.goal["tour"]}
     return length(t.embodied["start"], [node[p] for p in order])
@@ -245,6 +372,22 @@ def test_checker_rules(toy):
     short = path[:12]
     m = check_tour(ep(goal, short, up_front))
     assert not m["embodied"] and m["places_reached"] == 1 and m["completion"] == 3 / 6  # a reached, directions to both
+
+
+def test_checker_rules_on_five_places(toy):
+    """The checker is generic over the number of places: five places along the toy street pass when all are
+    reached with directions before each; one never reached, or directions to the fifth only after reaching it,
+    fail; completion counts 5 + 5 + 2 sub-goals."""
+    goal, path = toy
+    stops = [{"place": f"p{i}", "node": path[k]} for i, k in enumerate((4, 8, 12, 16, 19))]
+    five = {**goal, "tour": stops}
+    dirs = [{"to_node": s["node"], "at": 1} for s in stops]
+    m = check_tour(ep(five, path, dirs))
+    assert m["overall"] and m["places_reached"] == 5 and m["completion"] == 1.0
+    m = check_tour(ep(five, path[:18], dirs))
+    assert not m["overall"] and m["places_reached"] == 4 and m["completion"] == pytest.approx(9 / 12)
+    late = [*dirs[:4], {"to_node": stops[4]["node"], "at": 10 + len(path)}]
+    assert not check_tour(ep(five, path, late))["web"]
 
 
 def test_walked_metres_are_the_path_edges(toy):
