@@ -22,7 +22,7 @@ import embodiedweb  # noqa: F401  (registers the envs)
 from embodiedweb.data_gen import described_places as dp
 from embodiedweb.data_gen import hard_tours as gen
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, StreetOracle, city
+from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, StreetOracle, city, near
 from embodiedweb.domains.outdoor.navigation import NavigationDomain, TourOracle
 from embodiedweb.domains.outdoor.tours import check_tour, directions_before, walked_m
 from embodiedweb.paths import data_dir
@@ -283,6 +283,33 @@ def test_red_team_directions_without_the_walk_fail(env, tours):
     for t in tours[:10]:
         m = play(env, Walker(t, t.goal["best_order"][:2], ask=t.goal["best_order"]), t.task_id)
         assert m["web"] and not m["embodied"] and not m["overall"]
+
+
+class AsksAStepShort(StreetOracle):
+    """Walks the shortest order without the map (it knows where the places are); at the last node outside each
+    place's goal radius it asks the map for directions to the place, walks in, and goes on; stops at the last."""
+
+    def plan(self) -> Any:
+        by_place = {s["place"]: s for s in self.task.goal["tour"]}
+        for p in self.task.goal["best_order"]:
+            node = by_place[p]["node"]
+            path = city().route(self.here(), node)
+            k = next(i for i, n in enumerate(path) if near(n, node))
+            if k > 0:
+                yield from self.walk_to(path[k - 1])
+            yield from self.ask_directions(by_place[p]["name"])
+            yield from self.walk_to(node)
+        yield "stop"
+
+
+def test_red_team_directions_a_step_short_of_each_place_fail(env, tours):
+    """Directions to a place count only when asked before its leg began (planned ahead) or with at least a quarter
+    of the leg ahead (:func:`~embodiedweb.domains.outdoor.tours.directions_per_leg`): a walker who finds each
+    place without the map and asks a step short of it fails the web part on every tour (it passed every tour
+    before navigation checker version 5)."""
+    results = [play(env, AsksAStepShort(t), t.task_id) for t in tours]
+    assert all(m["places_reached"] == len(t.goal["tour"]) for m, t in zip(results, tours, strict=True))
+    assert not any(m["web"] for m in results), [t.task_id for m, t in zip(results, tours, strict=True) if m["web"]]
 
 
 def test_genuine_alternatives_pass(env, tours):
