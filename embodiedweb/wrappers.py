@@ -22,7 +22,7 @@ import zlib
 from array import array
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain, compress
+from itertools import chain, compress, filterfalse, islice
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -343,10 +343,10 @@ class _UniqueList(list):  # type: ignore[type-arg]
     def add_normal(self, items: tuple[str, ...]) -> None:
         """:meth:`add` of ``items`` that :func:`_unique` leaves as they are (normalised already, no repeat)."""
         seen = self._seen
-        for y in items:
-            if y not in seen:
-                seen.add(y)
-                self.append(y)
+        fresh = list(filterfalse(seen.__contains__, items))  # a C loop: most of a page's names were seen
+        if fresh:
+            seen.update(fresh)
+            self += fresh
 
 
 def _words(text: str) -> set[str]:
@@ -559,9 +559,20 @@ def _instruction_reading(instruction: str) -> tuple[list[str], frozenset[str], l
 @lru_cache(maxsize=4096)
 def _view_reading(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The place names of a street view and the object types it shows (lower case), each normalised and
-    once, as :func:`_unique` leaves them; cached."""
-    return (tuple(_unique([m.group(1) for m in _SEEN_PLACE.finditer(text)])),
-            tuple(_unique([t.lower() for t in _SEEN_TYPE.findall(text)])))
+    once, as :func:`_unique` leaves them; cached. Read line by line through :func:`_view_line`: no match of
+    either pattern holds a line break, and a walker's new view mostly repeats lines of views seen before (the
+    places in sight of a node, the objects of a room), only its first lines (where it stands, its heading)
+    are new."""
+    places, types = zip(*map(_view_line, text.split("\n")), strict=True)
+    return tuple(_unique(chain.from_iterable(places))), tuple(_unique(chain.from_iterable(types)))
+
+
+@lru_cache(maxsize=65536)
+def _view_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One line's share of :func:`_view_reading` (the matches of :data:`_SEEN_PLACE` and :data:`_SEEN_TYPE`,
+    the types lower-cased, not yet normalised), cached; each pattern's literal is looked for first."""
+    return (tuple(m.group(1) for m in _SEEN_PLACE.finditer(line)) if "m walk)" in line else (),
+            tuple(t.lower() for t in _SEEN_TYPE.findall(line)) if "|" in line else ())
 
 
 class _Memory:
@@ -587,6 +598,7 @@ class _Memory:
         self.page_names = _UniqueList()
         self.seen_names = _UniqueList()
         self.seen_words = _UniqueList()
+        self._teleports: tuple[list[str], list[str]] = ([], [])  # (object ids, their Teleport actions)
 
     def set_instruction(self, instruction: str) -> None:
         """Read the (current) instruction: its names, its question's words and its other words."""
@@ -697,6 +709,13 @@ class _Memory:
             self._stops = (answers, list(map(_stop_text, answers)))
         return self._stops[1]
 
+    def teleports(self, ids: list[str]) -> list[str]:
+        """``Teleport [id]`` of each of the kitchen's object ``ids``, kept while the ids are the same (most steps:
+        objects appear only when a receptacle is opened)."""
+        if self._teleports[0] != ids:
+            self._teleports = (list(ids), [f"Teleport [{oid}]" for oid in ids])
+        return self._teleports[1]
+
     def read_world(self, text: str) -> None:
         """Multi-turn envs: the place names of a street view (an answer may be the place in sight)."""
         if text in self._read:
@@ -715,7 +734,11 @@ class _Memory:
         if cached is None or cached[0] is not answers or cached[1:3] != (len(self.page_names), len(self.seen_names)):
             # each of the three is normalised, without empty items or repeats (as _unique leaves a list): only
             # repeats across them are dropped
-            said = list(dict.fromkeys(chain(answers, reversed(self.page_names), reversed(self.seen_names))))[:MAX_DONES]
+            # the first MAX_DONES of the three joined are among the first MAX_DONES of each (each has no repeat:
+            # a list gives at most as many repeats of those before it as they hold), however long the episode's
+            # lists of names grow
+            said = list(dict.fromkeys(chain(answers[:MAX_DONES], islice(reversed(self.page_names), MAX_DONES),
+                                            islice(reversed(self.seen_names), MAX_DONES))))[:MAX_DONES]
             cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
                                     ["done"] + [f"done [{a}]" for a in said])
         return cached[3]
@@ -836,8 +859,8 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
     groups: list[list[str]] = []
     web = base.active == "web" and base.driver is not None
     if base.active == "embodied":
-        groups.append([t for t in map(_on_type, admissible) if t])
-        groups.append([f"Teleport [{oid}]" for oid in _object_ids(base.world)])
+        groups.append(list(filter(None, map(_on_type, admissible))))
+        groups.append(memory.teleports(_object_ids(base.world)))
     elif web:
         page = str(obs.get("web_text", ""))
         here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
