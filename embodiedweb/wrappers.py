@@ -373,6 +373,19 @@ def _stop_text(answer: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def _done_text(answer: str) -> str:
+    """``done [answer]``, cached (an episode's ``done`` candidates are rebuilt at every new page, mostly the same)."""
+    return f"done [{answer}]"
+
+
+@lru_cache(maxsize=4096)
+def _best_spans(sentences: tuple[str, ...]) -> tuple[str, ...]:
+    """The answer spans of the best-scored ``sentences`` (:func:`answer_spans` of each, in order, as :func:`_unique`
+    leaves them), cached: the same sentences stay the best over many pages and instructions."""
+    return tuple(_unique([a for s in sentences for a in _answer_spans(s)]))
+
+
+@lru_cache(maxsize=65536)
 def _answer_spans(sentence: str) -> tuple[str, ...]:
     """:func:`answer_spans` of ``sentence``, cached."""
     return tuple(answer_spans(sentence))
@@ -609,6 +622,8 @@ class _Memory:
         #: the instruction's names; the words of its question; what ``type`` candidates write in a box
         self.instruction_names, self.question, self.type_words = _instruction_reading(instruction)
         self._directions_to = (-1, [])
+        #: :meth:`directions`' last list and what it was made of (the places list, the node, the corner)
+        self._directions: tuple[list[str], str, str, list[str]] = ([], "", "", [])
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
         self._typed: dict[tuple[Any, ...], list[str]] = {}
@@ -655,6 +670,18 @@ class _Memory:
             self._directions_to = (len(self.places), _unique(self.instruction_names + self.places))
         return self._directions_to[1]
 
+    def directions(self, here: str, corner: str) -> list[str]:
+        """The ``goto`` candidates of walking directions from street node ``here`` (and from the ``corner`` it is
+        at, if any) to each of :meth:`directions_to`, kept until the node, the corner or those places change."""
+        places = self.directions_to()
+        cached = self._directions
+        if cached[0] is not places or cached[1] != here or cached[2] != corner:
+            out = [_directions(here, p) for p in places]
+            if corner:
+                out += [_directions(corner, p) for p in places]
+            cached = self._directions = (places, here, corner, out)
+        return cached[3]
+
     def typed(self, boxes: tuple[str, ...], spins: tuple[str, ...], signs: tuple[str, ...]) -> list[str]:
         """The ``type`` candidates of a page's ``boxes`` and number fields (``spins``): each box with each of
         :meth:`search_words` and each sign in sight not among them (a name the agent can look up), with and
@@ -695,13 +722,13 @@ class _Memory:
             self._best = self._best_made = self._best_made if best == self._best_made else best
         if self._spans is None or self._spans[0] is not self._best:
             # the best sentences' spans, kept while they are the best (the page's names change at every page)
-            spans = _unique([a for s in self._best[1] for a in _answer_spans(s)])
+            spans = list(_best_spans(self._best[1]))
             self._spans = (self._best, spans, set(spans))
         key = (self._best, self.latest_names)
         if self._answers is None or key != self._answers_key:  # else the same list: callers cache by it
             # _unique(spans + latest names), without normalising either again
             _, spans, spans_set = self._spans
-            self._answers = spans + [y for y in self.latest_names if y not in spans_set]
+            self._answers = spans + list(filterfalse(spans_set.__contains__, self.latest_names))
             self._answers_key = key
         return self._answers
 
@@ -743,7 +770,7 @@ class _Memory:
             said = list(dict.fromkeys(chain(answers[:MAX_DONES], islice(reversed(self.page_names), MAX_DONES),
                                             islice(reversed(self.seen_names), MAX_DONES))))[:MAX_DONES]
             cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
-                                    ["done"] + [f"done [{a}]" for a in said])
+                                    ["done", *map(_done_text, said)])
         return cached[3]
 
 
@@ -929,10 +956,7 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
     out: list[str] = []
     if here:
-        out += [_directions(here, p) for p in memory.directions_to()]
-        corner = _CORNER.search(view)
-        if corner:
-            out += [_directions(" & ".join(corner.group(1).split(" / ")), p) for p in memory.directions_to()]
+        out += memory.directions(here, _corner(view))
     *_read, boxes, spins, options, plain = _page(page)
     out += _title_gotos((plain, _plain_words(memory.instruction), _plain_words(view)))
     out += _SITE_GOTOS
@@ -1028,6 +1052,14 @@ def _part_titles(part: _PlainWords) -> tuple[tuple[tuple[str, int, str], ...], t
             _PART_TITLES.clear()
         _PART_TITLES[joined] = hit
     return hit
+
+
+@lru_cache(maxsize=4096)
+def _corner(view: str) -> str:
+    """The corner a walker's view says it stands at, as a place to ask directions from (``6th Ave & W 53rd St``;
+    "" for none), cached."""
+    corner = _CORNER.search(view)
+    return " & ".join(corner.group(1).split(" / ")) if corner else ""
 
 
 @lru_cache(maxsize=4096)
