@@ -738,3 +738,17 @@ def test_title_gotos_are_the_titles_in_the_joined_text():
         got = list(dict.fromkeys(wrappers._title_gotos(parts)))
         assert got == _reference_title_gotos(page, instruction, view), (page[:80], instruction[:80], view[:80])
         assert got == list(dict.fromkeys(wrappers._title_gotos(parts)))  # the same from the kept parts
+
+
+def test_candidate_list_digests_are_reproducible(capsys):
+    """``python -m embodiedweb.benches.candidate_lists`` (the check that a speed-up keeps the lists) gives the same
+    digests twice, a digest per env and level, and refuses a step count below 1."""
+    from embodiedweb.benches import candidate_lists
+
+    first = candidate_lists.candidate_digests(steps=3, long_steps=2)
+    assert first == candidate_lists.candidate_digests(steps=3, long_steps=2)
+    rows, _total, count = first
+    assert count == 3 * (len(rows) - 2) + 2 * 2 and {(r[0], r[1]) for r in rows} >= {("EWA-Cooking-v0", "hard")}
+    with pytest.raises(SystemExit):
+        candidate_lists.main(["--steps", "0"])
+    assert "must be positive" in capsys.readouterr().err
