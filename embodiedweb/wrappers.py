@@ -22,7 +22,7 @@ import zlib
 from array import array
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain, compress, filterfalse, islice
+from itertools import chain, compress
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -343,10 +343,10 @@ class _UniqueList(list):  # type: ignore[type-arg]
     def add_normal(self, items: tuple[str, ...]) -> None:
         """:meth:`add` of ``items`` that :func:`_unique` leaves as they are (normalised already, no repeat)."""
         seen = self._seen
-        fresh = list(filterfalse(seen.__contains__, items))  # a C loop: most of a page's names were seen
-        if fresh:
-            seen.update(fresh)
-            self += fresh
+        for y in items:
+            if y not in seen:
+                seen.add(y)
+                self.append(y)
 
 
 def _words(text: str) -> set[str]:
@@ -370,19 +370,6 @@ def _word_set(text: str) -> tuple[str, ...]:
 def _stop_text(answer: str) -> str:
     """``stop [answer]``, cached (an episode's answers are rebuilt at every new page, mostly the same)."""
     return f"stop [{answer}]"
-
-
-@lru_cache(maxsize=65536)
-def _done_text(answer: str) -> str:
-    """``done [answer]``, cached (an episode's ``done`` candidates are rebuilt at every new page, mostly the same)."""
-    return f"done [{answer}]"
-
-
-@lru_cache(maxsize=4096)
-def _best_spans(sentences: tuple[str, ...]) -> tuple[str, ...]:
-    """The answer spans of the best-scored ``sentences`` (:func:`answer_spans` of each, in order, as :func:`_unique`
-    leaves them), cached: the same sentences stay the best over many pages and instructions."""
-    return tuple(_unique([a for s in sentences for a in _answer_spans(s)]))
 
 
 @lru_cache(maxsize=65536)
@@ -614,7 +601,6 @@ class _Memory:
         self.page_names = _UniqueList()
         self.seen_names = _UniqueList()
         self.seen_words = _UniqueList()
-        self._teleports: tuple[list[str], list[str]] = ([], [])  # (object ids, their Teleport actions)
 
     def set_instruction(self, instruction: str) -> None:
         """Read the (current) instruction: its names, its question's words and its other words."""
@@ -622,8 +608,6 @@ class _Memory:
         #: the instruction's names; the words of its question; what ``type`` candidates write in a box
         self.instruction_names, self.question, self.type_words = _instruction_reading(instruction)
         self._directions_to = (-1, [])
-        #: :meth:`directions`' last list and what it was made of (the places list, the node, the corner)
-        self._directions: tuple[list[str], str, str, list[str]] = ([], "", "", [])
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
         self._typed: dict[tuple[Any, ...], list[str]] = {}
@@ -670,18 +654,6 @@ class _Memory:
             self._directions_to = (len(self.places), _unique(self.instruction_names + self.places))
         return self._directions_to[1]
 
-    def directions(self, here: str, corner: str) -> list[str]:
-        """The ``goto`` candidates of walking directions from street node ``here`` (and from the ``corner`` it is
-        at, if any) to each of :meth:`directions_to`, kept until the node, the corner or those places change."""
-        places = self.directions_to()
-        cached = self._directions
-        if cached[0] is not places or cached[1] != here or cached[2] != corner:
-            out = [_directions(here, p) for p in places]
-            if corner:
-                out += [_directions(corner, p) for p in places]
-            cached = self._directions = (places, here, corner, out)
-        return cached[3]
-
     def typed(self, boxes: tuple[str, ...], spins: tuple[str, ...], signs: tuple[str, ...]) -> list[str]:
         """The ``type`` candidates of a page's ``boxes`` and number fields (``spins``): each box with each of
         :meth:`search_words` and each sign in sight not among them (a name the agent can look up), with and
@@ -722,13 +694,13 @@ class _Memory:
             self._best = self._best_made = self._best_made if best == self._best_made else best
         if self._spans is None or self._spans[0] is not self._best:
             # the best sentences' spans, kept while they are the best (the page's names change at every page)
-            spans = list(_best_spans(self._best[1]))
+            spans = _unique([a for s in self._best[1] for a in _answer_spans(s)])
             self._spans = (self._best, spans, set(spans))
         key = (self._best, self.latest_names)
         if self._answers is None or key != self._answers_key:  # else the same list: callers cache by it
             # _unique(spans + latest names), without normalising either again
             _, spans, spans_set = self._spans
-            self._answers = spans + list(filterfalse(spans_set.__contains__, self.latest_names))
+            self._answers = spans + [y for y in self.latest_names if y not in spans_set]
             self._answers_key = key
         return self._answers
 
@@ -738,13 +710,6 @@ class _Memory:
         if self._stops is None or self._stops[0] is not answers:
             self._stops = (answers, list(map(_stop_text, answers)))
         return self._stops[1]
-
-    def teleports(self, ids: list[str]) -> list[str]:
-        """``Teleport [id]`` of each of the kitchen's object ``ids``, kept while the ids are the same (most steps:
-        objects appear only when a receptacle is opened)."""
-        if self._teleports[0] != ids:
-            self._teleports = (list(ids), [f"Teleport [{oid}]" for oid in ids])
-        return self._teleports[1]
 
     def read_world(self, text: str) -> None:
         """Multi-turn envs: the place names of a street view (an answer may be the place in sight)."""
@@ -764,13 +729,9 @@ class _Memory:
         if cached is None or cached[0] is not answers or cached[1:3] != (len(self.page_names), len(self.seen_names)):
             # each of the three is normalised, without empty items or repeats (as _unique leaves a list): only
             # repeats across them are dropped
-            # the first MAX_DONES of the three joined are among the first MAX_DONES of each (each has no repeat:
-            # a list gives at most as many repeats of those before it as they hold), however long the episode's
-            # lists of names grow
-            said = list(dict.fromkeys(chain(answers[:MAX_DONES], islice(reversed(self.page_names), MAX_DONES),
-                                            islice(reversed(self.seen_names), MAX_DONES))))[:MAX_DONES]
+            said = list(dict.fromkeys(chain(answers, reversed(self.page_names), reversed(self.seen_names))))[:MAX_DONES]
             cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
-                                    ["done", *map(_done_text, said)])
+                                    ["done"] + [f"done [{a}]" for a in said])
         return cached[3]
 
 
@@ -889,8 +850,8 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
     groups: list[list[str]] = []
     web = base.active == "web" and base.driver is not None
     if base.active == "embodied":
-        groups.append(list(filter(None, map(_on_type, admissible))))
-        groups.append(memory.teleports(_object_ids(base.world)))
+        groups.append([t for t in map(_on_type, admissible) if t])
+        groups.append([f"Teleport [{oid}]" for oid in _object_ids(base.world)])
     elif web:
         page = str(obs.get("web_text", ""))
         here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
@@ -956,7 +917,10 @@ def _web_candidates(page: str, here: str, view: str, memory: _Memory) -> list[st
     """``goto`` and ``type`` candidates of a page (its tree text), the agent's street node and its view."""
     out: list[str] = []
     if here:
-        out += memory.directions(here, _corner(view))
+        out += [_directions(here, p) for p in memory.directions_to()]
+        corner = _CORNER.search(view)
+        if corner:
+            out += [_directions(" & ".join(corner.group(1).split(" / ")), p) for p in memory.directions_to()]
     *_read, boxes, spins, options, plain = _page(page)
     out += _title_gotos((plain, _plain_words(memory.instruction), _plain_words(view)))
     out += _SITE_GOTOS
@@ -1052,14 +1016,6 @@ def _part_titles(part: _PlainWords) -> tuple[tuple[tuple[str, int, str], ...], t
             _PART_TITLES.clear()
         _PART_TITLES[joined] = hit
     return hit
-
-
-@lru_cache(maxsize=4096)
-def _corner(view: str) -> str:
-    """The corner a walker's view says it stands at, as a place to ask directions from (``6th Ave & W 53rd St``;
-    "" for none), cached."""
-    corner = _CORNER.search(view)
-    return " & ".join(corner.group(1).split(" / ")) if corner else ""
 
 
 @lru_cache(maxsize=4096)
