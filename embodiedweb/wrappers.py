@@ -559,9 +559,23 @@ def _instruction_reading(instruction: str) -> tuple[list[str], frozenset[str], l
 @lru_cache(maxsize=4096)
 def _view_reading(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The place names of a street view and the object types it shows (lower case), each normalised and
-    once, as :func:`_unique` leaves them; cached."""
-    return (tuple(_unique([m.group(1) for m in _SEEN_PLACE.finditer(text)])),
-            tuple(_unique([t.lower() for t in _SEEN_TYPE.findall(text)])))
+    once, as :func:`_unique` leaves them; cached. The places are read from the lines that hold
+    :data:`_SEEN_PLACE`'s literal, each line's through :func:`_view_places` (no match holds a line break, and a
+    walker's new view mostly repeats the lines of places in sight of views seen before: only its first lines,
+    where it stands and its heading, are new); the types from the whole text in one C scan (a kitchen's lines
+    change with every move: their distances)."""
+    places: Iterable[str] = ()
+    if "m walk)" in text:
+        places = chain.from_iterable(_view_places(line) for line in text.split("\n") if "m walk)" in line)
+    # a type is one word of letters: normalised already, never empty
+    types = tuple(dict.fromkeys(map(str.lower, _SEEN_TYPE.findall(text)))) if "|" in text else ()
+    return tuple(_unique(places)), types
+
+
+@lru_cache(maxsize=65536)
+def _view_places(line: str) -> tuple[str, ...]:
+    """The matches of :data:`_SEEN_PLACE` in one line of a street view (not yet normalised), cached."""
+    return tuple(m.group(1) for m in _SEEN_PLACE.finditer(line))
 
 
 class _Memory:

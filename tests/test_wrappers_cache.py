@@ -329,6 +329,12 @@ def _token_and_candidate_mismatches(env_id, encoding):
         answers = wrappers._unique([a for s in best for a in wrappers.answer_spans(s)] + list(memory.latest_names))
         if memory.answers() != answers or memory.stops() != [f"stop [{a}]" for a in answers]:
             bad.append((n, "answers"))
+        said = list(dict.fromkeys([*answers, *reversed(memory.page_names), *reversed(memory.seen_names)]))
+        if memory.dones() != ["done"] + [f"done [{a}]" for a in said[: wrappers.MAX_DONES]]:
+            bad.append((n, "dones"))
+        view = inner.raw["embodied_text"]
+        if wrappers._view_reading(view) != _reference_view(view):
+            bad.append((n, "view"))
         n += 1
         action = "noop" if n % (REFUSED_EVERY + 1) == 0 else agent.act(inner.raw, info)
         index = {canonical_action(c, drop_note=True): i for i, c in reversed(list(enumerate(discrete.candidates())))}
@@ -382,6 +388,29 @@ def _directions_never_recomputed(monkeypatch):
     monkeypatch.setattr(wrappers._Memory, "directions_to", stale)
 
 
+def _view_read_one_place_a_line(monkeypatch):
+    """Break: a street view's line gives its first place only (a search, not every match)."""
+    def first(line):
+        m = wrappers._SEEN_PLACE.search(line)
+        return (m.group(1),) if m else ()
+    monkeypatch.setattr(wrappers, "_view_places", first)
+    monkeypatch.setattr(wrappers, "_view_reading", wrappers._view_reading.__wrapped__)
+
+
+def _dones_from_the_first_names(monkeypatch):
+    """Break: ``done`` candidates name only the last five page names read (not up to MAX_DONES)."""
+    real = wrappers._Memory.dones
+
+    def short(self):
+        names = self.page_names
+        self.page_names = wrappers._UniqueList(list(names)[-5:])
+        try:
+            return real(self)
+        finally:
+            self.page_names = names
+    monkeypatch.setattr(wrappers._Memory, "dones", short)
+
+
 def _answers_never_recomputed(monkeypatch):
     """Break: DiscreteActions keeps the first answers it made (a page's better sentence left out)."""
     real = wrappers._Memory.answers
@@ -432,10 +461,70 @@ def _typed_never_recomputed(monkeypatch):
 
 @pytest.mark.parametrize(("breakage", "env_id"), [(_token_memo_never_invalidated, "EWA-Navigation-v0"),
                                                   (_directions_never_recomputed, "EWA-Shopping-v0"),
-                                                  (_answers_never_recomputed, "EWA-Traveling-v0")])
+                                                  (_answers_never_recomputed, "EWA-Traveling-v0"),
+                                                  (_view_read_one_place_a_line, "EWA-Navigation-v0"),
+                                                  (_dones_from_the_first_names, "EWA-Assistant-v0")])
 def test_the_token_and_candidate_comparison_catches_a_broken_cache(breakage, env_id, monkeypatch):
     breakage(monkeypatch)
     assert _token_and_candidate_mismatches(env_id, "ids")[0]
+
+
+def _reference_view(text: str) -> tuple:
+    """What :func:`wrappers._view_reading` gives, read from the whole text by its two patterns (as it was before
+    the places were read line by line)."""
+    return (tuple(wrappers._unique([m.group(1) for m in wrappers._SEEN_PLACE.finditer(text)])),
+            tuple(wrappers._unique([t.lower() for t in wrappers._SEEN_TYPE.findall(text)])))
+
+
+ODD_VIEWS = [
+    "You are at n1: A St.\n- north: street A St; places: Joe's Pizza (12 m walk), Bryant Park (Midtown) (40 m walk)\n"
+    "- east: buildings",
+    "- x: places: Café (3 m walk)\nKitchen.\n- Tomato|-1.03|+0.99|+2.11 (Tomato), 0.0 m\n"
+    "- Bowl|+0.1|+0.2|+0.3 (Bowl), 1 m; in/on CounterTop|+0.00|+0.90|+2.20 (CounterTop)\n- tomato|1|2 (Tomato)",
+    "places: No Match (12 m walk)\n, Line Start (5 m walk)\n: Other (7 m walk)",
+    "",
+]
+
+
+def test_a_views_reading_equals_the_whole_texts():
+    """``_view_reading`` reads a view's places line by line and its kinds in one scan; on odd views and every
+    view of random episodes of every env it equals the two patterns run over the whole text."""
+    views = list(ODD_VIEWS)
+    for env_id in IDS:
+        env = gym.make(env_id)
+        rng = np.random.default_rng(2)
+        obs, info = env.reset(seed=2)
+        for _ in range(150):
+            views.append(str(obs.get("embodied_text", "")))
+            adm = [a for a in info["admissible_actions"] if not a.startswith("stop")]
+            obs, _, term, trunc, info = env.step(adm[int(rng.integers(len(adm)))] if adm else "noop")
+            if term or trunc:
+                obs, info = env.reset()
+        env.close()
+    views = list(dict.fromkeys(views))
+    assert sum(bool(wrappers._view_reading(v)[0]) for v in views) >= 10  # views with places in sight
+    assert sum(bool(wrappers._view_reading(v)[1]) for v in views) > 20  # kitchen views
+    for view in views:
+        assert wrappers._view_reading(view) == _reference_view(view), view[:200]
+    assert wrappers._view_reading(ODD_VIEWS[0])[0] == ("Joe's Pizza", "Bryant Park (Midtown)")
+    assert wrappers._view_reading(ODD_VIEWS[1]) == (("Café",), ("tomato", "bowl", "countertop"))
+    assert wrappers._view_reading(ODD_VIEWS[2])[0] == ("No Match", "Line Start", "Other")
+
+
+def test_dones_are_the_first_of_the_answers_names_and_places_joined():
+    """``done`` candidates are the first MAX_DONES of the answers, the page names (newest first) and the places
+    seen (newest first) joined without repeats, however the three overlap and however long they grow."""
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(400)]
+    for _ in range(200):
+        memory = wrappers._Memory("What is it?")
+        answers = list(dict.fromkeys(rng.choice(words, int(rng.integers(0, 200)))))
+        memory._answers = answers
+        memory.answers = lambda limit=3, a=answers: a  # the answers as drawn
+        memory.page_names = wrappers._UniqueList(list(rng.choice(words, int(rng.integers(0, 300)))))
+        memory.seen_names = wrappers._UniqueList(list(rng.choice(words, int(rng.integers(0, 300)))))
+        said = list(dict.fromkeys([*answers, *reversed(memory.page_names), *reversed(memory.seen_names)]))
+        assert memory.dones() == ["done"] + [f"done [{a}]" for a in said[: wrappers.MAX_DONES]]
 
 
 def _comparable(page: tuple) -> tuple:
@@ -629,3 +718,17 @@ def test_title_gotos_are_the_titles_in_the_joined_text():
         got = list(dict.fromkeys(wrappers._title_gotos(parts)))
         assert got == _reference_title_gotos(page, instruction, view), (page[:80], instruction[:80], view[:80])
         assert got == list(dict.fromkeys(wrappers._title_gotos(parts)))  # the same from the kept parts
+
+
+def test_candidate_list_digests_are_reproducible(capsys):
+    """``python -m embodiedweb.benches.candidate_lists`` (the check that a speed-up keeps the lists) gives the same
+    digests twice, a digest per env and level, and refuses a step count below 1."""
+    from embodiedweb.benches import candidate_lists
+
+    first = candidate_lists.candidate_digests(steps=3, long_steps=2)
+    assert first == candidate_lists.candidate_digests(steps=3, long_steps=2)
+    rows, _total, count = first
+    assert count == 3 * (len(rows) - 2) + 2 * 2 and {(r[0], r[1]) for r in rows} >= {("EWA-Cooking-v0", "hard")}
+    with pytest.raises(SystemExit):
+        candidate_lists.main(["--steps", "0"])
+    assert "must be positive" in capsys.readouterr().err
