@@ -20,7 +20,7 @@ import math
 import re
 import zlib
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import chain, compress
 from typing import Any, SupportsFloat
@@ -349,6 +349,36 @@ class _UniqueList(list):  # type: ignore[type-arg]
                 self.append(y)
 
 
+class _RecentNames:
+    """Names kept once each (normalised as :func:`_unique` leaves them), in the order they were last read: reading
+    a name again moves it to the end, so ``reversed`` gives the names of the pages read most recently first.
+    :attr:`version` counts the readings (a list built from it is kept while it is the same)."""
+
+    def __init__(self, items: list[str] | tuple[str, ...] = ()) -> None:
+        self._names: dict[str, None] = dict.fromkeys(_unique(list(items)))
+        self.version = 0
+
+    def touch(self, items: tuple[str, ...]) -> None:
+        """Read ``items`` (normalised already, no repeat): each moves to the end, in their order."""
+        names = self._names
+        for y in items:
+            names.pop(y, None)
+            names[y] = None
+        self.version += 1
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
 
@@ -592,13 +622,14 @@ class _Memory:
         self._top: list[str] = []
         self._order: dict[str, int] = {}
         self._read: set[str] = set()  # page texts read already
+        self._last_page: str | None = None  # the page text read last
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
         #: city an article ties a shop sign to, is an answer too)
         self.latest_names: tuple[str, ...] = ()
         self._web: dict[tuple[str, str, str], list[str]] = {}  # web candidates by (page, place, view)
         #: multi-turn envs: headings, link and cell names and years of every page read, places in sight,
         #: and the object types of the kitchen seen (lower case: words to search for)
-        self.page_names = _UniqueList()
+        self.page_names = _RecentNames()
         self.seen_names = _UniqueList()
         self.seen_words = _UniqueList()
 
@@ -626,7 +657,16 @@ class _Memory:
 
     def read_page(self, tree_text: str) -> None:
         if tree_text in self._read:
+            # a page read before this episode (a tab switched back to, a search asked again) is the page read last
+            # again: its names are the latest and the most recent page names (until stop 34 both kept the last new
+            # page's, and an answer on a page read twice fell out of a later turn's done list: assist-012, -248)
+            if tree_text != self._last_page:
+                reading = _page(tree_text)
+                self.latest_names = reading[3]
+                self.page_names.touch(reading[1])
+                self._last_page = tree_text
             return
+        self._last_page = tree_text
         self._read.add(tree_text)
         places, page_names, counted, latest, sentences, *_fields = _page(tree_text)
         self.seen_words.add_normal(counted)
@@ -644,7 +684,7 @@ class _Memory:
                                key=lambda sent: (-scores[sent], order[sent]))[:BEST_SENTENCES]
             self._best = None
         self.places.add_normal(places)
-        self.page_names.add_normal(page_names)
+        self.page_names.touch(page_names)
         self.latest_names = latest
 
     def directions_to(self) -> list[str]:
@@ -726,11 +766,11 @@ class _Memory:
         is an answer later) and the places seen, newest first, at most :data:`MAX_DONES`."""
         answers = self.answers()
         cached = self._dones  # the same answers (list) and no name added: the same list
-        if cached is None or cached[0] is not answers or cached[1:3] != (len(self.page_names), len(self.seen_names)):
+        if cached is None or cached[0] is not answers or cached[1:3] != (self.page_names.version, len(self.seen_names)):
             # each of the three is normalised, without empty items or repeats (as _unique leaves a list): only
             # repeats across them are dropped
             said = list(dict.fromkeys(chain(answers, reversed(self.page_names), reversed(self.seen_names))))[:MAX_DONES]
-            cached = self._dones = (answers, len(self.page_names), len(self.seen_names),
+            cached = self._dones = (answers, self.page_names.version, len(self.seen_names),
                                     ["done"] + [f"done [{a}]" for a in said])
         return cached[3]
 

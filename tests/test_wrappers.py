@@ -257,6 +257,17 @@ def test_oracle_actions_are_candidates(env_id):
     env.close()
 
 
+def test_an_answer_on_a_page_read_again_is_a_candidate():
+    """assist-012 asks twice which of the same two recipes wins a comparison; the second time the recipe pages
+    were read before this episode, and the names on the page read last must be that page's (until stop 34 they
+    stayed the last new page's, and the answer fell out of the capped ``done`` list: the whole-suite run missed
+    ``done [Bowery Breakfast Plate]``)."""
+    env = DiscreteActions(gym.make("EWA-Assistant-v0"))
+    misses, _most, metrics, _ = oracle_through_discrete(env, "assist-012")
+    env.close()
+    assert misses == [] and metrics["overall"], misses
+
+
 @pytest.mark.parametrize("env_id", ["EWA-Cooking-v0", "EWA-Shopping-v0", "EWA-Navigation-v0", "EWA-Traveling-v0",
                                     "EWA-Geolocation-v0"])
 def test_hard_tier_oracle_actions_are_candidates(env_id):

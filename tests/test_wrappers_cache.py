@@ -403,7 +403,7 @@ def _dones_from_the_first_names(monkeypatch):
 
     def short(self):
         names = self.page_names
-        self.page_names = wrappers._UniqueList(list(names)[-5:])
+        self.page_names = wrappers._RecentNames(list(names)[-5:])
         try:
             return real(self)
         finally:
@@ -521,7 +521,7 @@ def test_dones_are_the_first_of_the_answers_names_and_places_joined():
         answers = list(dict.fromkeys(rng.choice(words, int(rng.integers(0, 200)))))
         memory._answers = answers
         memory.answers = lambda limit=3, a=answers: a  # the answers as drawn
-        memory.page_names = wrappers._UniqueList(list(rng.choice(words, int(rng.integers(0, 300)))))
+        memory.page_names = wrappers._RecentNames(list(rng.choice(words, int(rng.integers(0, 300)))))
         memory.seen_names = wrappers._UniqueList(list(rng.choice(words, int(rng.integers(0, 300)))))
         said = list(dict.fromkeys([*answers, *reversed(memory.page_names), *reversed(memory.seen_names)]))
         assert memory.dones() == ["done"] + [f"done [{a}]" for a in said[: wrappers.MAX_DONES]]
