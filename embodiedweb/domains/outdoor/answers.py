@@ -875,10 +875,16 @@ def _word_forms(word: str) -> set[str]:
 _CHOICE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
 
 
+#: what joins a denied option to the next one it denies too ("not an otter or a beaver", "not otter, nor beaver");
+#: after a comma, "or" offers an alternative ("beaver, not otter, or otter" names otter)
+_OR_NEXT = re.compile(r"\s*(?:,\s*nor|nor|or)\s+(?:(?:the|an?)\s+)?", re.IGNORECASE)
+
+
 def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
     """The answer names exactly one option, the right one; an option firmly denied (:func:`_denied`, the number
     judge's rule: "a beaver, not an otter", "not an otter but a beaver") is no option named, and denying the
-    right one fails ("not a beaver"), as does an answer that only denies ("not an otter")."""
+    right one fails ("not a beaver"), as does an answer that only denies ("not an otter"); a denial reaches the
+    options joined to it by "or" or "nor" ("not an otter or a beaver" names neither)."""
     choices = [str(c) for c in fact["choices"]]
     gold = str(fact["value"])
     if gold not in choices:
@@ -888,8 +894,7 @@ def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
     opts = sorted(((tuple(re.findall(r"[a-z0-9]+", fold(c).replace("'", ""))), c) for c in choices),
                   key=lambda o: -len(o[0]))
     used = [False] * len(tokens)
-    named: list[str] = []
-    denied: list[str] = []
+    hits: list[tuple[int, int, str]] = []  # (start, end, option) of each option named, in the answer's order
     for words, label in opts:
         if not words:
             continue
@@ -899,9 +904,19 @@ def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
                 continue
             if all(tokens[i + k] == words[k] for k in range(n - 1)) and tokens[i + n - 1] in _word_forms(words[-1]):
                 used[i:i + n] = [True] * n
-                into = denied if _denied(text, found[i].start()) else named
-                if label not in into:
-                    into.append(label)
+                hits.append((found[i].start(), found[i + n - 1].end(), label))
+    named: list[str] = []
+    denied: list[str] = []
+    before: tuple[int, bool] | None = None  # the end of the option named before and whether it was denied
+    for start, end, label in sorted(hits):
+        # "not an otter or a beaver" denies both (neither), as "not 43 or 38" would
+        carried = before is not None and before[1] and _OR_NEXT.fullmatch(text, before[0], start) is not None
+        into = denied if carried or _denied(text, start) else named
+        if label not in into:
+            into.append(label)
+        before = (end, into is denied)
+    rank = {label: i for i, (_words, label) in enumerate(opts)}
+    named.sort(key=rank.__getitem__)  # (the options' order, longest first, in the messages)
     if gold in denied:
         return Verdict(False, f"the answer denies {gold}")
     if not named:

@@ -74,15 +74,15 @@ GUIDED_SHARE = 0.25
 def guided(world_state: dict[str, Any], directions: dict[str, Any], radius_m: float = DIRECTIONS_NEAR_M) -> bool:
     """Directions could guide the walk: when they were asked for (their ``at``), the walker stood within
     ``radius_m`` of their route (the map's shortest walk from ``from_node`` to ``to_node``), or on the block
-    their start names (a block's name, "W 47th St between 8th Ave & 9th Ave", which the map places at the
-    block's middle node: a walker anywhere on that block asked from where it stands). Directions from a corner
+    their start is on or ends at (a block's name, "W 47th St between 8th Ave & 9th Ave", which the map places at
+    the block's middle node, or one of its corners: a walker anywhere on that block asked from where it stands). Directions from a corner
     far off, whose route the walker never stood near, tell it nothing about its own way."""
     here = stood_at(world_state, int(directions.get("at", 0)))
     frm, to = directions.get("from_node"), directions.get("to_node")
     if here is None or frm is None or to is None:
         return False
     c = city()
-    if here != frm and " between " in c.intersection_name(frm) and c.intersection_name(here) == c.intersection_name(frm):
+    if here != frm and frm in c.block_nodes(here):
         return True
     around = c.within_walk(here, radius_m) | {here}
     return any(n in around for n in c.route(frm, to) or [frm])
@@ -93,12 +93,20 @@ def walk_start(world_state: dict[str, Any], task: Task) -> str | None:
     return (world_state.get("path") or [task.embodied.get("start")])[0]
 
 
-def way_ahead(world_state: dict[str, Any], directions: dict[str, Any], goal: str, way_m: float) -> bool:
-    """When the directions were asked for, the walker's walking distance to ``goal`` was at least
-    :data:`GUIDED_SHARE` of ``way_m`` (the walk's or the leg's whole way): directions fetched a few steps
-    short of the goal, once the walker had found its way there without them, guided nothing."""
-    here = stood_at(world_state, int(directions.get("at", 0)))
-    return here is not None and city().shortest_length(here, goal) >= GUIDED_SHARE * way_m
+def way_ahead(world_state: dict[str, Any], directions: dict[str, Any], goal: str, way_m: float,
+              since: int | None = None) -> bool:
+    """Until the directions were asked for, the walk (from step ``since``, the leg's beginning; from the start by
+    default) never came closer to ``goal`` than :data:`GUIDED_SHARE` of ``way_m`` (the walk's or the leg's whole
+    way): directions fetched once the walker had found its way near the goal without them guided nothing, and
+    walking back from there before asking changes nothing (its closest approach counts, not where it stood)."""
+    path, at = _timed_path(world_state)
+    asked = int(directions.get("at", 0))
+    first = 0 if since is None else max(bisect_right(at, since) - 1, 0)
+    last = bisect_right(at, asked)  # the nodes reached by the step it asked at
+    if last <= first:
+        return False
+    to_goal = city().distances_to(goal)
+    return min(to_goal.get(n, math.inf) for n in path[first:last]) >= GUIDED_SHARE * way_m
 
 
 def checkpoints(path: list[str], n: int = 3) -> list[str]:

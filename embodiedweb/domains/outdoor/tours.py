@@ -34,7 +34,15 @@ import itertools
 from typing import Any
 
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.common import arrival_step, city, near, walk_start, way_ahead
+from embodiedweb.domains.outdoor.common import (
+    DIRECTIONS_NEAR_M,
+    arrival_step,
+    city,
+    guided,
+    near,
+    walk_start,
+    way_ahead,
+)
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -60,17 +68,29 @@ def directions_before(web_state: dict[str, Any], node: str, arrived: int | None)
 
 def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | None]) -> list[bool]:
     """For each place, the map gave directions to it that could guide its leg (the walk to it from the place
-    reached before it, or from the start for the first): asked before the walk first reached the place, and
-    either before the leg began (before the walk reached the previous place: planned ahead) or while at least
-    :data:`~embodiedweb.domains.outdoor.common.GUIDED_SHARE` of the leg was still ahead
-    (:func:`~embodiedweb.domains.outdoor.common.way_ahead`). A place never reached needs directions at any
-    step (its leg never happened)."""
+    reached before it, or from the start for the first), asked before the walk first reached the place:
+
+    - before the leg began (before the walk reached the previous place: planned ahead), from the start or from a
+      place of the tour (within :data:`~embodiedweb.domains.outdoor.common.DIRECTIONS_NEAR_M` of one: a leg of
+      the tour; directions from a corner nowhere on the tour plan nothing);
+    - or during the leg, guiding the walker (:func:`~embodiedweb.domains.outdoor.common.guided`: it stood near
+      their route or asked from its block) while the leg had not yet come within
+      :data:`~embodiedweb.domains.outdoor.common.GUIDED_SHARE` of the leg's length of the place
+      (:func:`~embodiedweb.domains.outdoor.common.way_ahead`).
+
+    A place never reached needs directions at any step (its leg never happened)."""
     dirs = episode.web_state.get("map", {}).get("directions", [])
+    ws = episode.world_state
     order = sorted((a, k) for k, a in enumerate(arrived) if a is not None)
-    start = walk_start(episode.world_state, episode.task)
+    start = walk_start(ws, episode.task)
+    ends = [n for n in (start, *nodes) if n is not None]
     prev: dict[int, tuple[str, int | None]] = {}  # place -> (where its leg began, when)
     for i, (_a, k) in enumerate(order):
         prev[k] = (nodes[order[i - 1][1]], order[i - 1][0]) if i else (start, None)
+
+    def planned(d: dict[str, Any]) -> bool:
+        return any(near(d.get("from_node"), n, DIRECTIONS_NEAR_M) for n in ends)
+
     out = []
     for k, node in enumerate(nodes):
         if arrived[k] is None:
@@ -79,8 +99,8 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
         frm, began = prev[k]
         leg = city().shortest_length(frm, node)
         out.append(any(near(d.get("to_node"), node) and int(d.get("at", 0)) < arrived[k]
-                       and ((began is not None and int(d.get("at", 0)) < began)
-                            or way_ahead(episode.world_state, d, node, leg)) for d in dirs))
+                       and ((began is not None and int(d.get("at", 0)) < began and planned(d))
+                            or (guided(ws, d) and way_ahead(ws, d, node, leg, began))) for d in dirs))
     return out
 
 

@@ -702,6 +702,15 @@ class City:
             if form:
                 self._address_index.setdefault(form, pid)
 
+    def block_nodes(self, node_id: str) -> frozenset[str]:
+        """The nodes of the block a mid-block node lies on (the nodes the street world names as it, "W 47th St
+        between 8th Ave & 9th Ave") and the corners at its two ends; empty for a corner or an unknown node."""
+        if node_id not in self._on_chain or " between " not in self.intersection_name(node_id):
+            return frozenset()
+        nodes_ = self._chains[self._on_chain[node_id][0]][0]
+        name = self.intersection_name(node_id)
+        return frozenset([nodes_[0], nodes_[-1], *(n for n in nodes_[1:-1] if self.intersection_name(n) == name)])
+
     def _block_middle(self, text: str) -> str | None:
         """The middle node of the block a name like ``"W 47th St between 8th Ave & 9th Ave"`` names (the name the
         street world gives every node of that block, :meth:`intersection_name`): the block as a place, not one

@@ -136,7 +136,10 @@ STYLES = ["Art Deco", "Beaux-Arts", "Gothic Revival", "Georgian", "Georgian Revi
     ("not an otter but a beaver", OK),
     ("It isn't an otter; it is a beaver.", OK),
     ("a beaver rather than an otter", OK),
-    ("beavers, not otters or herons", no("names 2 options (beaver, heron); give one")),  # only the next is denied
+    ("beavers, not otters or herons", OK),  # "not X or Y" denies both (neither); until stop 34's review only X
+    ("not an otter or a beaver", no("the answer denies beaver")),  # neither: passed all 37 choice tasks before
+    ("not an otter, nor a beaver", no("the answer denies beaver")),
+    ("not otter or heron; a beaver", OK),
     ("beaver, if not otter", no("names 2 options (beaver, otter); give one")),  # hedges, both orders
     ("otter, if not beaver", no("names 2 options (beaver, otter); give one")),
     ("beaver or maybe otter", no("names 2 options (beaver, otter); give one")),

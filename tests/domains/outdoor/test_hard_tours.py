@@ -312,6 +312,30 @@ def test_red_team_directions_a_step_short_of_each_place_fail(env, tours):
     assert not any(m["web"] for m in results), [t.task_id for m, t in zip(results, tours, strict=True) if m["web"]]
 
 
+class FarCornerPlanner(StreetOracle):
+    """At the start asks the map for directions to every place from a fixed corner far from every tour ("1st Ave &
+    E 58th St"), routes that plan none of the tour's legs, then walks the shortest order without the map (passed
+    all 48 tours before the planning rule wanted directions from the start or a place of the tour; a review in
+    stop 34)."""
+
+    def plan(self) -> Any:
+        by_place = {s["place"]: s for s in self.task.goal["tour"]}
+        yield "switch_environment"
+        for s in self.task.goal["tour"]:
+            yield "goto [/map/directions?" + urlencode({"from": "1st Ave & E 58th St", "to": s["name"]}) + "]"
+        for p in self.task.goal["best_order"]:
+            yield from self.walk_to(by_place[p]["node"])
+        yield "stop"
+
+
+def test_red_team_directions_from_a_far_corner_fail(env, tours):
+    far = city().locate("1st Ave & E 58th St").node_id
+    assert all(city().shortest_length(far, s["node"]) > 300 for t in tours for s in t.goal["tour"])
+    results = [play(env, FarCornerPlanner(t), t.task_id) for t in tours]
+    assert all(m["places_reached"] == len(t.goal["tour"]) for m, t in zip(results, tours, strict=True))
+    assert not any(m["web"] for m in results), [t.task_id for m, t in zip(results, tours, strict=True) if m["web"]]
+
+
 def test_genuine_alternatives_pass(env, tours):
     """Directions asked on the way from each place to the next; the map's place pages instead of the wiki; a
     small detour within the limit; a stop one node short of the last place: all pass."""
@@ -378,6 +402,7 @@ def toy():
 def ep(goal, path, dirs, answer="stop"):
     t = Task(task_id="t", env_id=NAV, instruction="i", goal=goal)
     world = {"node": path[-1], "path": path, "path_at": [0, *range(10, 10 + len(path) - 1)]}
+    dirs = [{"from_node": path[0], **d} for d in dirs]  # asked from the start unless said otherwise
     return Episode(task=t, world_state=world, web_state={"map": {"directions": dirs}}, answer=answer, steps=1, switches=0)
 
 
