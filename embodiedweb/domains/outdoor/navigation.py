@@ -2,8 +2,8 @@
 
 Metrics: ``web`` = the map gave directions to the destination (asked for by its name, its address or a
 point within the goal radius; from any start whose route passed near the walker as it asked) before the walk
-first reached it, while at least a quarter of the way was still ahead (directions fetched after arriving,
-a step or two short of it, or from a corner far off, guided nothing); ``embodied`` = the agent stopped on the destination's node or
+first reached it, before the walk had come within a quarter of the way of it (directions fetched after
+arriving, once the walker had found the destination without them, or from a corner far off, guided nothing); ``embodied`` = the agent stopped on the destination's node or
 within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it along the street; ``overall`` = both; ``completion`` = fraction of the sub-goals
 (directions obtained, each checkpoint of the ground-truth route passed, destination reached on stop).
 
@@ -53,8 +53,9 @@ class NavigationDomain(StreetDomain):
     #: 3: and only when the walker, as it asked, stood near their route (not from a corner far off)
     #: 4: the hard tier's walking tours (``goal.tour``): every place reached within a walking limit, directions
     #: to each before reaching it, a stop at one of them (single destinations are checked as in 3)
-    #: 5: directions count only while at least a quarter of the way (a tour's leg) was still ahead (asked a
-    #: node or two short of the goal, they guided nothing); asked from the walker's own block by its name, they
+    #: 5: directions count only if the walk (a tour's leg) had not yet come within a quarter of the way of the goal
+    #: (asked once the walker had found the goal without them, they guided nothing); a tour's directions planned
+    #: ahead start at the start or a tour place; asked from the walker's own block (its name or a corner), they
     #: count wherever on the block it stood
     checker_version = 5
     heuristic = "baselines.street_heuristic:NavigationHeuristic"
@@ -101,7 +102,7 @@ class NavigationDomain(StreetDomain):
         start = walk_start(episode.world_state, episode.task)
         way = city().shortest_length(start, g["dest_node"]) if start in city().nodes else 0.0
         # directions fetched after the walk first reached the destination, from a start far from the walker
-        # (a route it never stood near), or with less than a quarter of the way left, guided nothing
+        # (a route it never stood near), or once the walk had come within a quarter of the way, guided nothing
         web = any(near(d.get("to_node"), g["dest_node"]) and (arrived is None or int(d.get("at", 0)) < arrived)
                   and guided(episode.world_state, d) and way_ahead(episode.world_state, d, g["dest_node"], way)
                   for d in dirs)

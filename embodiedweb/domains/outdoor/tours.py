@@ -17,13 +17,13 @@ directions log, never pages:
   and the episode ended with ``stop`` within the radius of one of the places once all were reached;
 - ``web``: for each place, the map gave directions to it (to its node or a point within the radius) before
   the walk first reached it, and either before its leg began (the walk had not yet reached the place visited
-  before it) or while at least a quarter of the leg was still ahead (:func:`directions_per_leg`; directions
-  fetched a step short of a place the walker had found without them guided nothing). Unlike a single destination's rule (:func:`~.common.guided`, which wants the
-  walker to stand near the route as it asks), directions count here from any start: a tour is planned by
-  asking how far the places are from the start corner and from each other, before walking, so directions
-  from another place or from the start asked while the walker stands elsewhere are the planning the task
-  asks for. That cannot stand in for identifying a place: directions to a place do not reach it, and
-  ``embodied`` still wants the walk there;
+  before it), from the start or a tour place, or during the leg, guiding the walker, before the leg came within
+  a quarter of its length of the place (:func:`directions_per_leg`; directions fetched once the walker had
+  found a place without them, or from a corner nowhere on the tour, guided nothing). Unlike a single
+  destination's rule (:func:`~.common.guided`, which wants the walker to stand near the route as it asks),
+  directions planned ahead count from the start or a tour place wherever the walker stands: a tour is planned by
+  asking how far the places are from the start corner and from each other, before walking. That cannot stand in
+  for identifying a place: directions to a place do not reach it, and ``embodied`` still wants the walk there;
 - ``overall`` = both; ``completion`` = the fraction of the sub-goals: each place reached, directions to each,
   the walk within the limit (once every place was reached: standing still is no sub-goal done), the stop.
 """
