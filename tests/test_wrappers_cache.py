@@ -489,19 +489,7 @@ ODD_VIEWS = [
 def test_a_views_reading_equals_the_whole_texts():
     """``_view_reading`` reads a view's places line by line and its kinds in one scan; on odd views and every
     view of random episodes of every env it equals the two patterns run over the whole text."""
-    views = list(ODD_VIEWS)
-    for env_id in IDS:
-        env = gym.make(env_id)
-        rng = np.random.default_rng(2)
-        obs, info = env.reset(seed=2)
-        for _ in range(150):
-            views.append(str(obs.get("embodied_text", "")))
-            adm = [a for a in info["admissible_actions"] if not a.startswith("stop")]
-            obs, _, term, trunc, info = env.step(adm[int(rng.integers(len(adm)))] if adm else "noop")
-            if term or trunc:
-                obs, info = env.reset()
-        env.close()
-    views = list(dict.fromkeys(views))
+    views = list(dict.fromkeys(list(ODD_VIEWS) + random_play_texts("embodied_text", 150, seed=2)))
     assert sum(bool(wrappers._view_reading(v)[0]) for v in views) >= 10  # views with places in sight
     assert sum(bool(wrappers._view_reading(v)[1]) for v in views) > 20  # kitchen views
     for view in views:
@@ -589,22 +577,27 @@ ODD_PAGES = [
 ]
 
 
-def test_a_pages_reading_line_by_line_equals_the_whole_texts():
-    """``_page`` reads a page line by line through caches of lines without their ids; on odd pages, and on
-    every page of random episodes of every env, it equals reading the whole text afresh."""
-    pages = list(ODD_PAGES)
+def random_play_texts(field: str, steps: int, seed: int) -> list[str]:
+    """The observation ``field`` at each of ``steps`` random admissible steps (never ``stop``) of every env."""
+    texts = []
     for env_id in IDS:
         env = gym.make(env_id)
-        rng = np.random.default_rng(1)
-        obs, info = env.reset(seed=1)
-        for _ in range(200):
-            pages.append(str(obs.get("web_text", "")))
+        rng = np.random.default_rng(seed)
+        obs, info = env.reset(seed=seed)
+        for _ in range(steps):
+            texts.append(str(obs.get(field, "")))
             adm = [a for a in info["admissible_actions"] if not a.startswith("stop")]
             obs, _, term, trunc, info = env.step(adm[int(rng.integers(len(adm)))] if adm else "noop")
             if term or trunc:
                 obs, info = env.reset()
         env.close()
-    pages = list(dict.fromkeys(pages))
+    return texts
+
+
+def test_a_pages_reading_line_by_line_equals_the_whole_texts():
+    """``_page`` reads a page line by line through caches of lines without their ids; on odd pages, and on
+    every page of random episodes of every env, it equals reading the whole text afresh."""
+    pages = list(dict.fromkeys(list(ODD_PAGES) + random_play_texts("web_text", 200, seed=1)))
     assert len(pages) > 150
     for page in pages:
         got = wrappers._page(page)
