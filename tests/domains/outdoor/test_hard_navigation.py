@@ -344,12 +344,13 @@ def test_random_and_perturbed_fail(env, hard_tasks):
     assert perturbed / len(tasks) <= 0.02 and wins == 0, (perturbed, wins)
 
 
-@pytest.mark.parametrize("name", ["DirectionsOneNodeEarly", "DirectionsOneNodeEarlyFromStart", "AskFromMidBlock",
-                                  "AskAtBlockEnd"])
+@pytest.mark.parametrize("name", ["DirectionsOneNodeEarly", "DirectionsOneNodeEarlyFromStart", "WalkBackThenAsk",
+                                  "AskFromMidBlock", "AskAtBlockEnd"])
 def test_directions_rules_on_the_hard_tier(hard_tasks, name):
     """The standard tier's red-team agents of navigation checker version 5 on every hard single destination:
-    directions asked a step short of the destination guide nothing (they passed all 120 before); directions
-    asked mid-block from the block's name count (43 of 120 failed when the walker stood mid-block)."""
+    directions asked a step short of the destination, or after walking back from there, guide nothing (they passed
+    all 120 before); directions asked mid-block from the block's name count (43 of 120 failed when the walker stood
+    mid-block)."""
     from tests.domains.outdoor import redteam as rt
     from tests.redteam import run
 
