@@ -142,6 +142,11 @@ def short_address(address: str) -> str:
     return re.sub(r",\s*New York,\s*NY\s*\d{5}$", "", address)
 
 
+def with_article(label: str) -> str:
+    """``label`` after its indefinite article: "an educational institution", "a museum" (by the first letter)."""
+    return ("an " if label[:1].lower() in "aeiou" else "a ") + label
+
+
 def _round_m(d: float) -> int:
     return int(round(d / 10.0) * 10)
 
@@ -198,7 +203,7 @@ def _place_article(p: dict[str, Any], places: list[dict[str, Any]], ids: set[str
     style_link = f"[[{sslug}|{style}]]" if sslug else style
     arch_slugs = _architect_slugs(architect) if architect else []
 
-    lead = f"{name} is a {label} in [[{hslug}|{hood}]], [[manhattan|Manhattan]], New York City, at {addr} ({p['cross_streets']})."
+    lead = f"{name} is {with_article(label)} in [[{hslug}|{hood}]], [[manhattan|Manhattan]], New York City, at {addr} ({p['cross_streets']})."
     bits = []
     if year:
         bits.append(f"It was completed in {year}")

@@ -129,3 +129,13 @@ def test_wiki_puts_each_place_where_the_map_and_checkers_do(articles):
     assert checked >= 140
     # the only statements of the kind "this wiki records nothing" are gone (they contradicted the history)
     assert not any("This wiki records no architect" in wiki_gen.article_text(a) for a in articles)
+
+
+def test_a_lead_sentence_takes_the_right_article(articles):
+    """"is an educational institution", "is a museum" (stop 35: five place articles said "is a educational
+    institution"); the article follows the label's first letter (:func:`wiki_gen.with_article`)."""
+    leads = [a["lead"] for a in articles if a.get("kind") == "place"]
+    assert not [x for x in leads if re.search(r"\bis a [aeiouAEIOU]", x)]
+    assert sum(" is an educational institution " in x for x in leads) == 5
+    assert wiki_gen.with_article("educational institution") == "an educational institution"
+    assert wiki_gen.with_article("museum") == "a museum"
