@@ -62,7 +62,14 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   initials' dots stand between them (:data:`_IN_NAME`), and one comma after a surname said first
   (:data:`_AFTER_SURNAME`), which does not take given names that begin another person named forwards; so "Tariq
   Szabó & Yusuf F. Boateng" (or with ", ", "; ", " / ", a new line) names those two and no Yusuf Szabó, while
-  "Szabó, Tariq" and "Papadakis, Inès V." name Tariq Szabó and Inès V. Papadakis.
+  "Szabó, Tariq" and "Papadakis, Inès V." name Tariq Szabó and Inès V. Papadakis; so do "Szabó Tariq" and "Papadakis
+  Inès V." (no name of the wiki is another's reversed). A name written with a word of another person of ``others``
+  (a given name in full, a surname or a part of one) inside it or right beside it names neither (:func:`_merged`: the
+  wiki gives no middle names): "Omar Reid Tanaka", "Yusuf Tariq Szabó", "Reid Omar Tanaka", "Yusuf Fenwick Boateng"
+  fail the answer, while "Dr. Omar Reid led it" names Omar Reid. A person firmly denied is no person named, by the
+  number judge's rule (:func:`_denied`), and the denial reaches the people joined to it by "or" or "nor": "Omar Reid
+  (not Tariq Szabó)", "not Tariq Szabó but Omar Reid" pass; "Omar Reid, if not Tariq Szabó", "Omar Reid or not Tariq
+  Szabó" name two; "not Omar Reid" and "not Tariq Szabó or Omar Reid" deny the right one.
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
   (plurals, case, hyphens and accents aside); naming two or more options fails. An option firmly denied is
   no option named, by the number judge's rule (:func:`_denied`): "a beaver, not an otter", "It shows a beaver
@@ -681,11 +688,19 @@ def _name_words(text: str) -> list[tuple[str, tuple[str, ...], str]]:
     a possessive's ending dropped ("Papadakis's" = "papadakis"), other apostrophes dropped ("O'Neill" = "oneill"),
     a hyphenated word one word made of its parts ("Tanaka–Reid" = "tanakareid", parts "tanaka", "reid"), initials
     split ("I.M." = "i", "m")."""
-    t = _POSSESSIVE.sub("", fold(text)).replace("'", "")
+    return [(w, parts, gap) for w, parts, gap, _start, _end in _name_words_at(text)]
+
+
+def _name_words_at(text: str) -> list[tuple[str, tuple[str, ...], str, int, int]]:
+    """As :func:`_name_words`, with where each word starts and ends in ``fold(text)`` (for :func:`_denied`)."""
+    folded = fold(text)
+    dropped = {i for m in _POSSESSIVE.finditer(folded) for i in range(m.start(), m.end())}
+    at = [i for i, c in enumerate(folded) if c != "'" and i not in dropped]
+    t = "".join(folded[i] for i in at)
     out, end = [], 0
     for m in _NAME_WORD.finditer(t):
         parts = tuple(re.split(f"[{_HYPHENS}]", m.group(0)))
-        out.append(("".join(parts), parts, t[end:m.start()]))
+        out.append(("".join(parts), parts, t[end:m.start()], at[m.start()], at[m.end() - 1] + 1))
         end = m.end()
     return out
 
@@ -779,62 +794,140 @@ def _named_forwards(tokens: list[str], gaps: Sequence[str], s: int, p: Person) -
 
 def names_person(tokens: list[str], p: Person, gaps: Sequence[str] | None = None,
                  listed: frozenset[int] = frozenset()) -> bool:
-    """Whether the answer's ``tokens`` name ``p``: its surname (its own particles optional; a hyphenated one may
-    have a space for the hyphen) with a given name of ``p`` (in full or as an initial) right before it, or after it
-    its first given name in full ("Whitfield, Ana") or all its two or more given names ("Pei, I. M."). ``gaps``
-    (the text before each token, :func:`_name_words`; none: the words of one run) keep a name within one item of a
-    list: only spaces and initials' dots stand between its words (:data:`_IN_NAME`), and one comma after a surname
-    said first (:data:`_AFTER_SURNAME`); but a surname said first does not take, across a comma, given names that
-    begin another person named forwards (``listed``, the indexes where one begins): "Szabó, Yusuf F. Boateng" lists
-    Szabó and Yusuf F. Boateng, "Szabó, Tariq" is Tariq Szabó."""
+    """Whether the answer's ``tokens`` name ``p`` (:func:`name_spans`)."""
+    return bool(name_spans(tokens, p, gaps, listed))
+
+
+def name_spans(tokens: list[str], p: Person, gaps: Sequence[str] | None = None,
+               listed: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
+    """Where the answer's ``tokens`` name ``p``, as ``(first token, token after the last)`` of each naming: its
+    surname (its own particles optional; a hyphenated one may have a space for the hyphen) with a given name of ``p``
+    (in full or as an initial) right before it (and the person's other given names before that, if written), or
+    after it its first given name in full ("Whitfield, Ana") or all its two or more given names ("Pei, I. M.").
+    ``gaps`` (the text before each token, :func:`_name_words`; none: the words of one run) keep a name within one
+    item of a list: only spaces and initials' dots stand between its words (:data:`_IN_NAME`), and one comma after a
+    surname said first (:data:`_AFTER_SURNAME`); but a surname said first does not take, across a comma, given
+    names that begin another person named forwards (``listed``, the indexes where one begins): "Szabó, Yusuf F.
+    Boateng" lists Szabó and Yusuf F. Boateng, "Szabó, Tariq" is Tariq Szabó. A surname said first may be followed by
+    the given names without a comma too ("Szabó Tariq"; stop 35: no name of the wiki is another's reversed)."""
     gaps = gaps if gaps is not None else [""] * len(tokens)
+    out: list[tuple[int, int]] = []
     for j in range(len(tokens)):
         end = _surname_at(tokens, gaps, j, p)
         if end < 0:
             continue
-        if not p.given:
-            return True
         i = j
         for part in reversed(p.particles):
             if i > 0 and tokens[i - 1] == part and _IN_NAME.fullmatch(gaps[i]):
                 i -= 1
+        if not p.given:
+            out.append((i, end))
+            continue
         if i > 0 and _IN_NAME.fullmatch(gaps[i]) and any(_same_given(tokens[i - 1], g) for g in p.given):
-            return True
+            # the given names written before it, in their order ("Yusuf F. Boateng" from "yusuf")
+            m = max(x for x, g in enumerate(p.given) if _same_given(tokens[i - 1], g))
+            k = i - 1
+            while m > 0 and k > 0 and _IN_NAME.fullmatch(gaps[k]) and _same_given(tokens[k - 1], p.given[m - 1]):
+                k, m = k - 1, m - 1
+            out.append((k, end))
+            continue
         after = tokens[end:end + len(p.given)]
         if not after or not _AFTER_SURNAME.fullmatch(gaps[end]) or "," in gaps[end] and end in listed:
             continue
-        if after[0] == p.given[0] and len(after[0]) > 1:
-            return True  # "Whitfield, Ana" (but not "Ortega, a stonemason")
-        if len(after) == len(p.given) > 1 and all(map(_same_given, after, p.given)) and all(
+        if after[0] == p.given[0] and len(after[0]) > 1:  # "Whitfield, Ana" (but not "Ortega, a stonemason")
+            k, m = end + 1, 1  # and its other given names, if written ("Papadakis Inès V.")
+            while m < len(p.given) and k < len(tokens) and _IN_NAME.fullmatch(gaps[k]) and \
+                    _same_given(tokens[k], p.given[m]):
+                k, m = k + 1, m + 1
+            out.append((i, k))
+        elif len(after) == len(p.given) > 1 and all(map(_same_given, after, p.given)) and all(
                 _IN_NAME.fullmatch(gaps[k]) for k in range(end + 1, end + len(after))):
-            return True  # "Pei, I. M."
-    return False
+            out.append((i, end + len(after)))  # "Pei, I. M."
+    return out
+
+
+def _name_vocabulary(people: Iterable[Person]) -> set[str]:
+    """The words of these people's names that only a name has: given names in full, surnames and a hyphenated
+    surname's parts (no initials, particles, firm words or :data:`NOT_NAMES`)."""
+    words = {w for p in people for w in (*p.given, p.surname, *p.parts)}
+    return {w for w in words if len(w) > 1 and w not in PARTICLES | FIRM_WORDS | NOT_NAMES}
+
+
+def _merged(tokens: list[str], gaps: Sequence[str], span: tuple[int, int], foreign: set[str]) -> str | None:
+    """The word of another person's name (``foreign``) written as part of the name at ``span``, if any: inside it
+    (standing for an initial: "Yusuf Fenwick Boateng"), right before it or right after it (particles aside) with only
+    spaces or dots between ("Omar Reid Tanaka", "Yusuf Tariq Szabó", "Szabó Tariq Boateng"). The wiki gives no
+    middle names, so such a run is one name made of two people's words: it names neither (stop 35)."""
+    s, e = span
+    for k in range(s, e):
+        if tokens[k] in foreign:
+            return tokens[k]
+    if s > 0 and _IN_NAME.fullmatch(gaps[s]) and tokens[s - 1] in foreign:
+        return tokens[s - 1]
+    k = e
+    while k < len(tokens) and tokens[k] in PARTICLES and _IN_NAME.fullmatch(gaps[k]):
+        k += 1
+    if k < len(tokens) and _IN_NAME.fullmatch(gaps[k]) and tokens[k] in foreign:
+        return tokens[k]
+    return None
 
 
 def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdict:
-    words = _name_words(text)
-    tokens, gaps = [w for w, _ps, _g in words], [g for _w, _ps, g in words]
+    """Every person of the fact (or of one alias) named and no other person of ``others`` (module docstring). A
+    naming firmly denied (:func:`_denied`, the number and choice judges' rule: "Omar Reid (not Tariq Szabó)", "not
+    Tariq Szabó but Omar Reid") names no one, and a denial reaches the people joined to it by "or" or "nor" ("not
+    Tariq Szabó or Omar Reid" names neither); the right person denied fails ("not Omar Reid"), as a hedge beside a
+    denial still names two ("Omar Reid, if not Tariq Szabó"). A name written with a word of another person's name
+    (:func:`_merged`: "Omar Reid Tanaka", "Yusuf Tariq Szabó") names neither and fails the answer (stop 35)."""
+    words = _name_words_at(text)
+    tokens, gaps = [w for w, _ps, _g, _s, _e in words], [g for _w, _ps, g, _s, _e in words]
+    folded = fold(text)
     golds = [parse_names(str(fact["value"]))] + [parse_names(str(a)) for a in fact.get("aliases") or ()]
     golds = [g for g in golds if g]
     if not golds:
         raise ValueError("no name in the fact")
-    people = {p for g in golds for p in g} | {p for other in others for p in parse_names(other)}
+    mine = {p for g in golds for p in g}
+    people = mine | {p for other in others for p in parse_names(other)}
     listed = frozenset(s for s in range(len(tokens)) for p in people if _named_forwards(tokens, gaps, s, p))
+    foreign = _name_vocabulary(people) - _name_vocabulary(mine)
+    # every naming of every person (and every surname said alone as a list item), in the answer's order, with
+    # whether it is denied: by a denial right before it, or by the denied naming before it joined by "or"/"nor"
+    found: list[tuple[int, int, Person, str | None]] = []  # (start, end in ``folded``, person, merged word)
+    for p in people:
+        for span in name_spans(tokens, p, gaps, listed):
+            found.append((words[span[0]][3], words[span[1] - 1][4], p, _merged(tokens, gaps, span, foreign)))
+    for start, end, key in _names_alone(text):
+        for p in people:
+            if (*p.particles, p.surname) == key and p not in mine and not any(p.surname == q.surname for q in mine):
+                found.append((start, end, p, None))
+    named: list[tuple[Person, str | None]] = []
+    denied: set[Person] = set()
+    before: tuple[int, bool] | None = None
+    for start, end, p, merged in sorted(found, key=lambda f: (f[0], f[1])):
+        carried = before is not None and before[1] and _OR_NEXT.fullmatch(folded, before[0], start) is not None
+        if carried or _denied(folded, start):
+            denied.add(p)
+            before = (end, True)
+        else:
+            named.append((p, merged))
+            before = (end, False)
+    clean = {p for p, merged in named if merged is None}
     missing: list[Person] = []
     for gold in golds:  # the value, then each alias
-        missing = [p for p in gold if not names_person(tokens, p, gaps, listed)]
+        missing = [p for p in gold if p not in clean]
         if not missing:
             break
+    for p, merged in named:
+        if merged is not None and p in mine:
+            return Verdict(False, f"{p} is written with {merged!r}, a word of another person's name: one name of "
+                                  f"two people's words names neither")
     if missing:
+        if missing[0] in denied:
+            return Verdict(False, f"the answer denies {missing[0]}")
         return Verdict(False, f"does not name {missing[0]}")
-    mine = {p for g in golds for p in g}
-    alone = _names_alone(text)
-    for other in others:
-        for p in parse_names(other):
-            if p not in mine and not any(_same_person(p, q) for q in mine) and (
-                    names_person(tokens, p, gaps, listed) or (*p.particles, p.surname) in alone
-                    and not any(p.surname == q.surname for q in mine)):
-                return Verdict(False, f"also names {p}")
+    for p, _merged_word in named:
+        if p not in mine and not any(_same_person(p, q) for q in mine):
+            return Verdict(False, f"also names {p}")
     return Verdict(True)
 
 
@@ -845,14 +938,17 @@ _HEDGE_FILLER = NOT_NAMES | {"perhaps", "maybe", "possibly", "probably", "likely
 _LIST_BREAK = re.compile(r"\s*(?:[;,/()\[\]&+|\n]|\bor\b|\band\b|\bnor\b|\bwith\b)\s*")
 
 
-def _names_alone(text: str) -> set[tuple[str, ...]]:
+def _names_alone(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
     """The stretches of an answer that are a list item of one name said alone, fillers dropped ("Karlsson, or
-    perhaps Ms. Papadakis" gives ``("papadakis",)``): another person's surname said so names that person."""
-    out = set()
-    for item in _LIST_BREAK.split(_POSSESSIVE.sub("", fold(text))):
-        words = tuple(w for w in _name_tokens(item) if w not in _HEDGE_FILLER)
-        if words:
-            out.add(words)
+    perhaps Ms. Papadakis" gives ``("papadakis",)``), with where the name starts and ends in ``fold(text)``: another
+    person's surname said so names that person."""
+    folded = fold(text)
+    out = []
+    cuts = [0, *(x for m in _LIST_BREAK.finditer(folded) for x in (m.start(), m.end())), len(folded)]
+    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+        kept = [w for w in _name_words_at(folded[a:b]) if w[0] not in _HEDGE_FILLER]
+        if kept:
+            out.append((a + kept[0][3], a + kept[-1][4], tuple(w[0] for w in kept)))
     return out
 
 

@@ -122,8 +122,11 @@ class TravelingDomain(StreetDomain):
     #: article's infobox stated as such is not judged ("2nd floor. It was completed in 1963."), Roman years are read;
     #: 9 (stop 34): a name's words stay within one list item ("Tariq Szabó & Yusuf F. Boateng" names no Yusuf Szabó;
     #: "Szabó, Tariq" still names Tariq Szabó), a hyphenated surname may be written with a space or an en dash, a
-    #: choice's option firmly denied is no option named ("a beaver, not an otter" passes, "not a beaver" fails)
-    checker_version = 9
+    #: choice's option firmly denied is no option named ("a beaver, not an otter" passes, "not a beaver" fails);
+    #: 10 (stop 35): a name written with a word of another person's name names neither ("Omar Reid Tanaka", "Yusuf
+    #: Tariq Szabó"), a person firmly denied is no person named ("Omar Reid (not Tariq Szabó)" passes, "not Omar Reid"
+    #: fails)
+    checker_version = 10
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from embodiedweb.domains.outdoor.answers import parse_time
+from embodiedweb.domains.outdoor.answers import parse_names, parse_time
 from embodiedweb.domains.outdoor.traveling import fact_of, judge_answer
 from embodiedweb.paths import data_dir
 
@@ -27,6 +27,95 @@ NUMBER_HEDGES = {"paren-not": "{a} (not {b})", "formerly": "{a}, formerly {b}", 
                  "semicolon": "{a}; {b}", "newline": "{a}\n{b}"}
 NAME_HEDGES = {"or": "{a} or {b}", "amp": "{a} & {b}", "comma": "{a}, {b}", "semicolon": "{a}; {b}",
                "slash": "{a} / {b}", "newline": "{a}\n{b}", "if-not": "{a}, if not {b}"}
+
+
+#: stop 35's name forms (N1-N3 of the stop 34 review's open items): the right person(s) V and another candidate W of
+#: the same question (the first person of another place's answer whose surname and first name are not V's); W's
+#: surname is S, its first given name G; V's own surname-first form without a comma is "Szabó Tariq"
+NAME_MERGES = {"append-surname": "{v} {s}", "given-before": "{g} {v}", "both-around": "{g} {v} {s}",
+               "surname-first-append": "{vrev} {s}", "every-surname": "{v} {every}"}
+NAME_GENUINE = {"title-role": "Dr. {v} led it", "sentence": "The plaque honours {v} alone.",
+                "surname-first-nocomma": "{vrev}"}
+NAME_DENIALS = {"paren-not": "{v} (not {w})", "comma-not": "{v}, not {w}", "not-but": "not {w} but {v}",
+                "rather-than": "{v} rather than {w}", "isnt": "It isn't {w}; it is {v}.",
+                "instead-of": "{v} instead of {w}"}
+NAME_DENIAL_HEDGES = {"or": "{v} or {w}", "maybe": "{v}, maybe {w}", "if-not": "{v}, if not {w}",
+                      "if-not-swapped": "{w}, if not {v}", "or-not": "{v} or not {w}", "either": "either {v} or {w}",
+                      "not-right": "not {v}", "not-other": "not {w}", "not-other-or-right": "not {w} or {v}",
+                      "not-then-or": "{v}, not {w}, or {w}", "wrong-not-right": "{w} (not {v})",
+                      "not-sure": "{v}, not sure, maybe {w}", "think-not": "{v}, I think not {w}"}
+
+
+STOP_35 = ("N1", "N1N2", "N3", "hedge-name-deny")
+
+
+def name_parts(label: str) -> tuple[list[str], str]:
+    """(given names, surname with its particles) of a written name ("Yusuf F. Boateng": ["Yusuf", "F."],
+    "Boateng"; "Adaeze W. de la Vega": ["Adaeze", "W."], "de la Vega")."""
+    words = label.split()
+    i = len(words) - 1
+    while i > 1 and words[i - 1].lower() in ("de", "la", "van", "der", "di", "del", "le", "da", "von", "du"):
+        i -= 1
+    return words[:i], " ".join(words[i:])
+
+
+def candidates(g: dict[str, Any]) -> list[str]:
+    """The first person of each other place's answer to the same name question whose surname and first name are
+    none of the right people's, in slug order."""
+    from web_sites.wiki import catalog
+
+    gold = parse_names(str(fact_of(g)["value"]))
+    out = []
+    for a in catalog.articles():
+        f = (a.get("world_facts") or {}).get(g["fact"])
+        if a["slug"] == g["slug"] or not f or f.get("kind") != "name":
+            continue
+        p = parse_names(str(f["value"]))[0]
+        if all(p.surname != q.surname and p.given[:1] != q.given[:1] for q in gold) and p.label not in out:
+            out.append(p.label)
+    return out
+
+
+def surnames_after(v: str, others: list[str]) -> str:
+    """Every candidate's surname, in turn, to append to ``v`` as far as the answer length limit allows (40 words,
+    300 characters), leaving out a surname whose bearer has a given name with the first letter of the word before it
+    (so that no two words of the run read as another person: "Halvorsen Gutiérrez" would be Amara H. Gutiérrez)."""
+    from embodiedweb.domains.outdoor.answers import fold
+    from embodiedweb.domains.outdoor.traveling import known_people
+
+    initials: dict[str, set[str]] = {}
+    for value in known_people():
+        for p in parse_names(value):
+            initials.setdefault(p.surname, set()).update(g[0] for g in p.given)
+    words = v.split()
+    out: list[str] = []
+    for o in others:
+        s = name_parts(o)[1]
+        key = "".join(c for c in fold(s.split()[-1]) if c.isalnum())
+        if fold(words[-1])[:1] in initials.get(key, set()) or s in out:
+            continue
+        if len(words) + len(s.split()) > 40 or len(" ".join([*words, s])) > 300:
+            break
+        words += s.split()
+        out.append(s)
+    return " ".join(out)
+
+
+def name_forms(g: dict[str, Any], v: str) -> list[tuple[str, str, str, bool]]:
+    """Stop 35's name forms (:data:`NAME_MERGES`, :data:`NAME_GENUINE`, :data:`NAME_DENIALS`,
+    :data:`NAME_DENIAL_HEDGES`) for the goal ``g`` whose answer is ``v``."""
+    others = candidates(g)
+    w = others[0]
+    given, surname = name_parts(w)
+    people = [name_parts(p.label) for p in parse_names(v)]
+    vrev = " and ".join(f"{s} {' '.join(gs)}" for gs, s in people)
+    every = surnames_after(v, others)
+    fill = {"v": v, "w": w, "g": given[0], "s": surname, "vrev": vrev, "every": every}
+    return ([("N1", k, t.format(**fill), False) for k, t in NAME_MERGES.items()]
+            + [("N1N2", k, t.format(**fill), True) for k, t in NAME_GENUINE.items()
+               if k != "surname-first-nocomma" or " and " not in v]
+            + [("N3", k, t.format(**fill), True) for k, t in NAME_DENIALS.items()]
+            + [("hedge-name-deny", k, t.format(**fill), False) for k, t in NAME_DENIAL_HEDGES.items()])
 
 
 def goals() -> list[tuple[str, str, dict[str, Any]]]:
@@ -44,8 +133,8 @@ def _an(word: str) -> str:
     return ("an " if word[0].lower() in "aeiou" else "a ") + word
 
 
-def forms(f: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
-    """(category, form, answer, genuine) for the fact ``f``."""
+def forms(f: dict[str, Any], g: dict[str, Any] | None = None) -> list[tuple[str, str, str, bool]]:
+    """(category, form, answer, genuine) for the fact ``f`` (of the goal ``g``: stop 35's name forms need it)."""
     v, out = str(f["value"]), []
     if f["kind"] == "name":
         if " and " in v:
@@ -56,6 +145,8 @@ def forms(f: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
             out += [("T2", k, v.replace("-", s), True) for k, s in HYPHENS.items()]
         other = "Yusuf Szabó" if "Szabó" not in v else "Mei Medeiros"
         out += [("hedge-name", k, t.format(a=v, b=other), False) for k, t in NAME_HEDGES.items()]
+        if g is not None:
+            out += name_forms(g, v)
     elif f["kind"] == "choice":
         o = next(c for c in f["choices"] if c != v)
         out += [("T3", "deny-after", f"{_an(v)}, not {_an(o)}", True),
@@ -86,7 +177,7 @@ def forms(f: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
 def main(path: str) -> None:
     rows = []
     for tier, tid, g in goals():
-        for cat, form, answer, genuine in forms(fact_of(g)):
+        for cat, form, answer, genuine in forms(fact_of(g), g):
             verdict = judge_answer(answer, g)
             rows.append({"tier": tier, "task": tid, "cat": cat, "form": form, "answer": answer, "ok": verdict.ok,
                          "reason": verdict.reason, "genuine": genuine})
@@ -97,16 +188,22 @@ def main(path: str) -> None:
         tot[r["cat"], r["form"], r["tier"]] += 1
         ok[r["cat"], r["form"], r["tier"]] += r["ok"]
     for k in sorted(tot):
-        if k[0] in ("T1", "T2", "T3"):
+        if k[0] in ("T1", "T2", "T3", *STOP_35):
             print(*k, f"{ok[k]}/{tot[k]}")
     # a hedge template written in both orders is a hedge only if it passes in both ("V (not W)" denies W: a
     # genuine answer in one order, since traveling checker version 8 for numbers and version 9 for choices)
-    by = {(r["tier"], r["task"], r["cat"], r["form"]): r["ok"] for r in rows if not r["genuine"]}
+    by = {(r["tier"], r["task"], r["cat"], r["form"]): r["ok"] for r in rows
+          if not r["genuine"] and r["cat"] not in STOP_35}
     pairs = [k for k in by if (*k[:3], k[3] + "-rev") in by]
     both = sum(by[k] and by[(*k[:3], k[3] + "-rev")] for k in pairs)
     single = [k for k in by if not k[3].endswith("-rev") and k not in pairs]
     print(f"hedge templates in both orders: {both} of {len(pairs)} pass in both; one-order hedges: "
           f"{sum(by[k] for k in single)} of {len(single)} pass")
+    new = [r for r in rows if r["cat"] in STOP_35]
+    for genuine in (True, False):
+        part = [r for r in new if r["genuine"] == genuine]
+        print(f"stop 35 name forms, {'genuine' if genuine else 'hedges'}: {sum(r['ok'] for r in part)} of "
+              f"{len(part)} pass")
 
 
 if __name__ == "__main__":
