@@ -681,14 +681,94 @@ class ChoiceHedgeBesideADenial(_ChoiceTasks, HedgeTwo):
             _rng(self.task, "deny hedge").randrange(8)]
 
 
+class _NameTasks(RedTeamAgent):
+    want: ClassVar[int] = 45  # every name question of the standard suite: 22 test, 23 train
+    min_test: ClassVar[int] = 22
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "name"
+
+    def fill(self) -> dict[str, str]:
+        """The right answer V, another candidate W (the first person of another place's answer to the same question
+        whose surname and first name are not V's), W's first name G and surname S, V surname first without a comma,
+        and every candidate's surname as far as the length limit allows (``measure_answer_forms.py``)."""
+        from tests.domains.outdoor.measure_answer_forms import candidates, name_parts, surnames_after
+
+        v = str(self.fact()["value"])
+        others = candidates(self.task.goal)
+        given, surname = name_parts(others[0])
+        vrev = " and ".join(f"{s} {' '.join(gs)}" for gs, s in (name_parts(p.label) for p in parse_names(v)))
+        return {"v": v, "w": others[0], "g": given[0], "s": surname, "vrev": vrev,
+                "every": surnames_after(v, others)}
+
+
+class NameMergedWithAnother(_NameTasks, HedgeTwo):
+    """A name hedge written as one name of two candidates' words: the right name with another candidate's surname
+    appended ("Omar Reid Tanaka"), its first name before ("Yusuf Tariq Szabó"), both ("Yusuf Tariq Szabó Boateng"),
+    surname first with another's surname after ("Szabó Tariq Boateng"), or every other candidate's surname appended
+    as far as 40 words allow (stop 35, N1 of the stop 34 review's open items: until traveling checker version 10
+    each form passed 81-90 of the 90 name tasks at the judge, standard and hard tiers and errands)."""
+
+    FORMS: ClassVar[tuple[str, ...]] = ("{v} {s}", "{g} {v}", "{g} {v} {s}", "{vrev} {s}", "{v} {every}")
+
+    def answer(self) -> str:
+        if self.fact()["kind"] != "name":  # (played on another question, as a real shortcut test does)
+            return super().answer()
+        return _rng(self.task, "merge").choice(self.FORMS).format(**self.fill())
+
+
+class NameInContext(_NameTasks):
+    """The right name among other words that are no name, or surname first without a comma: "Dr. V led it", "The
+    plaque honours V alone.", "Szabó Tariq" (stop 35: the genuine side of :class:`NameMergedWithAnother`'s rule,
+    whose third word must be another person's name; these passed before and pass after)."""
+
+    kind = "genuine"
+
+    def answer(self) -> str:
+        forms = ["Dr. {v} led it", "The plaque honours {v} alone.", "{vrev}"]
+        return _rng(self.task, "context").choice(forms).format(**self.fill())
+
+
+class NameDeniesAnother(_NameTasks):
+    """A name answer that rules out another candidate: "V (not W)", "V, not W", "not W but V", "V rather than W",
+    "It isn't W; it is V.", "V instead of W" (stop 35, N3: 0 of the 90 name tasks passed until traveling checker
+    version 10, the denied person being a second person named; the number and choice judges' denial rule now reads
+    names too)."""
+
+    kind = "genuine"
+
+    def answer(self) -> str:
+        forms = ["{v} (not {w})", "{v}, not {w}", "not {w} but {v}", "{v} rather than {w}", "It isn't {w}; it is {v}.",
+                 "{v} instead of {w}"]
+        return _rng(self.task, "deny").choice(forms).format(**self.fill())
+
+
+class NameHedgeBesideADenial(_NameTasks, HedgeTwo):
+    """A name hedge beside or dressed as a denial: "V or W", "V, maybe W", "V, if not W", "W, if not V", "V or not W",
+    "either V or W", "not V" (which passed every name task until traveling checker version 10), "not W", "not W or V"
+    (neither), "V, not W, or W", "W (not V)", "V, not sure, maybe W", "V, I think not W"."""
+
+    FORMS: ClassVar[tuple[str, ...]] = (
+        "{v} or {w}", "{v}, maybe {w}", "{v}, if not {w}", "{w}, if not {v}", "{v} or not {w}", "either {v} or {w}",
+        "not {v}", "not {w}", "not {w} or {v}", "{v}, not {w}, or {w}", "{w} (not {v})", "{v}, not sure, maybe {w}",
+        "{v}, I think not {w}")
+
+    def answer(self) -> str:
+        if self.fact()["kind"] != "name":  # (played on another question, as a real shortcut test does)
+            return super().answer()
+        return _rng(self.task, "deny hedge").choice(self.FORMS).format(**self.fill())
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
-    HedgeBesideADenial, ChoiceHedgeBesideADenial)
+    HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
-    StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother)
+    StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
+    NameDeniesAnother)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,
@@ -703,6 +783,15 @@ def all_tasks() -> list[Task]:
     from embodiedweb.tasks import load_tasks
 
     return list(load_tasks(data_dir() / "traveling" / "tasks.jsonl", TravelingDomain().validate_task))
+
+
+def hard_tasks() -> list[Task]:
+    """The traveling hard tier (every split): the stop 35 name agents are played on its name tasks too."""
+    from embodiedweb.domains.outdoor import TravelingDomain
+    from embodiedweb.paths import data_dir
+    from embodiedweb.tasks import load_tasks
+
+    return list(load_tasks(data_dir() / "traveling" / "hard.jsonl", TravelingDomain().validate_task))
 
 
 METRICS = ("overall", "web", "embodied", "answer_right")

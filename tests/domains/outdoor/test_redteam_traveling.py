@@ -65,3 +65,24 @@ def test_shortcut_agents_are_real_shortcuts(tasks):
     for cls in rt.SHORTCUTS:
         r = rt.run(cls, [t])[0]
         assert r["carried_out"] and not r["metrics"]["overall"], cls.__name__
+
+
+HARD_NAME_AGENTS = (rt.NameMergedWithAnother, rt.NameHedgeBesideADenial, rt.NameInContext, rt.NameDeniesAnother)
+
+
+@pytest.fixture(scope="module")
+def hard_tasks():
+    return rt.hard_tasks()
+
+
+@pytest.mark.parametrize("cls", HARD_NAME_AGENTS, ids=lambda c: c.__name__)
+def test_name_agents_on_the_hard_tier(cls, hard_tasks):
+    """Stop 35's name agents on every name task of the hard tier too (40: 21 test, 19 train): the shortcuts fail,
+    the genuine forms pass (before traveling checker version 10: NameMergedWithAnother 40 of 40,
+    NameHedgeBesideADenial 3 of 40, NameDeniesAnother 0 of 40, NameInContext 40 of 40)."""
+    res = rt.run(cls, rt.pool(cls, hard_tasks))
+    assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
+    carried = [r for r in res if r["carried_out"]]
+    assert len(carried) == 40 and sum(r["split"] == "test" for r in carried) == 21
+    wrong = [r for r in carried if r["metrics"]["overall"] != (cls.kind == "genuine")]
+    assert len(wrong) <= MAX_SHORTCUT * len(carried), _fmt(wrong)
