@@ -2,7 +2,9 @@
 hard) and every shopping errand with a question, judged by ``traveling.judge_answer`` in the genuine forms each
 rule admits and in hedge forms modelled on the review's "Tried, found nothing" list (number, time, choice and name
 hedges, both orders). Prints the passes per form and tier and writes every verdict to a JSON file, so a run on the
-judge before a change and one after can be compared answer by answer::
+judge before a change and one after can be compared answer by answer. Stop 35 added the name forms of the stop 34
+review's open items N1-N3 (:func:`name_forms`: one name of two candidates' words, names in context and surname first
+without a comma, denials of another candidate and the hedges beside them), counted on lines of their own::
 
     PYTHONPATH=. python tests/domains/outdoor/measure_answer_forms.py verdicts.json
 """
