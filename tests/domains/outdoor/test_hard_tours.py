@@ -62,6 +62,9 @@ FIRST_LONG = 144
 #: sha256 of the three-place tours' lines (nav-hard-120..143) as stop 33 wrote them: generalising the generator
 #: over the number of places (stop 34) must leave them byte-identical
 THREE_PLACE_LINES_SHA256 = "ebabd261f503ecc310a6e0a6c0d4ade547a9fc3b577a241c377c2f5bf585d3df"
+#: sha256 of the long tours' lines (nav-hard-144..167) as stop 34 wrote them: the grand tours (stop 35) and the
+#: third planner must leave them byte-identical
+LONG_LINES_SHA256 = "532a11ef5a0448c0733d9504cea67eeb55f951f6472ed5c9370e0fac258c4680"
 
 
 def play(env: Any, agent: Any, task_id: str) -> dict[str, Any]:
@@ -106,6 +109,13 @@ def test_three_place_tours_are_byte_identical():
     lines = (data_dir() / "navigation" / "hard.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     text = "".join(line for line in lines if 120 <= int(json.loads(line)["task_id"][-3:]) < FIRST_LONG)
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == THREE_PLACE_LINES_SHA256
+
+
+def test_long_tours_are_byte_identical():
+    """The long tours' lines are stop 34's, byte for byte."""
+    lines = (data_dir() / "navigation" / "hard.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if FIRST_LONG <= int(json.loads(line)["task_id"][-3:]) < FIRST_LONG + 24)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == LONG_LINES_SHA256
 
 
 def test_long_tours_are_appended_split_and_sized(long_tours):
