@@ -28,6 +28,13 @@ most :data:`MAX_FITTING` orders fit, and, besides the lazy orders, two planners 
 third of a split's long tours. Candidates are measured with precomputed node-to-place distances
 (``city.distances_to``); only a tour that passes every other rule is measured again with the map's lengths. The
 three-place family (:data:`THREE_PLACES`) draws exactly as before stop 34: its lines are byte-identical.
+
+The **grand tours** (``nav-hard-168`` ..., :data:`GRAND_TOURS`; stop 35), from a third seed: per split six tours of
+six places (720 orders, 21 legs), a limit of the shortest tour x :data:`GRAND_SLACK` (within
+:data:`GRAND_SLACK_RANGE`) that exactly one order fits (:data:`GRAND_MAX_FITTING`), so an order estimated from
+block counts rarely does; besides the long tours' capped orders a third planner, nearest first improved by 2-opt
+and or-opt moves in turn (:func:`local_search`), is held to a third of a split. A family caps only the orders its
+``lazy_caps`` names, so the long tours (which do not name the third planner) draw exactly as in stop 34.
 """
 
 from __future__ import annotations
