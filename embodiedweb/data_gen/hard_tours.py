@@ -28,6 +28,13 @@ most :data:`MAX_FITTING` orders fit, and, besides the lazy orders, two planners 
 third of a split's long tours. Candidates are measured with precomputed node-to-place distances
 (``city.distances_to``); only a tour that passes every other rule is measured again with the map's lengths. The
 three-place family (:data:`THREE_PLACES`) draws exactly as before stop 34: its lines are byte-identical.
+
+The **grand tours** (``nav-hard-168`` ..., :data:`GRAND_TOURS`; stop 35), from a third seed: per split six tours of
+six places (720 orders, 21 legs), a limit of the shortest tour x :data:`GRAND_SLACK` (within
+:data:`GRAND_SLACK_RANGE`) that exactly one order fits (:data:`GRAND_MAX_FITTING`), so an order estimated from
+block counts rarely does; besides the long tours' capped orders a third planner, nearest first improved by 2-opt
+and or-opt moves in turn (:func:`local_search`), is held to a third of a split. A family caps only the orders its
+``lazy_caps`` names, so the long tours (which do not name the third planner) draw exactly as in stop 34.
 """
 
 from __future__ import annotations
@@ -101,6 +108,22 @@ LONG_MAX_USES = 5
 #: the seed of the long tours' draw
 LONG_TOUR_SEED = "34:long tours"
 
+#: the grand tours (``nav-hard-168`` ...; stop 35): per split six tours of six places (720 orders, 21 legs)
+GRAND_PLACES = (6,) * 6
+#: the grand tours' limit: the shortest tour times this, rounded to :data:`ROUND_M`, kept within
+#: :data:`GRAND_SLACK_RANGE` (so tight that one order fits: the runner-up is more than 2.5 % longer)
+GRAND_SLACK = 1.03
+GRAND_SLACK_RANGE = (1.025, 1.035)
+#: the grand tours' shortest walk (m)
+GRAND_TOUR_M = (2800.0, 4200.0)
+#: at most this many orders (of 720) fit a grand tour's limit
+GRAND_MAX_FITTING = 1
+#: the grand tours' lazy caps: those of :data:`LONG_LAZY_CAPS` and a third planner, nearest first improved by
+#: 2-opt and or-opt moves (:func:`local_search`), each at most a third of a split's grand tours
+GRAND_LAZY_CAPS = {**LONG_LAZY_CAPS, "nearest + 2-opt + or-opt": 1 / 3}
+#: the seed of the grand tours' draw
+GRAND_TOUR_SEED = "35:grand tours"
+
 NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -142,6 +165,10 @@ LONG_TOURS = TourFamily(places=LONG_PLACES, slack=LONG_SLACK, slack_range=LONG_S
                         lazy_caps=LONG_LAZY_CAPS, seed=LONG_TOUR_SEED, steps_per_leg=STEPS_PER_LEG,
                         max_fitting=MAX_FITTING, close_m=1300.0, ring_m=1300.0, start_m=1800.0,
                         max_tries=200000, max_uses=LONG_MAX_USES, max_single=LONG_MAX_SINGLE)
+GRAND_TOURS = TourFamily(places=GRAND_PLACES, slack=GRAND_SLACK, slack_range=GRAND_SLACK_RANGE, tour_m=GRAND_TOUR_M,
+                         lazy_caps=GRAND_LAZY_CAPS, seed=GRAND_TOUR_SEED, steps_per_leg=STEPS_PER_LEG,
+                         max_fitting=GRAND_MAX_FITTING, close_m=1300.0, ring_m=1300.0, start_m=1800.0,
+                         max_tries=200000, max_uses=LONG_MAX_USES, max_single=LONG_MAX_SINGLE)
 
 INSTRUCTION = ("Visit {count} places, in any order: {descs}. Find out on the wiki which places they are, plan your walk "
                "with the map website's walking directions, walk to each and stop in front of the one you visit last. "
@@ -201,6 +228,34 @@ def two_opt(start: str, order: list[str], node: dict[str, str], metres: Any) -> 
     return order
 
 
+def or_opt(start: str, order: list[str], node: dict[str, str], metres: Any) -> list[str]:
+    """``order`` improved by or-opt moves: take the first place (by position) whose removal and re-insertion at
+    its best position shortens the open tour from ``start``, move it there, again until no move does (what a
+    planner who shifts one stop of a guessed order at a time does)."""
+    order = list(order)
+    best = open_length(start, order, node, metres)
+    better = True
+    while better:
+        better = False
+        for i, p in enumerate(order):
+            rest = order[:i] + order[i + 1:]
+            got, k = min((open_length(start, rest[:k] + [p] + rest[k:], node, metres), k) for k in range(len(rest) + 1))
+            if got < best - 1e-6:
+                order, best, better = rest[:k] + [p] + rest[k:], got, True
+                break
+    return order
+
+
+def local_search(start: str, order: list[str], node: dict[str, str], metres: Any) -> list[str]:
+    """``order`` improved by :func:`two_opt` and :func:`or_opt` in turn until neither shortens it."""
+    order = list(order)
+    while True:
+        got = or_opt(start, two_opt(start, order, node, metres), node, metres)
+        if got == order:
+            return order
+        order = got
+
+
 def cheapest_insertion(start: str, places: list[str], node: dict[str, str], metres: Any) -> list[str]:
     """The order built by cheapest insertion: begin with no place; insert, of the places left, the one whose
     best position (after the start, between two places or at the end of the open tour) adds the fewest metres
@@ -218,13 +273,15 @@ def cheapest_insertion(start: str, places: list[str], node: dict[str, str], metr
 
 def planned_orders(city: Any, start: str, listed: list[str], node: dict[str, str], name: dict[str, str],
                    metres: Any = None) -> dict[str, list[str]]:
-    """The orders of :func:`lazy_orders` and of two planners that do not enumerate the orders:
-    ``nearest + 2-opt`` (nearest first, improved by :func:`two_opt`) and ``cheapest insertion``
-    (:func:`cheapest_insertion`). Arguments as :func:`lazy_orders`'."""
+    """The orders of :func:`lazy_orders` and of three planners that do not enumerate the orders:
+    ``nearest + 2-opt`` (nearest first, improved by :func:`two_opt`), ``cheapest insertion``
+    (:func:`cheapest_insertion`) and ``nearest + 2-opt + or-opt`` (nearest first, improved by
+    :func:`local_search`). Arguments as :func:`lazy_orders`'. A family caps the orders its ``lazy_caps`` name."""
     metres = metres or (lambda n, p: city.shortest_length(n, node[p]))
     out = lazy_orders(city, start, listed, node, name, metres)
     out["nearest + 2-opt"] = two_opt(start, out["nearest"], node, metres)
     out["cheapest insertion"] = cheapest_insertion(start, listed, node, metres)
+    out["nearest + 2-opt + or-opt"] = local_search(start, out["nearest"], node, metres)
     return out
 
 
@@ -326,7 +383,7 @@ def hard_tours(city: Any, first_id: int, description_seed: int, family: TourFami
         listed = list(rng.choice(sorted(bad)))
         metres = lambda n, p: between[p][n]  # noqa: E731
         lazy = (planned_orders if long else lazy_orders)(city, start, listed, node, names, metres)
-        hits = [k for k, o in lazy.items() if orders[tuple(o)] <= limit]
+        hits = [k for k, o in lazy.items() if k in family.lazy_caps and orders[tuple(o)] <= limit]
         n_split = n_done + 1
         if any(lazy_hits.get((split, k), 0) + 1 > int(family.lazy_caps[k] * n_split + 1e-9) for k in hits):
             reject("lazy order fits")

@@ -1,10 +1,11 @@
 """The hard navigation tier's walking tours (``goal.tour``, :mod:`embodiedweb.data_gen.hard_tours`,
-:mod:`embodiedweb.domains.outdoor.tours`), the three-place tours (``nav-hard-120`` ...) and the long tours of four
-and five places (``nav-hard-144`` ...): the oracle passes every tour; lazy orders (as listed, nearest first,
-farthest first), a skipped place, an early stop, a detour over the limit, a look-alike place and directions
-without the walk fail; on the long tours the non-enumerating planners (nearest first + 2-opt, cheapest
-insertion) fit at most a third of a split; any order within the limit, directions asked on the way, every leg
-looked up, the map's place pages, a small detour within the limit and a stop one node short pass."""
+:mod:`embodiedweb.domains.outdoor.tours`), the three-place tours (``nav-hard-120`` ...), the long tours of four
+and five places (``nav-hard-144`` ...) and the grand tours of six places (``nav-hard-168`` ...): the oracle passes
+every tour; lazy orders (as listed, nearest first, farthest first), a skipped place, an early stop, a detour over
+the limit, a look-alike place and directions without the walk fail; on the long and grand tours the
+non-enumerating planners (nearest first + 2-opt, cheapest insertion; on the grand tours also nearest first +
+2-opt + or-opt) fit at most a third of a split; any order within the limit, directions asked on the way, every
+leg looked up, the map's place pages, a small detour within the limit and a stop one node short pass."""
 
 from __future__ import annotations
 
@@ -54,14 +55,25 @@ def three(tours) -> list[Task]:
 @pytest.fixture(scope="module")
 def long_tours(tours) -> list[Task]:
     """The long tours of four and five places (stop 34)."""
-    return [t for t in tours if int(t.task_id[-3:]) >= FIRST_LONG]
+    return [t for t in tours if FIRST_LONG <= int(t.task_id[-3:]) < FIRST_GRAND]
+
+
+@pytest.fixture(scope="module")
+def grand(tours) -> list[Task]:
+    """The grand tours of six places (stop 35)."""
+    return [t for t in tours if int(t.task_id[-3:]) >= FIRST_GRAND]
 
 
 #: the first long tour's id number
 FIRST_LONG = 144
+#: the first grand tour's id number
+FIRST_GRAND = 168
 #: sha256 of the three-place tours' lines (nav-hard-120..143) as stop 33 wrote them: generalising the generator
 #: over the number of places (stop 34) must leave them byte-identical
 THREE_PLACE_LINES_SHA256 = "ebabd261f503ecc310a6e0a6c0d4ade547a9fc3b577a241c377c2f5bf585d3df"
+#: sha256 of the long tours' lines (nav-hard-144..167) as stop 34 wrote them: the grand tours (stop 35) and the
+#: third planner must leave them byte-identical
+LONG_LINES_SHA256 = "532a11ef5a0448c0733d9504cea67eeb55f951f6472ed5c9370e0fac258c4680"
 
 
 def play(env: Any, agent: Any, task_id: str) -> dict[str, Any]:
@@ -108,6 +120,13 @@ def test_three_place_tours_are_byte_identical():
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == THREE_PLACE_LINES_SHA256
 
 
+def test_long_tours_are_byte_identical():
+    """The long tours' lines are stop 34's, byte for byte."""
+    lines = (data_dir() / "navigation" / "hard.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if FIRST_LONG <= int(json.loads(line)["task_id"][-3:]) < FIRST_GRAND)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == LONG_LINES_SHA256
+
+
 def test_long_tours_are_appended_split_and_sized(long_tours):
     """24 long tours from nav-hard-144: per split four of four places and eight of five, each place described and
     of the tour's split; the limit is the shortest tour (over all 24 or 120 orders, the map's lengths) times
@@ -134,6 +153,57 @@ def test_long_tours_are_appended_split_and_sized(long_tours):
         for s in g["tour"]:
             assert dp.fits(boxes, dp.goal_as_description(s)) == [s["place"]]
             assert s["name"].lower() not in t.instruction.lower()
+
+
+def exact_orders(t: Task) -> dict[tuple[str, ...], float]:
+    """Every order of ``t``'s places with its open walk from the start, each leg the map's length."""
+    nodes = {s["place"]: s["node"] for s in t.goal["tour"]}
+    ends = [t.embodied["start"], *nodes.values()]
+    leg = {(a, b): city().shortest_length(a, b) for a in ends for b in ends if a != b}
+    return {o: sum(leg[a, b] for a, b in itertools.pairwise([t.embodied["start"], *(nodes[p] for p in o)]))
+            for o in itertools.permutations(nodes)}
+
+
+def test_grand_tours_are_appended_split_and_sized(grand):
+    """12 grand tours from nav-hard-168, six per split, each of six described places of the tour's split; the
+    limit is the shortest tour (over all 720 orders, the map's lengths) times 1.025-1.035, a multiple of 50 m,
+    stated; walks of 2.8-4.2 km; exactly one order fits the limit (``fitting_orders``), and the runner-up order is
+    more than 2 % longer than the shortest (room for the map's rounding of the legs); the step budget is the
+    standard walk's plus 45 per place and 2 per leg, within the env's limit."""
+    from embodiedweb.data_gen.outdoor_tasks import _max_steps, _split
+
+    assert [t.task_id for t in grand] == [f"nav-hard-{FIRST_GRAND + i}" for i in range(gen.GRAND_TOURS.n_tours)]
+    assert sorted(t.split for t in grand) == ["test"] * 6 + ["train"] * 6
+    boxes = dp.infoboxes()
+    for t in grand:
+        g = t.goal
+        nodes = {s["place"]: s["node"] for s in g["tour"]}
+        assert len(nodes) == 6 and t.instruction.startswith("Visit six places") and {_split(p) for p in nodes} == {t.split}
+        lengths = exact_orders(t)
+        ranked = sorted(lengths, key=lambda o: (lengths[o], o))
+        best = lengths[ranked[0]]
+        assert abs(best - g["tour_m"]) < 0.1 and list(ranked[0]) == g["best_order"]
+        assert gen.GRAND_SLACK_RANGE[0] <= g["limit_m"] / best <= gen.GRAND_SLACK_RANGE[1] and g["limit_m"] % 50 == 0
+        assert gen.GRAND_TOUR_M[0] <= best <= gen.GRAND_TOUR_M[1] and f"{g['limit_m']:,} m" in t.instruction
+        assert g["fitting_orders"] == [g["best_order"]] and lengths[ranked[1]] > g["limit_m"] > best * 1.02, t.task_id
+        path = [t.embodied["start"]]
+        for p in g["best_order"]:
+            path += city().route(path[-1], nodes[p])[1:]
+        assert t.meta["max_steps"] == _max_steps(len(path)) + 45 * 6 + 2 * 21
+        for s in g["tour"]:
+            assert dp.fits(boxes, dp.goal_as_description(s)) == [s["place"]]
+            assert s["name"].lower() not in t.instruction.lower()
+
+
+def test_raising_the_step_limit_changes_no_earlier_task(env, tours):
+    """The env's hard step limit rose from 900 to 1,050 for the grand tours (budgets up to 1,020); every earlier
+    hard task's own budget is at most 900, so its episode limit (the smaller of the two) is what it was."""
+    tasks = load_tasks(spec_for(NAV).level_tasks_path("hard"), NavigationDomain().validate_task)
+    earlier = [t for t in tasks if int(t.task_id[-3:]) < FIRST_GRAND]
+    assert len(earlier) == FIRST_GRAND and max(t.meta["max_steps"] for t in earlier) <= 900
+    assert env.unwrapped.max_steps == 1050 >= max(t.meta["max_steps"] for t in tours)
+    env.reset(seed=0, options={"task_id": "nav-hard-167"})
+    assert env.unwrapped.episode_limit == tasks[167].meta["max_steps"]
 
 
 def test_oracle_solves_every_tour(env, tours):
@@ -220,6 +290,37 @@ def test_long_tours_hold_the_planners_to_a_third(env, long_tours, strategy):
         ts = [t for t in long_tours if t.split == split]
         passed = [t.task_id for t in ts if play(env, Walker(t, planned(t)[strategy]), t.task_id)["overall"]]
         assert len(passed) <= gen.LONG_LAZY_CAPS[strategy] * len(ts), (split, passed)
+
+
+@pytest.mark.parametrize("strategy", sorted(gen.GRAND_LAZY_CAPS))
+def test_grand_tours_hold_the_planners_to_a_third(env, grand, strategy):
+    """On the grand tours, each lazy order and each planner that does not enumerate the orders (nearest first
+    then 2-opt, cheapest insertion, nearest first then 2-opt and or-opt moves), directions to each place up
+    front, passes at most a third of each split's grand tours (``GRAND_LAZY_CAPS``; none for the listed order,
+    nearest first and farthest first)."""
+    for split in ("test", "train"):
+        ts = [t for t in grand if t.split == split]
+        passed = [t.task_id for t in ts if play(env, Walker(t, planned(t)[strategy]), t.task_id)["overall"]]
+        assert len(passed) <= gen.GRAND_LAZY_CAPS[strategy] * len(ts), (split, passed)
+
+
+def test_or_opt_and_local_search_on_a_line():
+    """or-opt moves one place at a time to its best position; the local search alternates 2-opt and or-opt."""
+    pos = {"s": 0.0, "a": 1.0, "b": 3.0, "c": 2.0, "d": -1.0}
+    node = {p: p for p in pos}
+
+    def metres(n: str, p: str) -> float:
+        return abs(pos[n] - pos[p])
+
+    # [a, b, c]: 4 m; c moved before b: [a, c, b], 3 m
+    assert gen.or_opt("s", ["a", "b", "c"], node, metres) == ["a", "c", "b"]
+    # [b, a, c]: 3 + 2 + 1 = 6 m; b moved last: [a, c, b], 3 m
+    assert gen.or_opt("s", ["b", "a", "c"], node, metres) == ["a", "c", "b"]
+    # [a, c, b, d]: 7 m; d moved first: [d, a, c, b], 5 m (the shortest)
+    got = gen.or_opt("s", ["a", "c", "b", "d"], node, metres)
+    assert got == ["d", "a", "c", "b"] and gen.open_length("s", got, node, metres) == 5.0
+    assert gen.local_search("s", ["b", "d", "c", "a"], node, metres) == ["d", "a", "c", "b"]
+    assert gen.or_opt("s", ["a"], node, metres) == ["a"] and gen.local_search("s", [], node, metres) == []
 
 
 def test_planners_on_a_line():
