@@ -1,6 +1,6 @@
 """EWA-Assistant-v0's answer judge, checker version 8 (stop 35's red-team review): a denied name is no name given,
 a name inside the right one said on its own is named, and a year written short after a dash or a decade gives its
-years. Each rule on every turn of the suite it applies to, and each broken once (monkeypatched) to show that the
+years, and the place's opening year said as such beside the year it was built is no second answer. Each rule on every turn of the suite it applies to, and each broken once (monkeypatched) to show that the
 checks here catch it."""
 
 from __future__ import annotations
@@ -71,6 +71,25 @@ def year_cases(turns: dict[str, list[dict[str, Any]]]) -> list[tuple[str, dict[s
     return out
 
 
+def opening_cases() -> list[tuple[str, dict[str, Any], str, bool]]:
+    """The year turns whose place opened in another year than it was built: its opening, said as such, is no
+    second answer; any other year, or the opening offered as an alternative, is."""
+    from tests.domains.assistant.redteam import opened_otherwise
+
+    out = []
+    for t in suite(ENV):
+        for x in t.goal["turns"]:
+            o = opened_otherwise(x["expect"]["place"]) if x["kind"] == "fact_year" else ""
+            if o:
+                e, y = x["expect"], x["expect"]["year"]
+                out += [("fact_year", e, f"Built in {y}; it opened in {o}.", True),
+                        ("fact_year", e, f"{y} (opening: {o})", True),
+                        ("fact_year", e, f"{y}, or opened in {o}", False), ("fact_year", e, f"{y} or {o}", False),
+                        ("fact_year", e, f"built {o}, opened {y}", False),
+                        ("fact_year", e, f"Built in {y}; it opened in {int(o) + 1}.", False)]
+    return out
+
+
 def _wrong(cases: list[tuple[str, dict[str, Any], str, bool]]) -> list[tuple[str, str, bool]]:
     return [(k, a, want) for k, e, a, want in cases if _ok(k, e, a) != want]
 
@@ -96,6 +115,22 @@ def test_a_short_second_year_or_a_decade_gives_its_years(turns):
     assert checks.years_in("1893-5 floors") == ["1893"]  # two digits make a year, not one
 
 
+def test_the_opening_year_said_as_such_is_no_second_answer():
+    cases = opening_cases()
+    assert len(cases) == 6 * 3
+    assert not _wrong(cases)[:5]
+
+
+def test_year_and_its_opening_passes_every_episode():
+    from tests.domains.assistant import redteam as rt
+    from tests.redteam import pool, run
+
+    tasks = suite(ENV)
+    res = run(rt.YearAndItsOpening, ENV, pool(rt.YearAndItsOpening, tasks))
+    assert len(res) == 3 and all(r["carried_out"] and r["metrics"]["overall"] for r in res), \
+        [(r["task_id"], r["metrics"].get("turns_ok")) for r in res]
+
+
 def test_answers_without_a_denial_or_a_name_inside_are_judged_as_before(turns):
     """The new reading starts only where the answer says "not", "rather than" or "instead of", or names a candidate
     that the right name holds."""
@@ -110,7 +145,8 @@ def _old_years(answer: str | None) -> list[str]:
     return re.findall(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)", answer or "")
 
 
-@pytest.mark.parametrize("broken", ["no denials", "names inside excused", "years written out only"])
+@pytest.mark.parametrize("broken", ["no denials", "names inside excused", "years written out only",
+                                    "the opening counts"])
 def test_each_rule_broken_is_caught(turns, monkeypatch, broken):
     """Each rule broken on purpose: the cases above then find verdicts that are wrong."""
     if broken == "no denials":
@@ -120,7 +156,10 @@ def test_each_rule_broken_is_caught(turns, monkeypatch, broken):
         real = checks._read
         monkeypatch.setattr(checks, "_read", lambda c, answer, name, others, inside: real(c, answer, name, others, []))
         cases = inside_cases(turns)
-    else:
+    elif broken == "years written out only":
         monkeypatch.setattr(checks, "years_in", _old_years)
         cases = year_cases(turns)
+    else:
+        monkeypatch.setattr(checks, "_without_the_opening", lambda answer, e: answer or "")
+        cases = opening_cases()
     assert _wrong(cases)
