@@ -57,7 +57,8 @@ class AssistantDomain(Domain):
     #: (overview or an existing step), not at any URL that names its path; 7: an order turn counts the orders that
     #: stand at its end (one placed and cancelled during the turn is none), and cancelling an earlier order fails;
     #: 8: a name the answer firmly denies ("X, not Y") is not named (the traveling judge's rule), and a year shortened
-    #: after a dash ("1893-94") or a decade ("the 1890s") gives its years
+    #: after a dash ("1893-94") or a decade ("the 1890s") gives its years, and the place's opening year said as such
+    #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer
     checker_version = 8
     world = HomeAndCity
     multi_turn = True
