@@ -305,12 +305,12 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
     Tower" is the tower), so "Central Park Tower or Central Park" names both (until assistant checker version 8 a
     candidate inside the right name counted for nothing wherever it was said: 15 of 112 place turns and 9 of 35
     architect turns could be hedged so). A denial is the traveling judge's rule for a choice
-    (:func:`~embodiedweb.domains.outdoor.answers._denied`, one function): "X, not Y", "not Y but X", "X rather
+    (:func:`~embodiedweb.domains.outdoor.answers.denied`, one function): "X, not Y", "not Y but X", "X rather
     than Y" name X only; a hedge word before the "not" makes it no denial ("Y, if not X" names both); a denial
     reaches the names joined to it by "or"/"nor" ("not Y or X" names neither), but not after a comma ("X, not Y,
     or Y" names Y). Until assistant checker version 8 a denied name counted as named, so a careful answer to
     "which of those two ...?" that ruled the other out failed (59 of 60 episodes)."""
-    from embodiedweb.domains.outdoor.answers import _OR_NEXT, _denied
+    from embodiedweb.domains.outdoor.answers import OR_NEXT, denied
 
     # after a comma, "or" offers another: the comma is kept as a word, since :func:`norm` drops punctuation
     text = norm(re.sub(r",\s*(?=(?:or|nor)\b)", " xcommax ", answer or "", flags=re.IGNORECASE))
@@ -326,8 +326,8 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
     ruled_out: set[str] = set()
     before: tuple[int, bool] | None = None
     for s, t, n in sorted(hits):
-        carried = before is not None and before[1] and _OR_NEXT.fullmatch(text, before[0], s) is not None
-        out = denies and (carried or _denied(text, s))
+        carried = before is not None and before[1] and OR_NEXT.fullmatch(text, before[0], s) is not None
+        out = denies and (carried or denied(text, s))
         (ruled_out if out else said).add(n)
         before = (t, out)
     return [n for n in dict.fromkeys([*others, *inside]) if n in said], name in said, name in ruled_out
