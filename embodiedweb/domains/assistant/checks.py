@@ -313,7 +313,9 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
     from embodiedweb.domains.outdoor.answers import OR_NEXT, denied
 
     # after a comma, "or" offers another: the comma is kept as a word, since :func:`norm` drops punctuation
-    text = norm(re.sub(r",\s*(?=(?:or|nor)\b)", " xcommax ", answer or "", flags=re.IGNORECASE))
+    # and "isn't" is "is not" (:func:`norm` would make it "isn t")
+    text = re.sub(r"(?<=\w)n['’]t\b", " not", answer or "", flags=re.IGNORECASE)
+    text = norm(re.sub(r",\s*(?=(?:or|nor)\b)", " xcommax ", text, flags=re.IGNORECASE))
     denies = re.search(r"\b(?:not|rather than|instead of)\b", text) is not None
     if not denies and not inside:
         return None

@@ -41,6 +41,7 @@ def denial_cases(turns: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str,
             x, y = e["name"], e["others"][0]
             out += [(kind, e, f"{x}, not {y}", True), (kind, e, f"Not {y} but {x}.", True),
                     (kind, e, f"{x} rather than {y}", True), (kind, e, f"It is {x}, not the {y}.", True),
+                    (kind, e, f"It's {x}; it isn't {y}.", True), (kind, e, f"It isn’t {x}, it's {y}.", False),
                     (kind, e, f"{y}, not {x}", False), (kind, e, f"{y}, if not {x}", False),
                     (kind, e, f"{x}, not {y}, or {y}", False), (kind, e, f"not {y} or {x}", False),
                     (kind, e, f"not {x}", False), (kind, e, f"{x} or maybe not {y}", False),
