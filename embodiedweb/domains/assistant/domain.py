@@ -55,8 +55,11 @@ class AssistantDomain(Domain):
     #: needs a piece of it there seen this episode (the kitchen's record of what was in view or in a receptacle
     #: opened), not a food worked out without looking; 6: a tab shows a recipe only at that recipe's own page
     #: (overview or an existing step), not at any URL that names its path; 7: an order turn counts the orders that
-    #: stand at its end (one placed and cancelled during the turn is none), and cancelling an earlier order fails
-    checker_version = 7
+    #: stand at its end (one placed and cancelled during the turn is none), and cancelling an earlier order fails;
+    #: 8: a name the answer firmly denies ("X, not Y") is not named (the traveling judge's rule), and a year shortened
+    #: after a dash ("1893-94") or a decade ("the 1890s") gives its years, and the place's opening year said as such
+    #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer
+    checker_version = 8
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

@@ -279,6 +279,12 @@ def _denied(text: str, start: int) -> bool:
     return not _SOFT_DENIAL.search(clause + " ")
 
 
+def denied(text: str, start: int) -> bool:
+    """:func:`_denied` under a public name: the assistant's answer judge (``assistant.checks``) reads denials by the
+    same rule."""
+    return _denied(text, start)
+
+
 #: the landmark's other numbers an answer may state beside the asked one, each named by the words beside it
 #: (:func:`_another_fact`): its years (``year_built``, ``opened``), its ``height_m`` and its ``floors`` in all
 OTHER_FACTS = ("year_built", "opened", "height_m", "floors")
@@ -974,6 +980,8 @@ _CHOICE_WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
 #: what joins a denied option to the next one it denies too ("not an otter or a beaver", "not otter, nor beaver");
 #: after a comma, "or" offers an alternative ("beaver, not otter, or otter" names otter)
 _OR_NEXT = re.compile(r"\s*(?:,\s*nor|nor|or)\s+(?:(?:the|an?)\s+)?", re.IGNORECASE)
+#: :data:`_OR_NEXT` under a public name (the assistant's answer judge joins denials by it too)
+OR_NEXT = _OR_NEXT
 
 
 def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:

@@ -71,6 +71,91 @@ class HedgeNames(Changed):
         return f"{e['year']} or {e['year'] + 1}"
 
 
+def _has_others(task: Task, kinds_: tuple[str, ...]) -> bool:
+    return any(t["kind"] in kinds_ and t["expect"].get("others") for t in task.goal["turns"])
+
+
+def named_inside(e: dict[str, Any], kind: str) -> list[str]:
+    """The candidates of the turn's kind (places, architects) that the right name's own words name: "Central Park"
+    in "Central Park Tower", "Raymond Hood" in "Raymond Hood and John Mead Howells"."""
+    from embodiedweb.domains.assistant import checks
+
+    if kind == "fact_architect":
+        people, firms = checks.architect_names()
+        c = checks._catalog(people, True, firms)
+    else:
+        c = checks._catalog(checks.place_names(), False, ())
+    return [n for n in c.names if n != e["name"] and c.named(e["name"], n)]
+
+
+class HedgeBesideADenial(Changed):
+    """Hedges in the forms a denial rule must not take for one: "Y, if not X" (the wrong one offered first, the
+    right one as a fallback), "X, not Y, or Y" (the other denied, then offered after a comma) and "not Y or X" (both
+    denied)."""
+
+    changes = ("compare", "recall", "name_seen")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _has_others(task, cls.changes)
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return f"{e['others'][0]}, if not {e['name']}" if e["others"] else e["name"]
+        yield
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        return f"{e['name']}, not {e['others'][0]}, or {e['others'][0]}" if e["others"] else e["name"]
+        yield
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        return f"not {e['others'][0]} or {e['name']}" if e["others"] else e["name"]
+        yield
+
+
+class HedgeWithTheNameInside(Changed):
+    """Names the right place or architect and, as a second option, another that its name holds: "Central Park
+    Tower or Central Park", "Philip Johnson and John Burgee, or Philip Johnson" (passed every such turn until
+    assistant checker version 8: a candidate inside the right name was excused wherever it was said)."""
+
+    changes = ("name_seen", "fact_architect")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes and named_inside(t["expect"], t["kind"]) for t in task.goal["turns"])
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        inside = named_inside(e, "name_seen")
+        return f"{e['name']} or {inside[0]}" if inside else e["name"]
+        yield
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_architect(e)
+        inside = named_inside(e, "fact_architect")
+        return f"{e['name']}, or {inside[0]}" if inside else e["name"]
+
+
+class TwoYearsInOne(Changed):
+    """Gives the year and the next one written short after a dash, "1893-94": two years (passed every year turn
+    until assistant checker version 8, which read only years written out)."""
+
+    changes = ("fact_year",)
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_year(e)
+        return f"{e['year']}-{(e['year'] + 1) % 100:02d}"
+
+
+class TheDecade(Changed):
+    """Gives the decade, "the 1890s": ten years (passed where the year ends in 0 until assistant checker version 8,
+    7 of 60 episodes)."""
+
+    changes = ("fact_year",)
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_year(e)
+        return f"the {e['year'] // 10 * 10}s"
+
+
 class StayPut(Changed):
     """Ignores "walk over to it" and "take me back": says done where it stands."""
 
@@ -576,6 +661,57 @@ class Sentences(Changed):
         return f"It was designed by {e['name']}."
 
 
+class DeniesTheOther(Changed):
+    """Answers a choice between names by ruling the other out too, as a careful person does: "X, not Y" (the
+    comparison), "Not Y but X." (the first product ordered), "X rather than Y" (the place in sight). Until
+    assistant checker version 8 a denied name counted as named: 1 of 60 passed."""
+
+    kind = "genuine"
+    changes = ("compare", "recall", "name_seen")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _has_others(task, cls.changes)
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return f"{e['name']}, not {e['others'][0]}" if e["others"] else e["name"]
+        yield
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        return f"Not {e['others'][0]} but {e['name']}." if e["others"] else e["name"]
+        yield
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        return f"{e['name']} rather than {e['others'][0]}" if e["others"] else e["name"]
+        yield
+
+
+def opened_otherwise(place_id: str) -> str:
+    """The place's opening year when the wiki gives it and it differs from the year it was built, else ""."""
+    from embodiedweb.worlds.street.city import load_city
+
+    d = load_city().places[place_id].data
+    opened = str(d.get("opened") or "")
+    return opened if d.get("year_built") and opened.isdigit() and opened != str(d["year_built"]) else ""
+
+
+class YearAndItsOpening(Changed):
+    """Answers "when was it built?" with the year and, as the wiki gives it, the year it opened: "Built in 1906; it
+    opened in 1924." (3 year turns of the suite, one episode each: run by its own test, not the 10-episode table;
+    0 of 3 passed before assistant checker version 8)."""
+
+    kind = "genuine"
+    changes = ("fact_year",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "fact_year" and opened_otherwise(t["expect"]["place"]) for t in task.goal["turns"])
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_year(e)
+        return f"Built in {e['year']}; it opened in {opened_otherwise(e['place'])}."
+
+
 class MapAndDetour(Changed):
     """Asks the map for directions first, and walks one node out of the way before the shortest route."""
 
@@ -774,6 +910,7 @@ class ArchitectWithoutMiddleName(Changed):
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
-             QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder)
+             QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
+             HedgeWithTheNameInside, TwoYearsInOne, TheDecade)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
-           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip)
+           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther)

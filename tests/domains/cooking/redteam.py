@@ -401,6 +401,27 @@ class PlaceAhead(RedTeamAgent):
         return super().carried_out() and bool(getattr(self, "ahead", ()))
 
 
+class MoveTheDishAfterReading(PlaceAhead):
+    """:class:`PlaceAhead`, and on reading each step it placed ahead, carries the dish with what is on it to another
+    counter and puts it down there, as if serving anew: moving the dish does not move when its contents arrived on
+    it (stop 35's review: 0 of 100 standard and 0 of 60 hard episodes pass, as it should)."""
+
+    def placed_already(self, step: dict[str, Any]) -> Plan:
+        objs = self.objects()
+        here = objs[self.dish_id]["parentReceptacles"][:1]
+        counters = sorted(o["objectId"] for o in objs.values() if o["objectType"] in ("CounterTop", "DiningTable")
+                          and o["objectId"] not in here)
+        if not counters:
+            self.errors.append("no other counter")
+            return
+        yield from self.fetch(self.dish_id)
+        yield from self.put(counters[0])
+        self.moved = True
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "moved", False)
+
+
 # ------------------------------------------------------------------------------ genuine alternatives
 class _Genuine(RedTeamAgent):
     kind = "genuine"
@@ -887,14 +908,56 @@ class FryForBoil(RedTeamAgent):
         return super().carried_out() and getattr(self, "swapped", False)
 
 
+def _component(obj: str) -> str:
+    """The food a recipe op works on ("AppleSliced" and "Apple" are the apple, "EggCracked" the egg)."""
+    return "Egg" if obj == "EggCracked" else obj.removesuffix("Sliced")
+
+
+class OtherComponentOrder(_Genuine):
+    """Reads the whole recipe first, then makes one component after another, the one the recipe names last first
+    (each component's own steps in the recipe's order): the recipe's order matters within a component only."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return len({_component(op["obj"]) for s in catalog.get(task.goal["recipe_id"])["steps"] for op in s["ops"]}) >= 2
+
+    def follow_steps(self) -> Plan:
+        yield from self.view_all_steps()
+        yield from self.switch("embodied", "cooking")
+        by_component: dict[str, list[dict[str, Any]]] = {}
+        for step in self.recipe["steps"]:
+            by_component.setdefault(_component(step["ops"][0]["obj"]), []).append(step)
+        for comp in reversed(list(by_component)):
+            for step in by_component[comp]:
+                yield from self.do_step(step)
+
+
+class CookASecondPiece(_Genuine):
+    """Cooks a second slice (or cracked egg) of each cut component the same way, one spare, and serves one: the
+    spare left in the pan or the microwave is no part of the dish."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(op["obj"].endswith(("Sliced", "Cracked")) for op in _ops(catalog.get(task.goal["recipe_id"]), "cook"))
+
+    def cook(self, otype: str, how: str) -> Plan:
+        yield from super().cook(otype, how)
+        if otype.endswith(("Sliced", "Cracked")) and self.first(otype, isCooked=False):
+            self.second = True
+            yield from super().cook(otype, how)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "second", False)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
     PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead, CookWholeThenSlice, CookWholeOtherWayThenSlice,
-    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish, FryForBoil)
+    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish, FryForBoil, MoveTheDishAfterReading)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
-    ReplateAfterReading)
+    ReplateAfterReading, OtherComponentOrder, CookASecondPiece)
 
 
 def all_tasks() -> list[Task]:
