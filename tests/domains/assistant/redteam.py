@@ -604,6 +604,7 @@ class CancelsSlip(Changed):
     """Orders the product at another store first (a slip), cancels that order on its page, then orders at the
     store asked."""
 
+    kind = "genuine"
     changes = ("same_store", "order_grounded")
 
     def slip(self, e: dict[str, Any]) -> Plan:
