@@ -581,6 +581,34 @@ def _page(tree_text: str) -> _PageReading:
             tuple(fields[1]), tuple(fields[2]), _joined_plain_words([p for p in plains if p is not None]))
 
 
+#: a question's words present in a page's text beyond which :func:`_scored` reads every text element's sentences
+#: (a text holds one of many words more often than not: testing each is then the larger cost)
+FILTER_WORDS = 4
+
+
+@lru_cache(maxsize=4096)
+def _scored(question: frozenset[str], tree_text: str) -> tuple[tuple[str, int], ...]:
+    """(sentence, score) of each sentence of a page's text (:func:`_page`) that shares a word with ``question``,
+    the score the number of words shared, in page order; cached (the same question comes back with the same
+    pages: a single-turn env's instruction is one, a multi-turn one's instructions repeat across episodes).
+    Only a sentence that shares a word with the question scores: the sentences of a text element are read (split,
+    their words found) only when its lower-cased text holds one of the question's words (when the whole page's
+    text holds at most :data:`FILTER_WORDS` of them: one C scan of it per word first)."""
+    lowered, texts = _page(tree_text)[4]
+    present = [w for w in question if w in lowered] if lowered is not None else list(question)
+    if not present:
+        return ()
+    if lowered is not None and len(present) <= FILTER_WORDS:
+        texts = tuple(text for text in texts if any(w in text.lower() for w in present))
+    out = []
+    for text in texts:
+        for sent, words in _sentences(text):
+            score = len(question.intersection(words))
+            if score >= 1:
+                out.append((sent, score))
+    return tuple(out)
+
+
 #: a page's text as :func:`_page` keeps it: (its text elements' names joined by line breaks and lower-cased, None
 #: when they hold a capital sigma; those names, in page order). A sentence can share a word with a question only
 #: where the lower-cased text holds that word: lower-casing a text lower-cases each of its characters alone, but
@@ -684,26 +712,16 @@ class _Memory:
             return
         self._last_page = tree_text
         self._read.add(tree_text)
-        places, page_names, counted, latest, (lowered, texts), *_fields = _page(tree_text)
+        places, page_names, counted, latest, *_rest = _page(tree_text)
         self.seen_words.add_normal(counted)
         question, scores, order = self.question, self.sentences, self._order
         rose = []
-        # only a sentence that shares a word with the question scores: the sentences of a text are read (split,
-        # their words found) only when its lower-cased text holds one of the question's words (one C scan of the
-        # whole page's text for each word first: most pages hold none or few of them)
-        present = [w for w in question if w in lowered] if lowered is not None else list(question)
-        for text in texts if present else ():
-            if lowered is not None:
-                low = text.lower()
-                if not any(w in low for w in present):
-                    continue
-            for sent, words in _sentences(text):
-                score = len(question.intersection(words))
-                if score >= 1 and score > scores.get(sent, 0):
-                    if sent not in order:
-                        order[sent] = len(order)
-                    scores[sent] = score
-                    rose.append(sent)
+        for sent, score in _scored(question, tree_text):
+            if score > scores.get(sent, 0):
+                if sent not in order:
+                    order[sent] = len(order)
+                scores[sent] = score
+                rose.append(sent)
         if rose:
             self._top = sorted(dict.fromkeys(self._top + rose),
                                key=lambda sent: (-scores[sent], order[sent]))[:BEST_SENTENCES]
