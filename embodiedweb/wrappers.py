@@ -581,9 +581,10 @@ def _page(tree_text: str) -> _PageReading:
             tuple(fields[1]), tuple(fields[2]), _joined_plain_words([p for p in plains if p is not None]))
 
 
-#: a question's words present in a page's text beyond which :func:`_scored` reads every text element's sentences
-#: (a text holds one of many words more often than not: testing each is then the larger cost)
-FILTER_WORDS = 4
+#: the words of a question beyond which :func:`_scored` reads every text element's sentences without looking for
+#: the words in the page first (a text holds one of many words more often than not, and a C scan of the page per
+#: word then costs more than it saves: Geolocation's one question has 35 words)
+FILTER_WORDS = 12
 
 
 @lru_cache(maxsize=4096)
@@ -592,13 +593,16 @@ def _scored(question: frozenset[str], tree_text: str) -> tuple[tuple[str, int], 
     the score the number of words shared, in page order; cached (the same question comes back with the same
     pages: a single-turn env's instruction is one, a multi-turn one's instructions repeat across episodes).
     Only a sentence that shares a word with the question scores: the sentences of a text element are read (split,
-    their words found) only when its lower-cased text holds one of the question's words (when the whole page's
-    text holds at most :data:`FILTER_WORDS` of them: one C scan of it per word first)."""
+    their words found) only when its lower-cased text holds one of the question's words (for a question of at
+    most :data:`FILTER_WORDS` words: one C scan of the whole page's text per word first, and none of the page's
+    sentences is read when it holds none of them)."""
     lowered, texts = _page(tree_text)[4]
-    present = [w for w in question if w in lowered] if lowered is not None else list(question)
-    if not present:
+    if not question:
         return ()
-    if lowered is not None and len(present) <= FILTER_WORDS:
+    if lowered is not None and len(question) <= FILTER_WORDS:
+        present = [w for w in question if w in lowered]
+        if not present:
+            return ()
         texts = tuple(text for text in texts if any(w in text.lower() for w in present))
     out = []
     for text in texts:

@@ -602,7 +602,7 @@ def test_a_pages_sentences_are_scored_only_where_the_question_words_are():
     vocab = sorted({w for page in pages for text in wrappers._page(page)[4][1] for w in wrappers._words(text)})
     scored = 0
     for k in range(60):
-        asked = " ".join(rng.choice(vocab, int(rng.integers(1, 10))))  # both sides of FILTER_WORDS
+        asked = " ".join(rng.choice(vocab, int(rng.integers(1, 20))))  # both sides of FILTER_WORDS (12)
         instruction = "Which οδος is it?" if k == 0 else f"What is {asked}?"
         memory = wrappers._Memory(instruction)
         read = [pages[i] for i in rng.choice(len(pages), 12)]
