@@ -588,14 +588,16 @@ FILTER_WORDS = 12
 
 
 @lru_cache(maxsize=4096)
-def _scored(question: frozenset[str], tree_text: str) -> tuple[tuple[str, int], ...]:
-    """(sentence, score) of each sentence of a page's text (:func:`_page`) that shares a word with ``question``,
-    the score the number of words shared, in page order; cached (the same question comes back with the same
-    pages: a single-turn env's instruction is one, a multi-turn one's instructions repeat across episodes).
+def _scored(instruction: str, tree_text: str) -> tuple[tuple[str, int], ...]:
+    """(sentence, score) of each sentence of a page's text (:func:`_page`) that shares a word with the question of
+    ``instruction`` (:func:`_instruction_reading`), the score the number of words shared, in page order; cached
+    by the two texts (a key of strings only: the garbage collector stops tracking it) as the same question comes
+    back with the same pages (a single-turn env's instruction is one, a multi-turn one's repeat across episodes).
     Only a sentence that shares a word with the question scores: the sentences of a text element are read (split,
     their words found) only when its lower-cased text holds one of the question's words (for a question of at
     most :data:`FILTER_WORDS` words: one C scan of the whole page's text per word first, and none of the page's
     sentences is read when it holds none of them)."""
+    question = _instruction_reading(instruction)[1]
     lowered, texts = _page(tree_text)[4]
     if not question:
         return ()
@@ -718,9 +720,9 @@ class _Memory:
         self._read.add(tree_text)
         places, page_names, counted, latest, *_rest = _page(tree_text)
         self.seen_words.add_normal(counted)
-        question, scores, order = self.question, self.sentences, self._order
+        scores, order = self.sentences, self._order
         rose = []
-        for sent, score in _scored(question, tree_text):
+        for sent, score in _scored(self.instruction, tree_text):
             if score > scores.get(sent, 0):
                 if sent not in order:
                     order[sent] = len(order)
