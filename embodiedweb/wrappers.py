@@ -466,15 +466,15 @@ _TEXT_ROLES = frozenset(("paragraph", "StaticText", "listitem", "cell"))
 
 #: an element line's share of a page (:func:`_element_reading`), whatever its id, one tuple per column of
 #: :func:`_page` (joined across the page's lines by C loops): (its title (a level-1 heading), its names (its
-#: own and its years, when it is a heading or cell), the thing it counts, the place it offers (an option), its
-#: text (the name of a text element: its names and sentences are read only when a page needs them, see
-#: :func:`_page` and :meth:`_Memory.read_page`), its kind of field (:data:`_FIELD_KINDS`, 0 for none), an
-#: option's ``type`` text); the strings of the first four whitespace-normalised
-_ElementReading = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], int, str]
+#: own and its years, when it is a heading or cell), the thing it counts, the place it offers (an option), the
+#: names in its text, the sentences of its text with their words, its kind of field (:data:`_FIELD_KINDS`,
+#: 0 for none), an option's ``type`` text); the strings of the first five whitespace-normalised
+_ElementReading = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                        tuple[tuple[str, tuple[str, ...]], ...], int, str]
 #: the kinds of field of an element: 1 a search or text box, 2 a number field, 3 a drop-down, 4 an option
 _FIELD_KINDS = {"searchbox": 1, "textbox": 1, "spinbutton": 2, "combobox": 3, "option": 4}
 #: the reading of a line that is no element
-_NO_ELEMENT: _ElementReading = ((), (), (), (), (), 0, "")
+_NO_ELEMENT: _ElementReading = ((), (), (), (), (), (), 0, "")
 
 
 def _spaced(text: str) -> str:
@@ -489,16 +489,16 @@ def _element_reading(role: str, name: str, title: str | None) -> _ElementReading
     if role in ("heading", "cell") and 0 < len(name) <= 80:
         page_names = tuple(x for x in (_spaced(name), *_YEAR.findall(name)) if x)
     m = _COUNTED.fullmatch(name) if role == "listitem" else None
-    place, text, option = "", (), ""
+    place, latest, sentences, option = "", (), (), ""
     if role == "option":
         if not name.lower().startswith("choose"):
             place = _spaced(name)
         option = re.sub(r"\s*\(.*?\)", "", name).strip().lower()
     elif role in _TEXT_ROLES and len(name) < 400:
-        text = (name,)
+        latest, sentences = _names(name), _sentences(name)
     spaced_title = _spaced(title) if title is not None else ""
     return ((spaced_title,) if spaced_title else (), page_names, (_spaced(m.group(1)),) if m else (),
-            (place,) if place else (), text, _FIELD_KINDS.get(role, 0), option)
+            (place,) if place else (), latest, sentences, _FIELD_KINDS.get(role, 0), option)
 
 
 @lru_cache(maxsize=65536)
@@ -524,10 +524,10 @@ def _line_reading(line: str) -> tuple[Any, str | None, _ElementReading | None]:
 
 
 #: what the candidate generator reads of a page (:func:`_page`): (places, names, counted things, the names in
-#: its text, its text (:data:`_PageText`), boxes, number fields, drop-downs' ``type`` candidates, its
+#: its text, its sentences with their words, boxes, number fields, drop-downs' ``type`` candidates, its
 #: :func:`_plain_words`)
 _PageReading = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
-                     tuple[str | None, tuple[str, ...]], tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                     tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...],
                      tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]]
 
 
@@ -535,10 +535,9 @@ _PageReading = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[st
 def _page(tree_text: str) -> _PageReading:
     """What the candidate generator reads of a page (its tree text), in page order: its places (its title,
     the options of its drop-downs), its names (headings, table cells and the years in them), the things its
-    list items count ("1 tomato"), the names in its text (at most :data:`LATEST_NAMES`: the names of its text
-    elements are read in order until there are that many, not further) and its text (:data:`_PageText`, whose
-    sentences :meth:`_Memory.read_page` scores; the first four whitespace-normalised and without repeats, as
-    :func:`_unique` leaves them); its search and text boxes, number fields and drop-downs' ``type``
+    list items count ("1 tomato"), the names in its text (at most :data:`LATEST_NAMES`) and the sentences of
+    its text with their words (for :meth:`_Memory.read_page`; the first four whitespace-normalised and without
+    repeats, as :func:`_unique` leaves them); its search and text boxes, number fields and drop-downs' ``type``
     candidates (each option in lower case, with its spaces and with hyphens); and its :func:`_plain_words`.
 
     Cached (the same pages come back in other episodes), and read line by line through :func:`_line_reading`
@@ -553,7 +552,7 @@ def _page(tree_text: str) -> _PageReading:
     if whole:
         read = [(bid, _element_reading(role, name, None)) for bid, role, name in _page_lines(tree_text)]
         bids, elements = zip(*read, strict=True) if read else ((), ())
-    titles, names, counted, places, texts, kinds, options = (
+    titles, names, counted, places, latest, sentences, kinds, options = (
         zip(*elements, strict=True) if elements else ((),) * len(_NO_ELEMENT))
     if whole:
         titles = ((_spaced(_unescaped(t)),) for t in _TITLE.findall(tree_text))
@@ -568,59 +567,10 @@ def _page(tree_text: str) -> _PageReading:
                 fields[2] += [f"type [{select}] [{option}]", f"type [{select}] [{option.replace(' ', '-')}]"]
         else:
             fields[kind - 1].append(bid)
-    text = tuple(join(texts))
-    latest: dict[str, None] = {}
-    for name in text:  # the first LATEST_NAMES names: the names of the text further down are never read
-        latest.update(dict.fromkeys(_names(name)))
-        if len(latest) >= LATEST_NAMES:
-            break
-    joined = "\n".join(text)
     return (tuple(dict.fromkeys(x for x in chain(join(titles), join(places)) if x)),
             tuple(dict.fromkeys(join(names))), tuple(dict.fromkeys(join(counted))),
-            tuple(latest)[:LATEST_NAMES], (None if "Σ" in joined else joined.lower(), text), tuple(fields[0]),
+            tuple(dict.fromkeys(join(latest)))[:LATEST_NAMES], tuple(join(sentences)), tuple(fields[0]),
             tuple(fields[1]), tuple(fields[2]), _joined_plain_words([p for p in plains if p is not None]))
-
-
-#: the words of a question beyond which :func:`_scored` reads every text element's sentences without looking for
-#: the words in the page first (a text holds one of many words more often than not, and a C scan of the page per
-#: word then costs more than it saves: Geolocation's one question has 35 words)
-FILTER_WORDS = 12
-
-
-@lru_cache(maxsize=4096)
-def _scored(instruction: str, tree_text: str) -> tuple[tuple[str, int], ...]:
-    """(sentence, score) of each sentence of a page's text (:func:`_page`) that shares a word with the question of
-    ``instruction`` (:func:`_instruction_reading`), the score the number of words shared, in page order; cached
-    by the two texts (a key of strings only: the garbage collector stops tracking it) as the same question comes
-    back with the same pages (a single-turn env's instruction is one, a multi-turn one's repeat across episodes).
-    Only a sentence that shares a word with the question scores: the sentences of a text element are read (split,
-    their words found) only when its lower-cased text holds one of the question's words (for a question of at
-    most :data:`FILTER_WORDS` words: one C scan of the whole page's text per word first, and none of the page's
-    sentences is read when it holds none of them)."""
-    question = _instruction_reading(instruction)[1]
-    lowered, texts = _page(tree_text)[4]
-    if not question:
-        return ()
-    if lowered is not None and len(question) <= FILTER_WORDS:
-        present = [w for w in question if w in lowered]
-        if not present:
-            return ()
-        texts = tuple(text for text in texts if any(w in text.lower() for w in present))
-    out = []
-    for text in texts:
-        for sent, words in _sentences(text):
-            score = len(question.intersection(words))
-            if score >= 1:
-                out.append((sent, score))
-    return tuple(out)
-
-
-#: a page's text as :func:`_page` keeps it: (its text elements' names joined by line breaks and lower-cased, None
-#: when they hold a capital sigma; those names, in page order). A sentence can share a word with a question only
-#: where the lower-cased text holds that word: lower-casing a text lower-cases each of its characters alone, but
-#: for a capital sigma, whose lower case depends on the letters around it (a word read alone may end in a final
-#: sigma that its text spells as a sigma)
-_PageText = tuple[str | None, tuple[str, ...]]
 
 
 @lru_cache(maxsize=1024)
@@ -718,12 +668,13 @@ class _Memory:
             return
         self._last_page = tree_text
         self._read.add(tree_text)
-        places, page_names, counted, latest, *_rest = _page(tree_text)
+        places, page_names, counted, latest, sentences, *_fields = _page(tree_text)
         self.seen_words.add_normal(counted)
-        scores, order = self.sentences, self._order
+        question, scores, order = self.question, self.sentences, self._order
         rose = []
-        for sent, score in _scored(self.instruction, tree_text):
-            if score > scores.get(sent, 0):
+        for sent, words in sentences:
+            score = len(question.intersection(words))
+            if score >= 1 and score > scores.get(sent, 0):
                 if sent not in order:
                     order[sent] = len(order)
                 scores[sent] = score

@@ -516,11 +516,10 @@ def test_dones_are_the_first_of_the_answers_names_and_places_joined():
 
 
 def _comparable(page: tuple) -> tuple:
-    """A page's reading with its text's sentences and their words (as sets) and its title pairs as a set (their
-    order is no output)."""
-    *head, (lowered, texts), boxes, spins, options, (joined, firsts, pairs) = page
-    sentences = tuple((sent, frozenset(words)) for text in texts for sent, words in wrappers._sentences(text))
-    return (*head, (lowered, sentences), boxes, spins, options, (joined, firsts, frozenset(pairs)))
+    """A page's reading with its sentences' words and its title pairs as sets (their order is no output)."""
+    *head, sentences, boxes, spins, options, (joined, firsts, pairs) = page
+    return (*head, tuple((sent, frozenset(words)) for sent, words in sentences), boxes, spins, options,
+            (joined, firsts, frozenset(pairs)))
 
 
 def _reference_page(page: str) -> tuple:
@@ -529,7 +528,7 @@ def _reference_page(page: str) -> tuple:
     lines = [(m.group(1), m.group(2), m.group(3).replace("\\'", "'").replace("\\\\", "\\"))
              for m in wrappers._LINE.finditer(page)]
     titles = [t.replace("\\'", "'").replace("\\\\", "\\") for t in wrappers._TITLE.findall(page)]
-    places, page_names, counted, latest, sentences, texts = titles, [], [], [], [], []
+    places, page_names, counted, latest, sentences = titles, [], [], [], []
     for _bid, role, name in lines:
         if role in ("heading", "cell") and 0 < len(name) <= 80:
             page_names += [name, *wrappers._YEAR.findall(name)]
@@ -539,7 +538,6 @@ def _reference_page(page: str) -> tuple:
             places.append(name)
         elif role in ("paragraph", "StaticText", "listitem", "cell") and len(name) < 400:
             latest += wrappers.names_in(name)
-            texts.append(name)
             sentences += [(sent, frozenset(wrappers._words(sent))) for sent in wrappers._SENTENCE.split(name)]
     options, select = [], None
     for bid, role, name in lines:
@@ -554,8 +552,7 @@ def _reference_page(page: str) -> tuple:
              frozenset(p for p in zip(words, words[1:], strict=False) if p in title_pairs))
     unique = wrappers._unique
     return (tuple(unique(places)), tuple(unique(page_names)), tuple(unique(counted)),
-            tuple(unique(latest)[: wrappers.LATEST_NAMES]),
-            (None if "Σ" in "\n".join(texts) else "\n".join(texts).lower(), tuple(sentences)),
+            tuple(unique(latest)[: wrappers.LATEST_NAMES]), tuple(sentences),
             tuple(bid for bid, role, _name in lines if role in ("searchbox", "textbox")),
             tuple(bid for bid, role, _name in lines if role == "spinbutton"), tuple(options), plain)
 
@@ -577,46 +574,7 @@ ODD_PAGES = [
     "[1] cell 'Paris'\n[2] paragraph 'Designed by Carl Berg in 1901… (9,000 characters in all)",
     "[1] heading 'A name\nover two lines' level=1\n[2] cell 'Rome'\n[3] link 'Cut… (9,000 characters in all)",
     "[1] link 'Cut at once… (9,000 characters in all)",
-    # a capital sigma: "ΟΔΟΣ" read alone ends in a final sigma, in "ΟΔΟΣ.Α" it does not
-    "[1] heading 'Odos' level=1\n[2] paragraph 'The ΟΔΟΣ.Α opened in 1901.'",
 ]
-
-
-def _reference_scores(question: frozenset[str], pages: list[str]) -> dict[str, int]:
-    """:attr:`wrappers._Memory.sentences` after reading ``pages``, every sentence of each scored (no filter)."""
-    scores: dict[str, int] = {}
-    for page in dict.fromkeys(pages):
-        for sent, words in _reference_page(page)[4][1]:
-            score = len(question & words)
-            if score >= 1 and score > scores.get(sent, 0):
-                scores[sent] = score
-    return scores
-
-
-def test_a_pages_sentences_are_scored_only_where_the_question_words_are():
-    """``read_page`` reads the sentences of a text element only when its lower-cased text holds one of the
-    question's words; the scores (and so the answers) equal scoring every sentence of every page, for
-    questions of words drawn from the pages, on random play's pages and on odd ones (a capital sigma)."""
-    pages = list(dict.fromkeys(list(ODD_PAGES) + random_play_texts("web_text", 60, seed=3)))
-    rng = np.random.default_rng(0)
-    vocab = sorted({w for page in pages for text in wrappers._page(page)[4][1] for w in wrappers._words(text)})
-    scored = 0
-    for k in range(60):
-        asked = " ".join(rng.choice(vocab, int(rng.integers(1, 20))))  # both sides of FILTER_WORDS (12)
-        instruction = "Which οδος is it?" if k == 0 else f"What is {asked}?"
-        memory = wrappers._Memory(instruction)
-        read = [pages[i] for i in rng.choice(len(pages), 12)]
-        if k == 0:
-            read.append(ODD_PAGES[-1])
-        for page in read:
-            memory.read_page(page)
-        expected = _reference_scores(memory.question, read)
-        assert memory.sentences == expected, instruction
-        scored += len(expected)
-        order = sorted(expected, key=lambda s: -expected[s])
-        assert set(memory.answers()) >= set(wrappers._unique([a for s in memory._top for a in wrappers.answer_spans(s)]))
-        assert [expected[s] for s in memory._top] == [expected[s] for s in order[:3]]
-    assert scored > 40
 
 
 def random_play_texts(field: str, steps: int, seed: int) -> list[str]:
@@ -644,8 +602,7 @@ def test_a_pages_reading_line_by_line_equals_the_whole_texts():
     for page in pages:
         got = wrappers._page(page)
         assert _comparable(got) == _reference_page(page), page[:200]
-        assert all(len(set(words)) == len(words) for text in got[4][1]
-                   for _sent, words in wrappers._sentences(text)), page[:200]  # each word once
+        assert all(len(set(words)) == len(words) for _sent, words in got[4]), page[:200]  # each word once
         assert len(set(got[8][2])) == len(got[8][2]), page[:200]  # each pair once
     places, names, counted, _latest, _sentences, boxes, _spins, options, _plain = zip(
         *[wrappers._page(page) for page in ODD_PAGES], strict=True)
