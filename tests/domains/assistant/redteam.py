@@ -88,28 +88,30 @@ def named_inside(e: dict[str, Any], kind: str) -> list[str]:
     return [n for n in c.names if n != e["name"] and c.named(e["name"], n)]
 
 
-class HedgeBesideADenial(Changed):
-    """Hedges in the forms a denial rule must not take for one: "Y, if not X" (the wrong one offered first, the
-    right one as a fallback), "X, not Y, or Y" (the other denied, then offered after a comma) and "not Y or X" (both
-    denied)."""
+class _WordedAnswer(Changed):
+    """Answers each changed turn that has other candidates in a wording of its own: ``forms`` maps a turn kind to
+    a template of the right name (``{name}``) and the first other candidate (``{other}``)."""
 
-    changes = ("compare", "recall", "name_seen")
+    forms: ClassVar[dict[str, str]] = {}
 
     @classmethod
     def applies(cls, task: Task) -> bool:
         return _has_others(task, cls.changes)
 
-    def alt_compare(self, e: dict[str, Any]) -> Plan:
-        return f"{e['others'][0]}, if not {e['name']}" if e["others"] else e["name"]
-        yield
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        if kind in self.forms:
+            return self.forms[kind].format(name=e["name"], other=e["others"][0]) if e["others"] else e["name"]
+        return (yield from super().play(kind, e))
 
-    def alt_recall(self, e: dict[str, Any]) -> Plan:
-        return f"{e['name']}, not {e['others'][0]}, or {e['others'][0]}" if e["others"] else e["name"]
-        yield
 
-    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
-        return f"not {e['others'][0]} or {e['name']}" if e["others"] else e["name"]
-        yield
+class HedgeBesideADenial(_WordedAnswer):
+    """Hedges in the forms a denial rule must not take for one: "Y, if not X" (the wrong one offered first, the
+    right one as a fallback), "X, not Y, or Y" (the other denied, then offered after a comma) and "not Y or X" (both
+    denied)."""
+
+    changes = ("compare", "recall", "name_seen")
+    forms = {"compare": "{other}, if not {name}", "recall": "{name}, not {other}, or {other}",
+             "name_seen": "not {other} or {name}"}
 
 
 class HedgeWithTheNameInside(Changed):
@@ -662,29 +664,14 @@ class Sentences(Changed):
         return f"It was designed by {e['name']}."
 
 
-class DeniesTheOther(Changed):
+class DeniesTheOther(_WordedAnswer):
     """Answers a choice between names by ruling the other out too, as a careful person does: "X, not Y" (the
     comparison), "Not Y but X." (the first product ordered), "X rather than Y" (the place in sight). Until
     assistant checker version 8 a denied name counted as named: 1 of 60 passed."""
 
     kind = "genuine"
     changes = ("compare", "recall", "name_seen")
-
-    @classmethod
-    def applies(cls, task: Task) -> bool:
-        return _has_others(task, cls.changes)
-
-    def alt_compare(self, e: dict[str, Any]) -> Plan:
-        return f"{e['name']}, not {e['others'][0]}" if e["others"] else e["name"]
-        yield
-
-    def alt_recall(self, e: dict[str, Any]) -> Plan:
-        return f"Not {e['others'][0]} but {e['name']}." if e["others"] else e["name"]
-        yield
-
-    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
-        return f"{e['name']} rather than {e['others'][0]}" if e["others"] else e["name"]
-        yield
+    forms = {"compare": "{name}, not {other}", "recall": "Not {other} but {name}.", "name_seen": "{name} rather than {other}"}
 
 
 def opened_otherwise(place_id: str) -> str:
