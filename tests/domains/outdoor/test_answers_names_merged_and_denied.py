@@ -176,3 +176,19 @@ def test_every_name_task_in_each_form(cat):
             if c == cat and judge_answer(answer, g).ok != genuine:
                 wrong.append((tid, form, answer, judge_answer(answer, g).reason))
     assert not wrong
+
+
+@pytest.mark.parametrize("answer", ["Omar Reid/Tariq Szabó", "Omar Reid (or Tariq Szabó)", "either Omar Reid or Tariq Szabó",
+                                    "Omar Reid and/or Tariq Szabó", "Omar Reid, unless it was Tariq Szabó"])
+def test_hedges_in_other_words_name_two(answer: str) -> None:
+    """Stop 35's closing probe: hedges no agent of the suite writes (a slash, "and/or", "either ... or", "unless")
+    still name two people."""
+    assert judge(answer, REID, others=WIKI) == Verdict(False, "also names Tariq Szabó")
+
+
+@pytest.mark.parametrize("answer", ["It was Omar Reid's design.", "Architect Omar Reid.", "\u201cOmar Reid\u201d",
+                                    "Mr. Reid (Omar Reid) designed it.", "OMAR REID"])
+def test_the_right_name_in_other_words(answer: str) -> None:
+    """Stop 35's closing probe: the right person in wordings no agent of the suite writes (a possessive, a title,
+    curly quotes, the surname and the name again, capitals) is named."""
+    assert judge(answer, REID, others=WIKI) == OK
