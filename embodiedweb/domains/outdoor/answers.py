@@ -909,7 +909,7 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     named: list[tuple[Person, str | None]] = []
     denied: set[Person] = set()
     before: tuple[int, bool] | None = None
-    for start, end, p, merged in sorted(found, key=lambda f: (f[0], f[1])):
+    for start, end, p, merged in sorted(found, key=lambda f: (f[0], f[1], str(f[2]))):
         carried = before is not None and before[1] and _OR_NEXT.fullmatch(folded, before[0], start) is not None
         if carried or _denied(folded, start):
             denied.add(p)
