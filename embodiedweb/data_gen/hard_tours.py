@@ -35,6 +35,16 @@ six places (720 orders, 21 legs), a limit of the shortest tour x :data:`GRAND_SL
 block counts rarely does; besides the long tours' capped orders a third planner, nearest first improved by 2-opt
 and or-opt moves in turn (:func:`local_search`), is held to a third of a split. A family caps only the orders its
 ``lazy_caps`` names, so the long tours (which do not name the third planner) draw exactly as in stop 34.
+
+The **appointment tours** (``nav-hard-180`` ..., :data:`APPOINTMENT_TOURS`; stop 36), from a fourth seed: per split
+three tours of four places and three of five, each place with a time to be there by (``goal.tour[k].by``), a start
+time and a walking pace (``embodied.watch``; the street view shows the walker's watch,
+:mod:`embodiedweb.worlds.street.watch`) and no walking limit. :func:`draw_appointments` draws an order other than the
+shortest walk as the answer and times it meets with :data:`ROOM_M` to spare, such that every other order misses one
+by :data:`MISS_M` (also arriving anywhere within the goal radius, :func:`rim_walks`); no order of
+:func:`appointment_orders` (the lazy orders, the planners, the shortest walk, earliest appointment first, least slack
+first and EDF repaired by swaps) may meet them (:data:`APPOINTMENT_CAPS`: none), walked as the checker judges a walk
+(:func:`walk_arrivals`). The best order cannot be read off the grid: it depends on the times.
 """
 
 from __future__ import annotations
@@ -131,9 +141,8 @@ GRAND_TOUR_SEED = "35:grand tours"
 APPOINTMENT_PLACES = (4, 4, 4, 5, 5, 5)
 #: the appointment tours' walking pace (the instruction states it; the watch and the checker use it)
 PACE_M_PER_MIN = 80
-#: the order that meets every appointment reaches each place with at least this many metres to spare before the
-#: minute of its appointment ends... as the walker reads it: the watch shows the appointment's minute or earlier
-#: at an arrival up to ``ROOM_M`` metres later (1.5 minutes of walking)
+#: the order that meets every appointment reaches each place at least this many metres (1.5 minutes of walking)
+#: before its watch would first show the appointment's minute (and so a minute's walk more before it is late)
 ROOM_M = 120.0
 #: every other order misses an appointment by at least this many metres past its minute (arriving at any node
 #: within the goal radius, :func:`rim_walks`), so no other order passes by a lucky rounding

@@ -26,6 +26,12 @@ directions log, never pages:
   for identifying a place: directions to a place do not reach it, and ``embodied`` still wants the walk there;
 - ``overall`` = both; ``completion`` = the fraction of the sub-goals: each place reached, directions to each,
   the walk within the limit (once every place was reached: standing still is no sub-goal done), the stop.
+
+A tour with **appointments** (stop 36: ``embodied.watch = {"start": "HH:MM", "pace_m_per_min": p}`` and a time
+``goal.tour[k].by`` per place, no ``limit_m``) replaces the limit by one sub-goal per place: the place first reached
+while the walker's watch read its time or earlier (:func:`on_time`: the metres walked by then, in whole minutes at
+the pace, :func:`~embodiedweb.worlds.street.watch.watch_minutes`, what the street view's watch showed there). The
+deadline is derived from these clock fields only (:func:`appointments`).
 """
 
 from __future__ import annotations

@@ -42,6 +42,10 @@ the street the block is on), the storefront signs with house numbers beside the 
 the signs further along (nearest first, no distances); no coordinates, no intersection label mid-block, no
 "here" list. The neighbour lines (ids to ``move`` to, directions, the metres to the next node) are the same
 in both: node ids are handles to walk by, and the hard tier's map never prints or accepts them.
+
+``watch`` (reset config; the hard tier's appointment tours only): ``{"start": "HH:MM", "pace_m_per_min": p}``; the
+text's second line is then ``Your watch: HH:MM.``, the start plus the whole minutes walked (:mod:`.watch`). Without
+it the views are exactly as before.
 """
 
 from __future__ import annotations
