@@ -269,9 +269,11 @@ def focus(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answ
 
 
 def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str,
-                among: Iterable[str] = (), people: bool = False, firms: Iterable[str] = ()) -> dict[str, Any]:
+                among: Iterable[str] = (), people: bool = False, firms: Iterable[str] = (),
+                comparison: bool = False) -> dict[str, Any]:
     """The answer names the right one and none of the other candidates: the turn's ``others`` and ``among``
-    (every name of the kind asked for; ``people``, ``firms``: see :class:`Candidates`)."""
+    (every name of the kind asked for; ``people``, ``firms``: see :class:`Candidates`); on a ``comparison`` turn a
+    name the answer compares the right one against is not offered (:func:`_read`)."""
     among, firms = tuple(among), tuple(firms)
     turn = [e["name"], *e.get("others", [])]
     catalog = _catalog(among, people, firms) if among else None
@@ -282,9 +284,12 @@ def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
     hedged = c.others_named(answer, e["name"])
     # the candidates the right name's own words name ("Central Park" in "Central Park Tower"), said besides it
     inside = [n for n in c.names if n != e["name"] and c.named(e["name"], n) and c.named(answer, n)]
-    read = _read(c, answer, e["name"], hedged, inside)
+    read = _read(c, answer, e["name"], hedged, inside, comparison)
     if read is not None:  # judged by what the answer names on its own and does not deny
         hedged, right_said, right_denied = read
+        if right_denied == "compared":
+            return _result(False, f"answer gives another over {e['name']!r} (it says {e['name']!r} after "
+                                  f"'than', 'over', 'beats', 'since' ...: the name said first is the one given)")
         if right_denied:
             return _result(False, f"answer denies {e['name']!r}")
         if not right_said:
@@ -295,8 +300,8 @@ def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
     return _result(not hedged, f"answer also names {hedged[:5]}{' ...' if len(hedged) > 5 else ''}")
 
 
-def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list[str]
-          ) -> tuple[list[str], bool, bool] | None:
+def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list[str], comparison: bool = False
+          ) -> tuple[list[str], bool, str] | None:
     """How the answer names ``name`` and the other candidates it names: ``others`` (besides it) and ``inside`` (the
     candidates that ``name``'s own words name, "Central Park" in "Central Park Tower"). ``None`` when it denies none
     of them and names none of ``inside`` (the answer is judged as before); else (those of ``others`` and ``inside``
@@ -309,14 +314,23 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
     than Y" name X only; a hedge word before the "not" makes it no denial ("Y, if not X" names both); a denial
     reaches the names joined to it by "or"/"nor" ("not Y or X" names neither), but not after a comma ("X, not Y,
     or Y" names Y). Until assistant checker version 8 a denied name counted as named, so a careful answer to
-    "which of those two ...?" that ruled the other out failed (59 of 60 episodes)."""
-    from embodiedweb.domains.outdoor.answers import OR_NEXT, denied
+    "which of those two ...?" that ruled the other out failed (59 of 60 episodes).
+
+    On a ``comparison`` turn a name set against the one given is ruled out too
+    (:func:`~embodiedweb.domains.outdoor.answers.compared_against`, by the same rule as a denial): "X beats Y", "X is
+    quicker than Y", "X over Y", "X, since Y takes longer" give X; "Y is slower than X" gives Y and fails when X is
+    right (the name said first is the one given), and a hedge stays a hedge ("X or Y", "X if it is quicker than Y",
+    "X beats Y, or Y beats X"). Until assistant checker version 9 every such answer failed (0 of 452 comparison
+    turns). The third item is "" when ``name`` is not ruled out, else "denied" or "compared"."""
+    from embodiedweb.domains.outdoor.answers import OR_NEXT, compared_against, denied
 
     # after a comma, "or" offers another: the comma is kept as a word, since :func:`norm` drops punctuation
     # and "isn't" is "is not" (:func:`norm` would make it "isn t")
     text = re.sub(r"(?<=\w)n['’]t\b", " not", answer or "", flags=re.IGNORECASE)
     text = norm(re.sub(r",\s*(?=(?:or|nor)\b)", " xcommax ", text, flags=re.IGNORECASE))
-    denies = re.search(r"\b(?:not|rather than|instead of)\b", text) is not None
+    cues = r"not|rather than|instead of" + (r"|than|over|beats?|beating|ahead of|compared (?:to|with)|since|because"
+                                            r"|whereas|while" if comparison else "")
+    denies = re.search(rf"\b(?:{cues})\b", text) is not None
     if not denies and not inside:
         return None
     spans = [(s, t, n) for n in dict.fromkeys([name, *others, *inside]) for s, t in c.mentions(text, n)]
@@ -325,14 +339,18 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
         if not any(s < b and a < t for a, b, _n in hits):
             hits.append((s, t, n))
     said: set[str] = set()
-    ruled_out: set[str] = set()
-    before: tuple[int, bool] | None = None
+    ruled_out: dict[str, str] = {}
+    before: tuple[int, str] | None = None
     for s, t, n in sorted(hits):
         carried = before is not None and before[1] and OR_NEXT.fullmatch(text, before[0], s) is not None
-        out = denies and (carried or denied(text, s))
-        (ruled_out if out else said).add(n)
-        before = (t, out)
-    return [n for n in dict.fromkeys([*others, *inside]) if n in said], name in said, name in ruled_out
+        how = "" if not denies else before[1] if carried and before is not None else "denied" if denied(text, s) \
+            else "compared" if comparison and compared_against(text, s) else ""
+        if how:
+            ruled_out.setdefault(n, how)
+        else:
+            said.add(n)
+        before = (t, how)
+    return [n for n in dict.fromkeys([*others, *inside]) if n in said], name in said, ruled_out.get(name, "")
 
 
 @lru_cache(maxsize=16)
@@ -343,8 +361,9 @@ def _catalog(among: tuple[str, ...], people: bool, firms: tuple[str, ...]) -> Ca
 
 
 def answer_recipe(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The answer names the right recipe and no other recipe of the site."""
-    return answer_name(e, before, after, answer, recipe_names())
+    """The answer names the right recipe and no other recipe of the site; the other of the two may be named as the
+    one it is compared against ("X is quicker than Y", :func:`_read`)."""
+    return answer_name(e, before, after, answer, recipe_names(), comparison=True)
 
 
 def answer_product(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:

@@ -267,16 +267,38 @@ _SOFT_DENIAL = re.compile(r"\b(?:if|or|nor|whether|unless|either|maybe|perhaps|p
                           r"|guess|believe|might|may|could)\b[^.;:!?]*$")
 
 
+#: the other side of a comparison right before a name ("X beats Y", "X is quicker than Y", "X over Y", "X, ahead of
+#: Y", "compared with Y, X ...") and the subject of a reason clause ("X, since Y takes longer", "X because Y has more
+#: steps"): the one the answer sets its choice against, not one it offers
+_COMPARED = re.compile(r"(?:\bthan|\bover|\bbeats?|\bbeating|\bahead\s+of|\bcompared\s+(?:to|with)|\bsince|\bbecause"
+                       r"|\bwhereas|\bwhile)\s+(?:(?:the|an?)\s+)?$")
+
+
+def _ruled_out(text: str, start: int, cue: re.Pattern[str]) -> bool:
+    """Whether ``cue`` (:data:`_DENIAL`, :data:`_COMPARED`) ends right before ``start`` in ``text`` with no hedge word
+    (:data:`_SOFT_DENIAL`) in its clause before it: what starts there is ruled out, not offered."""
+    m = cue.search(text, max(0, start - 30), start)
+    if not m:
+        return False
+    clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
+    return not _SOFT_DENIAL.search(clause + " ")
+
+
 def _denied(text: str, start: int) -> bool:
     """Whether what starts at ``start`` in ``text`` (a quantity, a choice's option) is firmly denied: "not" (or
     "isn't", "rather than", "instead of"; "a", "an" or "the" may follow) right before it, and no hedge word in its
     clause before that ("if not 43" offers 43, "beaver, if not otter" offers otter). The number judge and the
     choice judge share this rule."""
-    m = _DENIAL.search(text, max(0, start - 30), start)
-    if not m:
-        return False
-    clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
-    return not _SOFT_DENIAL.search(clause + " ")
+    return _ruled_out(text, start, _DENIAL)
+
+
+def compared_against(text: str, start: int) -> bool:
+    """Whether what starts at ``start`` in ``text`` (a name) is the other side of a comparison (:data:`_COMPARED`:
+    "than", "over", "beats", "ahead of", "compared with", or the subject of a "since", "because", "whereas" or
+    "while" clause) read as :func:`_denied` reads a denial, hedge words and all: "X beats Y", "X is quicker than Y",
+    "X, since Y takes longer" offer X alone; "Y is slower than X" offers Y (the name said first is the one given);
+    "X if it is quicker than Y" offers both (stop 36; the assistant's comparison turns read it)."""
+    return _ruled_out(text, start, _COMPARED)
 
 
 def denied(text: str, start: int) -> bool:

@@ -674,6 +674,66 @@ class DeniesTheOther(_WordedAnswer):
     forms = {"compare": "{name}, not {other}", "recall": "Not {other} but {name}.", "name_seen": "{name} rather than {other}"}
 
 
+def relation(e: dict[str, Any]) -> tuple[str, str]:
+    """How the comparison turn's right recipe stands to the other, as a sentence would say it, and the other to it:
+    ("takes less time to make", "takes more time") when the turn measures time and it is the quicker, and so on."""
+    by_name = {r["name"]: r for r in recipes.recipes()}
+    a, b = by_name[e["name"]], by_name[e["others"][0]]
+    if e["measure"] == "time":
+        less = int(a["time_minutes"]) < int(b["time_minutes"])
+        return ("takes less time to make", "takes longer") if less else ("takes more time to make", "is quicker")
+    less = len(a["steps"]) < len(b["steps"])
+    return ("has fewer steps", "has more steps") if less else ("has more steps", "has fewer steps")
+
+
+def _pick(e: dict[str, Any], forms: tuple[str, ...]) -> str:
+    """One of ``forms`` per turn (by its names, so every wording is played across the episodes), filled in."""
+    import zlib
+
+    rel, rel_other = relation(e)
+    form = forms[zlib.crc32(f"{e['name']}|{e['others'][0]}".encode()) % len(forms)]
+    return form.format(name=e["name"], other=e["others"][0], rel=rel, rel_other=rel_other)
+
+
+class ComparesBoth(Changed):
+    """Answers which of two recipes takes less (more) time or has fewer (more) steps by naming both with the relation
+    said, in one of five wordings: "X: it beats Y", "X takes less time to make than Y", "X, since Y takes longer", "X
+    over Y", "Compared with Y, X has fewer steps." Until assistant checker version 9 the other name counted as a
+    second answer: 0 of 60 passed (stop 36)."""
+
+    kind = "genuine"
+    changes = ("compare",)
+    forms = ("{name}: it beats {other}", "{name} {rel} than {other}", "{name}, since {other} {rel_other}",
+             "{name} over {other}", "Compared with {other}, {name} {rel}.")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _has_others(task, cls.changes)
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return _pick(e, self.forms)
+        yield
+
+
+class ComparesTheWrongWay(ComparesBoth):
+    """Names both recipes with the relation said the wrong way round: the other one given as the one asked for
+    ("Y takes less time to make than X", "Y over X", "X loses to Y", "Y: it beats X", "X, since Y ...")."""
+
+    kind = "shortcut"
+    forms = ("{other} {rel} than {name}", "{other} over {name}", "{name} loses to {other}", "{other}: it beats {name}",
+             "{other}, since {name} {rel_other}")
+
+
+class ComparesBothWays(ComparesBoth):
+    """Hedges with the relation said both ways, or offered on a condition: "X beats Y, or Y beats X", "either X over
+    Y or Y over X", "X, if it {rel} than Y", "X or Y, whichever {rel}", "X, or maybe Y, since ..."."""
+
+    kind = "shortcut"
+    forms = ("{name} beats {other}, or {other} beats {name}", "either {name} over {other} or {other} over {name}",
+             "{name}, if it {rel} than {other}", "{name} or {other}, whichever {rel}",
+             "{name}, or maybe {other}, since {other} {rel}")
+
+
 def opened_otherwise(place_id: str) -> str:
     """The place's opening year when the wiki gives it and it differs from the year it was built, else ""."""
     from embodiedweb.worlds.street.city import load_city
@@ -899,6 +959,7 @@ SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, 
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
-             HedgeWithTheNameInside, TwoYearsInOne, TheDecade)
+             HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
-           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther)
+           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
+           ComparesBoth)

@@ -155,7 +155,7 @@ def test_each_rule_broken_is_caught(turns, monkeypatch, broken):
         cases = denial_cases(turns)
     elif broken == "names inside excused":
         real = checks._read
-        monkeypatch.setattr(checks, "_read", lambda c, answer, name, others, inside: real(c, answer, name, others, []))
+        monkeypatch.setattr(checks, "_read", lambda c, answer, name, others, inside, *rest: real(c, answer, name, others, [], *rest))
         cases = inside_cases(turns)
     elif broken == "years written out only":
         monkeypatch.setattr(checks, "years_in", _old_years)
