@@ -463,11 +463,31 @@ def _looked_up(e: dict[str, Any], after: dict[str, Any]) -> bool:
 
 
 def answer_year(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The place's article was read this episode, and the answer gives exactly one year, the right one."""
+    """The place's article was read this episode, and the answer gives exactly one year, the right one: years
+    written in words or Roman numerals count (:func:`year_text`), and a year firmly denied is no year given ("1904,
+    not 1905"; the traveling judge's :func:`~embodiedweb.domains.outdoor.answers.denied`), unless it is the right
+    one ("not 1904" fails)."""
+    from embodiedweb.domains.outdoor.answers import denied
+
     if not _looked_up(e, after):
         return _result(False, f"the wiki article of {e['place']} was not opened")
-    years = sorted(set(years_in(_without_the_opening(answer, e))))
+    text = _without_the_opening(year_text(answer), e)
+    found = _years_at(text)
+    if any(y == str(e["year"]) and denied(text, at) for y, at in found):
+        return _result(False, f"answer denies {e['year']}")
+    years = sorted({y for y, at in found if not denied(text, at)})
     return _result(years == [str(e["year"])], f"answer gives the years {years}, asked {e['year']}")
+
+
+def year_text(answer: str | None) -> str:
+    """``answer`` folded, with years written in Roman numerals or in words as digits ("MCMIV", "nineteen oh four":
+    1904), by the traveling judge's readers (:func:`~embodiedweb.domains.outdoor.answers.roman_years`,
+    :func:`~embodiedweb.domains.outdoor.answers.spelled_numbers`, a number word beside a hedge word counting too).
+    Until assistant checker version 9 only digits counted: a year in words or Roman numerals gave no year (0 of 77
+    year turns passed), and "1904, or maybe MCMV" or "1904 or nineteen oh five" gave one (77 of 77 passed)."""
+    from embodiedweb.domains.outdoor.answers import fold, roman_years, spelled_numbers
+
+    return spelled_numbers(fold(roman_years(answer or "")), hedged=True)
 
 
 #: the place's opening year stated as such ("it opened in 1924", "opening: 1924"), and hedge words before it
@@ -507,16 +527,21 @@ def years_in(answer: str | None) -> list[str]:
     a slash ("1893-94" gives 1893 and 1894), and a decade ("the 1890s") as ten years. Until assistant checker
     version 8 only years written out counted, so "1893-94" gave one year and passed for 1893 (a hedge of two years:
     60 of 60 episodes), and "the 1890s" passed for 1890 (7 of 60)."""
-    out: list[str] = []
+    return [y for y, _at in _years_at(answer)]
+
+
+def _years_at(answer: str | None) -> list[tuple[str, int]]:
+    """The years of :func:`years_in`, each with where the year written out that gives it starts."""
+    out: list[tuple[str, int]] = []
     for m in _YEAR.finditer(answer or ""):
         year = int(m.group(1))
         if m.group(2):
-            out += [str(year - year % 10 + k) for k in range(10)]
+            out += [(str(year - year % 10 + k), m.start()) for k in range(10)]
             continue
-        out.append(str(year))
+        out.append((str(year), m.start()))
         if m.group(3):
             second = year - year % 100 + int(m.group(3))
-            out.append(str(second if second > year else second + 100))
+            out.append((str(second if second > year else second + 100), m.start()))
     return out
 
 
