@@ -5,7 +5,7 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
 - ``number`` (``unit``: ``m``, ``floor`` or ``year``; ``tol``: absolute tolerance in that unit): every
   quantity in the answer must equal the value within ``tol``. A quantity with a length unit (metres,
   feet, yards, km, cm, inches) is converted to the fact's unit, so "191 metres (about 627 feet)" is one
-  consistent answer; a unit of another dimension is wrong; a quantity without a unit is read in the
+  consistent answer; a unit of another dimension is wrong (a duration too: "38 hours"); a quantity without a unit is read in the
   fact's unit. Ordinals count ("14th floor", "floor 14"). A hedge fails unless both agree ("180 or 191").
   How a number is read (:func:`read_number`), for digits joined by ``,`` or ``.`` with no space:
 
@@ -55,7 +55,7 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   of its given names, in full or as an initial, right before it ("I. M. Pei", "Ieoh Ming Pei", "Henry J.
   Hardenbergh"), or after it the first given name in full or all the given names ("Whitfield, Ana",
   "Pei, I. M."); a whole word stands for an initial unless it is a word that is never a name (:data:`NOT_NAMES`:
-  "and" is not "A."). A name without given names (a firm, "Shreve") is named by itself. Firm words
+  "and" is not "A.", "but" not "B."). A surname said alone names no one (most surnames of the wiki are shared). A name without given names (a firm, "Shreve") is named by itself. Firm words
   ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word, and a
   hyphenated surname may be written with a space, an en dash, a non-breaking hyphen or a minus sign for its hyphen
   ("Tanaka Reid", "Tanaka–Reid"; :data:`_HYPHENS`). A name's words stay within one item of a list: only spaces and
@@ -966,7 +966,7 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     if missing:
         if missing[0] in denied:
             return Verdict(False, f"the answer denies {missing[0]}")
-        if any(key[-1] == missing[0].surname for _s, _e, key in _names_alone(text)):
+        if _surname_alone(tokens, gaps, missing[0]):
             return Verdict(False, f"does not name {missing[0]}: a surname said alone, without a given name or an "
                                   f"initial, names no one (the wiki's people share surnames)")
         return Verdict(False, f"does not name {missing[0]}")
@@ -974,6 +974,25 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
         if p not in mine and not any(_same_person(p, q) for q in mine):
             return Verdict(False, f"also names {p}")
     return Verdict(True)
+
+
+def _surname_alone(tokens: list[str], gaps: Sequence[str], p: Person) -> bool:
+    """Whether ``p``'s surname (its particles optional) is written with no word that may be a name beside it: none
+    before it in the same name (:data:`_IN_NAME`), none after it across one comma (:data:`_AFTER_SURNAME`), or only
+    words of :data:`NOT_NAMES` ("not Ruth Bhatt but Thorne", "Tariq & Szabó", "de Silva"); then the answer named
+    ``p`` by the surname alone, which names no one (stop 36: a reason of its own)."""
+    for j in range(len(tokens)):
+        end = _surname_at(tokens, gaps, j, p)
+        if end < 0:
+            continue
+        i = j
+        while i > 0 and tokens[i - 1] in p.particles and _IN_NAME.fullmatch(gaps[i]):
+            i -= 1
+        before = i == 0 or not _IN_NAME.fullmatch(gaps[i]) or tokens[i - 1] in NOT_NAMES
+        after = end == len(tokens) or not _AFTER_SURNAME.fullmatch(gaps[end]) or tokens[end] in NOT_NAMES
+        if before and after:
+            return True
+    return False
 
 
 #: words that may stand beside a name said alone in a list of candidates ("or perhaps Ms. Papadakis")

@@ -734,6 +734,108 @@ class ComparesBothWays(ComparesBoth):
              "{name}, or maybe {other}, since {other} {rel}")
 
 
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+         "seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def year_in_words(year: int) -> str:
+    """A year as people say it: "nineteen oh four", "nineteen thirty-one", "nineteen hundred", "two thousand and
+    five"."""
+    def two(n: int) -> str:
+        return _ONES[n] if n < 20 else _TENS[n // 10] + (f"-{_ONES[n % 10]}" if n % 10 else "")
+
+    hi, lo = divmod(year, 100)
+    if year >= 2000 and lo < 10:
+        return "two thousand" + (f" and {_ONES[lo]}" if lo else "")
+    return f"{two(hi)} hundred" if lo == 0 else f"{two(hi)} {'oh ' + _ONES[lo] if lo < 10 else two(lo)}"
+
+
+def year_in_roman(year: int) -> str:
+    out = ""
+    for v, r in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+                 (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while year >= v:
+            out, year = out + r, year - v
+    return out
+
+
+class YearInWords(Changed):
+    """Answers the year in words, in Roman numerals or beside a year it rules out: "It was built in nineteen oh
+    four.", "MCMIV", "1904, not 1905" (stop 36: 0 of 60 passed until assistant checker version 9, which read digits
+    only and no denial of a year)."""
+
+    kind = "genuine"
+    changes = ("fact_year",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:  # "MM" (2000) is no Roman year to either judge: two letters stay a word
+        return any(t["kind"] == "fact_year" and t["expect"]["year"] != 2000 for t in task.goal["turns"])
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        yield from self.fact_year(e)
+        y = int(e["year"])
+        return (f"It was built in {year_in_words(y)}.", year_in_roman(y), f"{y}, not {y + 1}")[
+            zlib.crc32(e["place"].encode()) % 3]
+
+
+class SecondYearInWords(YearInWords):
+    """The year and the next one offered in words or Roman numerals: "1904 or nineteen oh five", "1904, or maybe
+    MCMV", "nineteen oh four, or 1905" (stop 36: the first two passed every year turn until assistant checker
+    version 9)."""
+
+    kind = "shortcut"
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        yield from self.fact_year(e)
+        y = int(e["year"])
+        return (f"{y} or {year_in_words(y + 1)}", f"{y}, or maybe {year_in_roman(y + 1)}",
+                f"{year_in_words(y)}, or {y + 1}")[zlib.crc32(e["place"].encode()) % 3]
+
+
+class QuotesTheQuestion(Changed):
+    """Quotes the question back with both names before the answer: "Which of those two takes less time to make, X or
+    Y? X." (stop 36's hunt: failed before and after; the judge cannot tell a quoted question from a hedge, and the
+    instruction asks for the name)."""
+
+    changes = ("compare",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _has_others(task, cls.changes)
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return f"Which of those two {relation(e)[0]}, {e['name']} or {e['others'][0]}? {e['name']}."
+        yield
+
+
+class MisspelledByOneLetter(Changed):
+    """The right name with one letter dropped from its longest word ("Bowery Fest Plate"): stop 36's hunt, failed
+    before and after. Kept on purpose: names are on the page to copy, and a judge forgiving one letter would read
+    "Hana Haverkamp" as Ana Haverkamp and "Galloway" as Calloway among the traveling judge's people (the one rule
+    for names)."""
+
+    changes = ("compare", "recall", "name_seen")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes for t in task.goal["turns"])
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        words = e["name"].split()
+        i = max(range(len(words)), key=lambda k: len(words[k]))
+        w = words[i]
+        words[i] = w[:len(w) // 2] + w[len(w) // 2 + 1:]
+        return " ".join(words)
+        yield
+
+    alt_recall = alt_name_seen = alt_compare
+
+
 def opened_otherwise(place_id: str) -> str:
     """The place's opening year when the wiki gives it and it differs from the year it was built, else ""."""
     from embodiedweb.worlds.street.city import load_city
@@ -959,7 +1061,8 @@ SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, 
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
-             HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays)
+             HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
+             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
-           ComparesBoth)
+           ComparesBoth, YearInWords)
