@@ -86,3 +86,11 @@ def test_every_comparison_turn() -> None:
         assert all(_judge("compare", e, form)["ok"] for e in turns), form
     for form in WRONG_WAY[:2] + HEDGES[:5]:
         assert not any(_judge("compare", e, form)["ok"] for e in turns), form
+
+
+def test_a_third_recipe_of_the_site_is_still_a_second_answer() -> None:
+    """The comparison is judged against every recipe of the site, not only the two compared (a third one said beside
+    a comparison is a hedge)."""
+    r = _judge("compare", COMPARE, "{x}: it beats {y}, or Bowery Breakfast Plate")
+    assert r == {"ok": False, "why": "answer also names ['Bowery Breakfast Plate']"}
+    assert _judge("compare", COMPARE, "{x} is quicker than {y} and Bowery Breakfast Plate")["ok"] is False

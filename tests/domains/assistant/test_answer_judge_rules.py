@@ -121,3 +121,11 @@ def test_a_second_year_in_words_or_roman_numerals_is_a_hedge(answer: str, why: s
 def test_the_opening_year_in_words_is_no_second_answer() -> None:
     assert _year(MORGAN, "Built in nineteen oh six; it opened in nineteen twenty-four.")["ok"]
     assert not _year(MORGAN, "nineteen oh six or nineteen twenty-four")["ok"]
+
+
+def test_the_right_name_only_inside_another_denied_answer() -> None:
+    """The right place said only inside another place's name, beside a denial: it is not named on its own, and the
+    message says the answer only denies names (stop 36's sampled mutation run)."""
+    r = checks.answer_place({"name": "Columbus Circle", "others": []}, {}, {},
+                            "59th Street-Columbus Circle station, not Central Park")
+    assert r == {"ok": False, "why": "answer does not name 'Columbus Circle' (only denies names)"}
