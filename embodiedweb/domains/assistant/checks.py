@@ -269,9 +269,11 @@ def focus(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answ
 
 
 def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str,
-                among: Iterable[str] = (), people: bool = False, firms: Iterable[str] = ()) -> dict[str, Any]:
+                among: Iterable[str] = (), people: bool = False, firms: Iterable[str] = (),
+                comparison: bool = False) -> dict[str, Any]:
     """The answer names the right one and none of the other candidates: the turn's ``others`` and ``among``
-    (every name of the kind asked for; ``people``, ``firms``: see :class:`Candidates`)."""
+    (every name of the kind asked for; ``people``, ``firms``: see :class:`Candidates`); on a ``comparison`` turn a
+    name the answer compares the right one against is not offered (:func:`_read`)."""
     among, firms = tuple(among), tuple(firms)
     turn = [e["name"], *e.get("others", [])]
     catalog = _catalog(among, people, firms) if among else None
@@ -282,9 +284,12 @@ def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
     hedged = c.others_named(answer, e["name"])
     # the candidates the right name's own words name ("Central Park" in "Central Park Tower"), said besides it
     inside = [n for n in c.names if n != e["name"] and c.named(e["name"], n) and c.named(answer, n)]
-    read = _read(c, answer, e["name"], hedged, inside)
+    read = _read(c, answer, e["name"], hedged, inside, comparison)
     if read is not None:  # judged by what the answer names on its own and does not deny
         hedged, right_said, right_denied = read
+        if right_denied == "compared":
+            return _result(False, f"answer gives another over {e['name']!r} (it says {e['name']!r} after "
+                                  f"'than', 'over', 'beats', 'since' ...: the name said first is the one given)")
         if right_denied:
             return _result(False, f"answer denies {e['name']!r}")
         if not right_said:
@@ -295,8 +300,8 @@ def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
     return _result(not hedged, f"answer also names {hedged[:5]}{' ...' if len(hedged) > 5 else ''}")
 
 
-def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list[str]
-          ) -> tuple[list[str], bool, bool] | None:
+def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list[str], comparison: bool = False
+          ) -> tuple[list[str], bool, str] | None:
     """How the answer names ``name`` and the other candidates it names: ``others`` (besides it) and ``inside`` (the
     candidates that ``name``'s own words name, "Central Park" in "Central Park Tower"). ``None`` when it denies none
     of them and names none of ``inside`` (the answer is judged as before); else (those of ``others`` and ``inside``
@@ -309,14 +314,23 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
     than Y" name X only; a hedge word before the "not" makes it no denial ("Y, if not X" names both); a denial
     reaches the names joined to it by "or"/"nor" ("not Y or X" names neither), but not after a comma ("X, not Y,
     or Y" names Y). Until assistant checker version 8 a denied name counted as named, so a careful answer to
-    "which of those two ...?" that ruled the other out failed (59 of 60 episodes)."""
-    from embodiedweb.domains.outdoor.answers import OR_NEXT, denied
+    "which of those two ...?" that ruled the other out failed (59 of 60 episodes).
+
+    On a ``comparison`` turn a name set against the one given is ruled out too
+    (:func:`~embodiedweb.domains.outdoor.answers.compared_against`, by the same rule as a denial): "X beats Y", "X is
+    quicker than Y", "X over Y", "X, since Y takes longer" give X; "Y is slower than X" gives Y and fails when X is
+    right (the name said first is the one given), and a hedge stays a hedge ("X or Y", "X if it is quicker than Y",
+    "X beats Y, or Y beats X"). Until assistant checker version 9 every such answer failed (0 of 452 comparison
+    turns). The third item is "" when ``name`` is not ruled out, else "denied" or "compared"."""
+    from embodiedweb.domains.outdoor.answers import OR_NEXT, compared_against, denied
 
     # after a comma, "or" offers another: the comma is kept as a word, since :func:`norm` drops punctuation
     # and "isn't" is "is not" (:func:`norm` would make it "isn t")
     text = re.sub(r"(?<=\w)n['’]t\b", " not", answer or "", flags=re.IGNORECASE)
     text = norm(re.sub(r",\s*(?=(?:or|nor)\b)", " xcommax ", text, flags=re.IGNORECASE))
-    denies = re.search(r"\b(?:not|rather than|instead of)\b", text) is not None
+    cues = r"not|rather than|instead of" + (r"|than|over|beats?|beating|ahead of|compared (?:to|with)|since|because"
+                                            r"|whereas|while" if comparison else "")
+    denies = re.search(rf"\b(?:{cues})\b", text) is not None
     if not denies and not inside:
         return None
     spans = [(s, t, n) for n in dict.fromkeys([name, *others, *inside]) for s, t in c.mentions(text, n)]
@@ -325,14 +339,18 @@ def _read(c: Candidates, answer: str, name: str, others: list[str], inside: list
         if not any(s < b and a < t for a, b, _n in hits):
             hits.append((s, t, n))
     said: set[str] = set()
-    ruled_out: set[str] = set()
-    before: tuple[int, bool] | None = None
+    ruled_out: dict[str, str] = {}
+    before: tuple[int, str] | None = None
     for s, t, n in sorted(hits):
         carried = before is not None and before[1] and OR_NEXT.fullmatch(text, before[0], s) is not None
-        out = denies and (carried or denied(text, s))
-        (ruled_out if out else said).add(n)
-        before = (t, out)
-    return [n for n in dict.fromkeys([*others, *inside]) if n in said], name in said, name in ruled_out
+        how = "" if not denies else before[1] if carried and before is not None else "denied" if denied(text, s) \
+            else "compared" if comparison and compared_against(text, s) else ""
+        if how:
+            ruled_out.setdefault(n, how)
+        else:
+            said.add(n)
+        before = (t, how)
+    return [n for n in dict.fromkeys([*others, *inside]) if n in said], name in said, ruled_out.get(name, "")
 
 
 @lru_cache(maxsize=16)
@@ -343,8 +361,9 @@ def _catalog(among: tuple[str, ...], people: bool, firms: tuple[str, ...]) -> Ca
 
 
 def answer_recipe(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The answer names the right recipe and no other recipe of the site."""
-    return answer_name(e, before, after, answer, recipe_names())
+    """The answer names the right recipe and no other recipe of the site; the other of the two may be named as the
+    one it is compared against ("X is quicker than Y", :func:`_read`)."""
+    return answer_name(e, before, after, answer, recipe_names(), comparison=True)
 
 
 def answer_product(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -444,11 +463,31 @@ def _looked_up(e: dict[str, Any], after: dict[str, Any]) -> bool:
 
 
 def answer_year(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-    """The place's article was read this episode, and the answer gives exactly one year, the right one."""
+    """The place's article was read this episode, and the answer gives exactly one year, the right one: years
+    written in words or Roman numerals count (:func:`year_text`), and a year firmly denied is no year given ("1904,
+    not 1905"; the traveling judge's :func:`~embodiedweb.domains.outdoor.answers.denied`), unless it is the right
+    one ("not 1904" fails)."""
+    from embodiedweb.domains.outdoor.answers import denied
+
     if not _looked_up(e, after):
         return _result(False, f"the wiki article of {e['place']} was not opened")
-    years = sorted(set(years_in(_without_the_opening(answer, e))))
+    text = _without_the_opening(year_text(answer), e)
+    found = _years_at(text)
+    if any(y == str(e["year"]) and denied(text, at) for y, at in found):
+        return _result(False, f"answer denies {e['year']}")
+    years = sorted({y for y, at in found if not denied(text, at)})
     return _result(years == [str(e["year"])], f"answer gives the years {years}, asked {e['year']}")
+
+
+def year_text(answer: str | None) -> str:
+    """``answer`` folded, with years written in Roman numerals or in words as digits ("MCMIV", "nineteen oh four":
+    1904), by the traveling judge's readers (:func:`~embodiedweb.domains.outdoor.answers.roman_years`,
+    :func:`~embodiedweb.domains.outdoor.answers.spelled_numbers`, a number word beside a hedge word counting too).
+    Until assistant checker version 9 only digits counted: a year in words or Roman numerals gave no year (0 of 77
+    year turns passed), and "1904, or maybe MCMV" or "1904 or nineteen oh five" gave one (77 of 77 passed)."""
+    from embodiedweb.domains.outdoor.answers import fold, roman_years, spelled_numbers
+
+    return spelled_numbers(fold(roman_years(answer or "")), hedged=True)
 
 
 #: the place's opening year stated as such ("it opened in 1924", "opening: 1924"), and hedge words before it
@@ -488,16 +527,21 @@ def years_in(answer: str | None) -> list[str]:
     a slash ("1893-94" gives 1893 and 1894), and a decade ("the 1890s") as ten years. Until assistant checker
     version 8 only years written out counted, so "1893-94" gave one year and passed for 1893 (a hedge of two years:
     60 of 60 episodes), and "the 1890s" passed for 1890 (7 of 60)."""
-    out: list[str] = []
+    return [y for y, _at in _years_at(answer)]
+
+
+def _years_at(answer: str | None) -> list[tuple[str, int]]:
+    """The years of :func:`years_in`, each with where the year written out that gives it starts."""
+    out: list[tuple[str, int]] = []
     for m in _YEAR.finditer(answer or ""):
         year = int(m.group(1))
         if m.group(2):
-            out += [str(year - year % 10 + k) for k in range(10)]
+            out += [(str(year - year % 10 + k), m.start()) for k in range(10)]
             continue
-        out.append(str(year))
+        out.append((str(year), m.start()))
         if m.group(3):
             second = year - year % 100 + int(m.group(3))
-            out.append(str(second if second > year else second + 100))
+            out.append((str(second if second > year else second + 100), m.start()))
     return out
 
 

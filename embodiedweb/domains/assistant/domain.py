@@ -58,8 +58,10 @@ class AssistantDomain(Domain):
     #: stand at its end (one placed and cancelled during the turn is none), and cancelling an earlier order fails;
     #: 8: a name the answer firmly denies ("X, not Y") is not named (the traveling judge's rule), and a year shortened
     #: after a dash ("1893-94") or a decade ("the 1890s") gives its years, and the place's opening year said as such
-    #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer
-    checker_version = 8
+    #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer; 9: on a comparison
+    #: turn the other recipe named as the one compared against ("X beats Y", "X is quicker than Y", "X over Y", "X,
+    #: since Y takes longer") is no second answer (stop 36)
+    checker_version = 9
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

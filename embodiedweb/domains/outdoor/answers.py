@@ -5,7 +5,7 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
 - ``number`` (``unit``: ``m``, ``floor`` or ``year``; ``tol``: absolute tolerance in that unit): every
   quantity in the answer must equal the value within ``tol``. A quantity with a length unit (metres,
   feet, yards, km, cm, inches) is converted to the fact's unit, so "191 metres (about 627 feet)" is one
-  consistent answer; a unit of another dimension is wrong; a quantity without a unit is read in the
+  consistent answer; a unit of another dimension is wrong (a duration too: "38 hours"); a quantity without a unit is read in the
   fact's unit. Ordinals count ("14th floor", "floor 14"). A hedge fails unless both agree ("180 or 191").
   How a number is read (:func:`read_number`), for digits joined by ``,`` or ``.`` with no space:
 
@@ -55,7 +55,7 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   of its given names, in full or as an initial, right before it ("I. M. Pei", "Ieoh Ming Pei", "Henry J.
   Hardenbergh"), or after it the first given name in full or all the given names ("Whitfield, Ana",
   "Pei, I. M."); a whole word stands for an initial unless it is a word that is never a name (:data:`NOT_NAMES`:
-  "and" is not "A."). A name without given names (a firm, "Shreve") is named by itself. Firm words
+  "and" is not "A.", "but" not "B."). A surname said alone names no one (most surnames of the wiki are shared). A name without given names (a firm, "Shreve") is named by itself. Firm words
   ("& Partners", "& Sons", "Architects", ...) need not be repeated; hyphenated names are one word, and a
   hyphenated surname may be written with a space, an en dash, a non-breaking hyphen or a minus sign for its hyphen
   ("Tanaka Reid", "Tanaka–Reid"; :data:`_HYPHENS`). A name's words stay within one item of a list: only spaces and
@@ -173,6 +173,9 @@ for _words, _dim, _f in [
     (("inch", "inches", '"'), "length", 0.0254),
     (("floor", "floors", "fl", "storey", "storeys", "story", "stories", "level", "levels"), "floor", 1.0),
     (("year", "years", "ad", "ce"), "year", 1.0),
+    # stop 36: a duration is no length, floor or year ("38 hours" passed for 38 m, read as a number without a unit)
+    (("h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes", "sec", "secs", "seconds", "day", "days",
+      "week", "weeks", "month", "months"), "duration", 1.0),
 ]:
     for _w in _words:
         UNITS[_w] = (_dim, _f)
@@ -267,16 +270,38 @@ _SOFT_DENIAL = re.compile(r"\b(?:if|or|nor|whether|unless|either|maybe|perhaps|p
                           r"|guess|believe|might|may|could)\b[^.;:!?]*$")
 
 
+#: the other side of a comparison right before a name ("X beats Y", "X is quicker than Y", "X over Y", "X, ahead of
+#: Y", "compared with Y, X ...") and the subject of a reason clause ("X, since Y takes longer", "X because Y has more
+#: steps"): the one the answer sets its choice against, not one it offers
+_COMPARED = re.compile(r"(?:\bthan|\bover|\bbeats?|\bbeating|\bahead\s+of|\bcompared\s+(?:to|with)|\bsince|\bbecause"
+                       r"|\bwhereas|\bwhile)\s+(?:(?:the|an?)\s+)?$")
+
+
+def _ruled_out(text: str, start: int, cue: re.Pattern[str]) -> bool:
+    """Whether ``cue`` (:data:`_DENIAL`, :data:`_COMPARED`) ends right before ``start`` in ``text`` with no hedge word
+    (:data:`_SOFT_DENIAL`) in its clause before it: what starts there is ruled out, not offered."""
+    m = cue.search(text, max(0, start - 30), start)
+    if not m:
+        return False
+    clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
+    return not _SOFT_DENIAL.search(clause + " ")
+
+
 def _denied(text: str, start: int) -> bool:
     """Whether what starts at ``start`` in ``text`` (a quantity, a choice's option) is firmly denied: "not" (or
     "isn't", "rather than", "instead of"; "a", "an" or "the" may follow) right before it, and no hedge word in its
     clause before that ("if not 43" offers 43, "beaver, if not otter" offers otter). The number judge and the
     choice judge share this rule."""
-    m = _DENIAL.search(text, max(0, start - 30), start)
-    if not m:
-        return False
-    clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
-    return not _SOFT_DENIAL.search(clause + " ")
+    return _ruled_out(text, start, _DENIAL)
+
+
+def compared_against(text: str, start: int) -> bool:
+    """Whether what starts at ``start`` in ``text`` (a name) is the other side of a comparison (:data:`_COMPARED`:
+    "than", "over", "beats", "ahead of", "compared with", or the subject of a "since", "because", "whereas" or
+    "while" clause) read as :func:`_denied` reads a denial, hedge words and all: "X beats Y", "X is quicker than Y",
+    "X, since Y takes longer" offer X alone; "Y is slower than X" offers Y (the name said first is the one given);
+    "X if it is quicker than Y" offers both (stop 36; the assistant's comparison turns read it)."""
+    return _ruled_out(text, start, _COMPARED)
 
 
 def denied(text: str, start: int) -> bool:
@@ -763,6 +788,17 @@ def person_keys(value: str) -> set[tuple[str, str]]:
 NOT_NAMES = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to",
              "with", "was", "are", "also", "architect", "architects", "honours", "honors", "led", "mr", "mrs", "ms",
              "dr", "sir", "named", "plaque", "answer"}
+#: stop 36: the words of the judge's own readers (denials, comparisons, hedges) and other words said before a name
+#: that are never given names: "not Ruth Bhatt but Thorne" read "but" as Søren B. Thorne's initial, and "maybe
+#: Papadakis", "definitely Mertens" named a person whose initial the word begins with by the surname alone (6 of 90
+#: name questions in four such words)
+NOT_NAMES |= {"but", "not", "nor", "than", "rather", "instead", "since", "because", "whereas", "while", "over",
+              "beats", "maybe", "perhaps", "possibly", "probably", "likely", "surely", "definitely", "certainly",
+              "clearly", "obviously", "apparently", "presumably", "just", "only", "so", "then", "yes", "no", "either",
+              "neither", "think", "guess", "believe", "sure", "mister", "miss", "madam", "prof", "professor", "doctor",
+              "designed", "built", "says", "said", "that", "this", "who", "which", "its", "his", "her", "their", "my",
+              "me", "we", "you", "he", "she", "they", "be", "been", "would", "should", "could", "might", "may", "must",
+              "did", "does"}
 
 
 def _same_given(token: str, given: str) -> bool:
@@ -930,11 +966,33 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     if missing:
         if missing[0] in denied:
             return Verdict(False, f"the answer denies {missing[0]}")
+        if _surname_alone(tokens, gaps, missing[0]):
+            return Verdict(False, f"does not name {missing[0]}: a surname said alone, without a given name or an "
+                                  f"initial, names no one (the wiki's people share surnames)")
         return Verdict(False, f"does not name {missing[0]}")
     for p, _merged_word in named:
         if p not in mine and not any(_same_person(p, q) for q in mine):
             return Verdict(False, f"also names {p}")
     return Verdict(True)
+
+
+def _surname_alone(tokens: list[str], gaps: Sequence[str], p: Person) -> bool:
+    """Whether ``p``'s surname (its particles optional) is written with no word that may be a name beside it: none
+    before it in the same name (:data:`_IN_NAME`), none after it across one comma (:data:`_AFTER_SURNAME`), or only
+    words of :data:`NOT_NAMES` ("not Ruth Bhatt but Thorne", "Tariq & Szabó", "de Silva"); then the answer named
+    ``p`` by the surname alone, which names no one (stop 36: a reason of its own)."""
+    for j in range(len(tokens)):
+        end = _surname_at(tokens, gaps, j, p)
+        if end < 0:
+            continue
+        i = j
+        while i > 0 and tokens[i - 1] in p.particles and _IN_NAME.fullmatch(gaps[i]):
+            i -= 1
+        before = i == 0 or not _IN_NAME.fullmatch(gaps[i]) or tokens[i - 1] in NOT_NAMES
+        after = end == len(tokens) or not _AFTER_SURNAME.fullmatch(gaps[end]) or tokens[end] in NOT_NAMES
+        if before and after:
+            return True
+    return False
 
 
 #: words that may stand beside a name said alone in a list of candidates ("or perhaps Ms. Papadakis")

@@ -60,8 +60,9 @@ class ShoppingDomain(StreetDomain):
     #: a time the walk is measured from); 9: traveling's judge, version 8 (an errand's number answer: denied values,
     #: the landmark's other true numbers stated as such, Roman years); 10: traveling's judge, version 9 (an errand's
     #: answer: names within one list item, hyphenated surnames with a space or an en dash, denied options); 11:
-    #: traveling's judge, version 10 (an errand's name answer: no name of two people's words, denied people)
-    checker_version = 11
+    #: traveling's judge, version 10 (an errand's name answer: no name of two people's words, denied people); 12:
+    #: traveling's judge, version 11 (an errand's answer: no word that is never a name read as an initial, durations)
+    checker_version = 12
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "

@@ -125,8 +125,10 @@ class TravelingDomain(StreetDomain):
     #: choice's option firmly denied is no option named ("a beaver, not an otter" passes, "not a beaver" fails);
     #: 10 (stop 35): a name written with a word of another person's name names neither ("Omar Reid Tanaka", "Yusuf
     #: Tariq Szabó"), a person firmly denied is no person named ("Omar Reid (not Tariq Szabó)" passes, "not Omar Reid"
-    #: fails)
-    checker_version = 10
+    #: fails); 11 (stop 36): a word that is never a given name ("but", "maybe", "definitely", :data:`NOT_NAMES`) is
+    #: no initial ("not Ruth Bhatt, but Thorne" named Søren B. Thorne by the surname alone), and a number with a
+    #: duration word is a duration, not the fact's unit ("38 hours" passed for 38 m)
+    checker_version = 11
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

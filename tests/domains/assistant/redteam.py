@@ -674,6 +674,168 @@ class DeniesTheOther(_WordedAnswer):
     forms = {"compare": "{name}, not {other}", "recall": "Not {other} but {name}.", "name_seen": "{name} rather than {other}"}
 
 
+def relation(e: dict[str, Any]) -> tuple[str, str]:
+    """How the comparison turn's right recipe stands to the other, as a sentence would say it, and the other to it:
+    ("takes less time to make", "takes more time") when the turn measures time and it is the quicker, and so on."""
+    by_name = {r["name"]: r for r in recipes.recipes()}
+    a, b = by_name[e["name"]], by_name[e["others"][0]]
+    if e["measure"] == "time":
+        less = int(a["time_minutes"]) < int(b["time_minutes"])
+        return ("takes less time to make", "takes longer") if less else ("takes more time to make", "is quicker")
+    less = len(a["steps"]) < len(b["steps"])
+    return ("has fewer steps", "has more steps") if less else ("has more steps", "has fewer steps")
+
+
+def _pick(e: dict[str, Any], forms: tuple[str, ...]) -> str:
+    """One of ``forms`` per turn (by its names, so every wording is played across the episodes), filled in."""
+    import zlib
+
+    rel, rel_other = relation(e)
+    form = forms[zlib.crc32(f"{e['name']}|{e['others'][0]}".encode()) % len(forms)]
+    return form.format(name=e["name"], other=e["others"][0], rel=rel, rel_other=rel_other)
+
+
+class ComparesBoth(Changed):
+    """Answers which of two recipes takes less (more) time or has fewer (more) steps by naming both with the relation
+    said, in one of five wordings: "X: it beats Y", "X takes less time to make than Y", "X, since Y takes longer", "X
+    over Y", "Compared with Y, X has fewer steps." Until assistant checker version 9 the other name counted as a
+    second answer: 0 of 60 passed (stop 36)."""
+
+    kind = "genuine"
+    changes = ("compare",)
+    forms = ("{name}: it beats {other}", "{name} {rel} than {other}", "{name}, since {other} {rel_other}",
+             "{name} over {other}", "Compared with {other}, {name} {rel}.")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _has_others(task, cls.changes)
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return _pick(e, self.forms)
+        yield
+
+
+class ComparesTheWrongWay(ComparesBoth):
+    """Names both recipes with the relation said the wrong way round: the other one given as the one asked for
+    ("Y takes less time to make than X", "Y over X", "X loses to Y", "Y: it beats X", "X, since Y ...")."""
+
+    kind = "shortcut"
+    forms = ("{other} {rel} than {name}", "{other} over {name}", "{name} loses to {other}", "{other}: it beats {name}",
+             "{other}, since {name} {rel_other}")
+
+
+class ComparesBothWays(ComparesBoth):
+    """Hedges with the relation said both ways, or offered on a condition: "X beats Y, or Y beats X", "either X over
+    Y or Y over X", "X, if it {rel} than Y", "X or Y, whichever {rel}", "X, or maybe Y, since ..."."""
+
+    kind = "shortcut"
+    forms = ("{name} beats {other}, or {other} beats {name}", "either {name} over {other} or {other} over {name}",
+             "{name}, if it {rel} than {other}", "{name} or {other}, whichever {rel}",
+             "{name}, or maybe {other}, since {other} {rel}")
+
+
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+         "seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def year_in_words(year: int) -> str:
+    """A year as people say it: "nineteen oh four", "nineteen thirty-one", "nineteen hundred", "two thousand and
+    five"."""
+    def two(n: int) -> str:
+        return _ONES[n] if n < 20 else _TENS[n // 10] + (f"-{_ONES[n % 10]}" if n % 10 else "")
+
+    hi, lo = divmod(year, 100)
+    if year >= 2000 and lo < 10:
+        return "two thousand" + (f" and {_ONES[lo]}" if lo else "")
+    return f"{two(hi)} hundred" if lo == 0 else f"{two(hi)} {'oh ' + _ONES[lo] if lo < 10 else two(lo)}"
+
+
+def year_in_roman(year: int) -> str:
+    out = ""
+    for v, r in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+                 (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while year >= v:
+            out, year = out + r, year - v
+    return out
+
+
+class YearInWords(Changed):
+    """Answers the year in words, in Roman numerals or beside a year it rules out: "It was built in nineteen oh
+    four.", "MCMIV", "1904, not 1905" (stop 36: 0 of 60 passed until assistant checker version 9, which read digits
+    only and no denial of a year)."""
+
+    kind = "genuine"
+    changes = ("fact_year",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:  # "MM" (2000) is no Roman year to either judge: two letters stay a word
+        return any(t["kind"] == "fact_year" and t["expect"]["year"] != 2000 for t in task.goal["turns"])
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        yield from self.fact_year(e)
+        y = int(e["year"])
+        return (f"It was built in {year_in_words(y)}.", year_in_roman(y), f"{y}, not {y + 1}")[
+            zlib.crc32(e["place"].encode()) % 3]
+
+
+class SecondYearInWords(YearInWords):
+    """The year and the next one offered in words or Roman numerals: "1904 or nineteen oh five", "1904, or maybe
+    MCMV", "nineteen oh four, or 1905" (stop 36: the first two passed every year turn until assistant checker
+    version 9)."""
+
+    kind = "shortcut"
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        yield from self.fact_year(e)
+        y = int(e["year"])
+        return (f"{y} or {year_in_words(y + 1)}", f"{y}, or maybe {year_in_roman(y + 1)}",
+                f"{year_in_words(y)}, or {y + 1}")[zlib.crc32(e["place"].encode()) % 3]
+
+
+class QuotesTheQuestion(Changed):
+    """Quotes the question back with both names before the answer: "Which of those two takes less time to make, X or
+    Y? X." (stop 36's hunt: failed before and after; the judge cannot tell a quoted question from a hedge, and the
+    instruction asks for the name)."""
+
+    changes = ("compare",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _has_others(task, cls.changes)
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        return f"Which of those two {relation(e)[0]}, {e['name']} or {e['others'][0]}? {e['name']}."
+        yield
+
+
+class MisspelledByOneLetter(Changed):
+    """The right name with one letter dropped from its longest word ("Bowery Fest Plate"): stop 36's hunt, failed
+    before and after. Kept on purpose: names are on the page to copy, and a judge forgiving one letter would read
+    "Hana Haverkamp" as Ana Haverkamp and "Galloway" as Calloway among the traveling judge's people (the one rule
+    for names)."""
+
+    changes = ("compare", "recall", "name_seen")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] in cls.changes for t in task.goal["turns"])
+
+    def alt_compare(self, e: dict[str, Any]) -> Plan:
+        words = e["name"].split()
+        i = max(range(len(words)), key=lambda k: len(words[k]))
+        w = words[i]
+        words[i] = w[:len(w) // 2] + w[len(w) // 2 + 1:]
+        return " ".join(words)
+        yield
+
+    alt_recall = alt_name_seen = alt_compare
+
+
 def opened_otherwise(place_id: str) -> str:
     """The place's opening year when the wiki gives it and it differs from the year it was built, else ""."""
     from embodiedweb.worlds.street.city import load_city
@@ -899,6 +1061,8 @@ SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, 
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
-             HedgeWithTheNameInside, TwoYearsInOne, TheDecade)
+             HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
+             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
-           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther)
+           RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
+           ComparesBoth, YearInWords)

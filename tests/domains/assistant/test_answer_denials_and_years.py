@@ -140,10 +140,11 @@ def test_answers_without_a_denial_or_a_name_inside_are_judged_as_before(turns):
         is None
 
 
-def _old_years(answer: str | None) -> list[str]:
+def _old_years(answer: str | None) -> list[tuple[str, int]]:
+    """The years written out, where each starts (:func:`checks._years_at` before checker version 8)."""
     import re
 
-    return re.findall(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)", answer or "")
+    return [(m.group(1), m.start()) for m in re.finditer(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)", answer or "")]
 
 
 @pytest.mark.parametrize("broken", ["no denials", "names inside excused", "years written out only",
@@ -155,10 +156,10 @@ def test_each_rule_broken_is_caught(turns, monkeypatch, broken):
         cases = denial_cases(turns)
     elif broken == "names inside excused":
         real = checks._read
-        monkeypatch.setattr(checks, "_read", lambda c, answer, name, others, inside: real(c, answer, name, others, []))
+        monkeypatch.setattr(checks, "_read", lambda c, answer, name, others, inside, *rest: real(c, answer, name, others, [], *rest))
         cases = inside_cases(turns)
     elif broken == "years written out only":
-        monkeypatch.setattr(checks, "years_in", _old_years)
+        monkeypatch.setattr(checks, "_years_at", _old_years)
         cases = year_cases(turns)
     else:
         monkeypatch.setattr(checks, "_without_the_opening", lambda answer, e: answer or "")

@@ -85,3 +85,47 @@ def test_a_person_alone_with_a_short_name_is_named_by_it() -> None:
     assert c.others_named("Herbert Krapp or Emery Roth", "Herbert J. Krapp") == ["Emery Roth"]
     pair = checks.Candidates(["Frederick Law Olmsted and Calvert Vaux", "Calvert Vaux"], people=True)
     assert pair.named("Frederick Olmsted and Calvert Vaux", "Frederick Law Olmsted and Calvert Vaux")
+
+
+#: a year turn of the shipped suite (Union Square station, 1904), and one whose place opened in another year
+YEAR = {"place": "14-st-union-sq-station", "year": 1904}
+MORGAN = {"place": "morgan-library", "year": 1906}  # opened 1924
+
+
+def _year(e: dict[str, Any], answer: str) -> dict[str, Any]:
+    return checks.answer_year(e, {}, {"web": {"wiki": {"views": [e["place"]]}}}, answer)
+
+
+@pytest.mark.parametrize("answer", ["nineteen oh four", "It was built in nineteen oh four.", "MCMIV",
+                                    "1904 (not 1905)", "1904, not nineteen oh five", "It isn't 1903; it's 1904."])
+def test_a_year_in_words_or_roman_numerals_or_beside_a_denial_passes(answer: str) -> None:
+    """Stop 36 (assistant checker 9): years in words and Roman numerals are read as the traveling judge reads them,
+    and a denied year is no year given (0 of 77 year turns passed each form before)."""
+    assert _year(YEAR, answer) == {"ok": True, "why": ""}
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    ("1904 or nineteen oh five", "answer gives the years ['1904', '1905'], asked 1904"),
+    ("1904, or maybe MCMV", "answer gives the years ['1904', '1905'], asked 1904"),
+    ("nineteen oh four, or 1905", "answer gives the years ['1904', '1905'], asked 1904"),
+    ("1904, if not 1905", "answer gives the years ['1904', '1905'], asked 1904"),
+    ("1904, not 1905, or 1905", "answer gives the years ['1904', '1905'], asked 1904"),
+    ("not 1904", "answer denies 1904"), ("not MCMIV but 1905", "answer denies 1904"),
+    ("MM", "answer gives the years [], asked 1904"),  # two Roman letters stay a word, as in the traveling judge
+])
+def test_a_second_year_in_words_or_roman_numerals_is_a_hedge(answer: str, why: str) -> None:
+    """A second year in words or Roman numerals passed every year turn (77 of 77) until assistant checker 9."""
+    assert _year(YEAR, answer) == {"ok": False, "why": why}
+
+
+def test_the_opening_year_in_words_is_no_second_answer() -> None:
+    assert _year(MORGAN, "Built in nineteen oh six; it opened in nineteen twenty-four.")["ok"]
+    assert not _year(MORGAN, "nineteen oh six or nineteen twenty-four")["ok"]
+
+
+def test_the_right_name_only_inside_another_denied_answer() -> None:
+    """The right place said only inside another place's name, beside a denial: it is not named on its own, and the
+    message says the answer only denies names (stop 36's sampled mutation run)."""
+    r = checks.answer_place({"name": "Columbus Circle", "others": []}, {}, {},
+                            "59th Street-Columbus Circle station, not Central Park")
+    assert r == {"ok": False, "why": "answer does not name 'Columbus Circle' (only denies names)"}

@@ -760,15 +760,92 @@ class NameHedgeBesideADenial(_NameTasks, HedgeTwo):
         return _rng(self.task, "deny hedge").choice(self.FORMS).format(**self.fill())
 
 
+# ------------------------------------------------------------------------------ stop 36: a fresh hunt
+#: a word that is never a given name, per initial it begins with (:data:`~embodiedweb.domains.outdoor.answers.NOT_NAMES`)
+WORD_FOR_INITIAL = {"a": "apparently", "b": "but", "c": "certainly", "d": "definitely", "g": "guess", "h": "he",
+                    "j": "just", "l": "likely", "m": "maybe", "p": "probably", "r": "rather", "s": "surely",
+                    "t": "then", "w": "who"}
+
+
+def _initial_word(task: Task) -> tuple[str, str] | None:
+    """(a word beginning with an initial of the right person, that person's surname with its particles) when the
+    answer is one person whose given names hold an initial that :data:`WORD_FOR_INITIAL` has a word for."""
+    from tests.domains.outdoor.measure_answer_forms import name_parts
+
+    people = parse_names(str(task.goal.get("answer", "")))
+    if len(people) != 1:
+        return None
+    word = next((WORD_FOR_INITIAL[g] for g in people[0].given if len(g) == 1 and g in WORD_FOR_INITIAL), None)
+    return (word, name_parts(people[0].label)[1]) if word else None
+
+
+class SurnameAfterAWord(_NameTasks, HedgeTwo):
+    """The right person's surname alone after a word that begins with one of the person's initials: "maybe
+    Papadakis" for Mia V. Papadakis, "not Ruth Bhatt, but Thorne" for Søren B. Thorne. The word was read as the
+    initial and the surname alone passed (until traveling checker version 11); a surname alone names no one (572 of
+    the wiki's 582 people share one)."""
+
+    want: ClassVar[int] = 6  # the standard suite's name tasks whose one person has such an initial: 4 test, 2 train
+    min_test: ClassVar[int] = 4
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "name" and _initial_word(task) is not None
+
+    def answer(self) -> str:
+        got = _initial_word(self.task)
+        if self.fact()["kind"] != "name" or got is None:
+            return super().answer()
+        word, surname = got
+        return f"not {self.fill()['w']}, but {surname}" if word == "but" else f"{word} {surname}"
+
+
+class DurationForTheNumber(_NumberTasks, HedgeTwo):
+    """The right number with a duration word: "38 hours", "14 minutes", "1931 days" (passed every number task until
+    traveling checker version 11: a unit the judge did not know was read as no unit)."""
+
+    def answer(self) -> str:
+        if self.fact()["kind"] != "number":
+            return super().answer()
+        return f"{self.fact()['value']} {('hours', 'minutes', 'days')[_rng(self.task, 'duration').randrange(3)]}"
+
+
+class ValueInAList(_NumberTasks, HedgeTwo):
+    """The right number inside a list of neighbouring values: "37, 38, 39 m", "37 m, 38 m, 39 m, 40 m" (stop 36's
+    hunt: failed before and after, each value is judged)."""
+
+    def answer(self) -> str:
+        f = self.fact()
+        if f["kind"] != "number":
+            return super().answer()
+        v, step, u = float(f["value"]), 1 + float(f.get("tol") or 0), _unit_word(f)
+        vals = [f"{x:g}" for x in (v - step, v, v + step, v + 2 * step)]
+        return (f"{vals[0]}, {vals[1]}, {vals[2]}{u}", ", ".join(x + u for x in vals))[
+            _rng(self.task, "list").randrange(2)]
+
+
+class ApproximateValue(_NumberTasks):
+    """The right number with a word of approximation: "about 38 m", "roughly 38 m", "38 m or so", "around 38 m"
+    (passes before and after; the judge reads the value, which must be right within the fact's tolerance)."""
+
+    kind = "genuine"
+
+    def answer(self) -> str:
+        f = self.fact()
+        v, u = str(f["value"]), _unit_word(f)
+        return ("about {}", "roughly {}", "{} or so", "around {}")[_rng(self.task, "about").randrange(4)].format(v + u)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
-    HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial)
+    HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial, SurnameAfterAWord,
+    DurationForTheNumber, ValueInAList)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
     StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
-    NameDeniesAnother)
+    NameDeniesAnother, ApproximateValue)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

@@ -314,3 +314,19 @@ def test_denials_and_other_facts_on_every_number_task():
     assert other >= 100
 
 
+
+
+@pytest.mark.parametrize("answer", ["38 hours", "38 h", "38h", "38 minutes", "thirty-eight minutes", "38 days",
+                                    "38 months", "38 secs"])
+def test_a_duration_is_no_length(answer: str) -> None:
+    """Stop 36: a number with a duration word is a duration, of another dimension than the fact's ("a unit of another
+    dimension is wrong"); it was read as a number without a unit, so "38 hours" passed for 38 m."""
+    r = judge(answer, N(38, "m"))
+    assert not r.ok and r.reason.endswith("is a duration, not a length"), r
+    assert not judge(answer.replace("38", "1931").replace("thirty-eight", "nineteen thirty-one"), N(1931, "year")).ok
+
+
+def test_a_duration_beside_the_answer_is_still_judged_as_before() -> None:
+    """A duration that is not the value failed before too (read in the fact's unit); the value alone passes."""
+    assert judge("38 m", N(38, "m")).ok and judge("It is 38 metres tall", N(38, "m")).ok
+    assert not judge("38 m, a 10 minute walk", N(38, "m")).ok
