@@ -638,6 +638,10 @@ class _Memory:
         self._order: dict[str, int] = {}
         self._read: set[str] = set()  # page texts read already
         self._last_page: str | None = None  # the page text read last
+        #: whether the episode's world is a street world (walking directions start at its node); asked once: a
+        #: world of several parts answers for its live part through ``__getattr__``, which raises for a kitchen
+        #: (3 µs a step), and its live part is chosen at the reset
+        self.street: bool | None = None
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
         #: city an article ties a shop sign to, is an answer too)
         self.latest_names: tuple[str, ...] = ()
@@ -909,7 +913,9 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
         groups.append([f"Teleport [{oid}]" for oid in _object_ids(base.world)])
     elif web:
         page = str(obs.get("web_text", ""))
-        here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
+        if memory.street is None:
+            memory.street = hasattr(base.world, "graph_spec")
+        here = str(base.world.node) if memory.street else ""
         key = (page, here, str(obs.get("embodied_text", "")))
         if key not in memory._web:
             memory.read_page(page)
@@ -1072,27 +1078,32 @@ def _part_titles(part: _PlainWords) -> _TitlesOfPart:
         padded = f" {joined} "
         whole, cut = [], []
         for pair in pairs:
+            head = None
             for first, pos, title, goto in by_pair.get(pair, ()):
                 if title is None or title in padded:
                     whole.append((first, pos, goto))
-                elif _runs_on(padded, title):
+                elif _runs_on(padded, title, head or (head := f" {pair[0]} {pair[1]} ")):
                     cut.append((first, pos, title, goto))
-        found = (*((w, pos, goto) for w in firsts for pos, goto in singles.get(w, ())), *whole)
-        rank = dict(zip(firsts, range(len(firsts)), strict=True))
-        ranked = tuple(sorted((rank[w], pos, goto) for w, pos, goto in found if w in rank))
-        hit = (found, tuple(cut), tuple(goto for _r, _p, goto in ranked), joined.partition(" ")[0],
-               joined.rpartition(" ")[2], ranked)
+        found = [(w, pos, goto) for w in firsts for pos, goto in singles.get(w, ())]
+        found += whole
+        ranked: list[tuple[int, int, str]] = []
+        if found:
+            rank = dict(zip(firsts, range(len(firsts)), strict=True))
+            ranked = sorted([(rank[w], pos, goto) for w, pos, goto in found if w in rank])
+        space = joined.find(" ")
+        hit = (tuple(found), tuple(cut), tuple(goto for _r, _p, goto in ranked), joined[:space] if space >= 0 else joined,
+               joined[joined.rfind(" ") + 1:], tuple(ranked))
         if len(_PART_TITLES) >= 4096:
             _PART_TITLES.clear()
         _PART_TITLES[joined] = hit
     return hit
 
 
-def _runs_on(padded: str, title: str) -> bool:
+def _runs_on(padded: str, title: str, head: str) -> bool:
     """Whether ``title`` (a title of :func:`_site_index`, in :func:`_plain` form) may start in ``padded`` (a part's
     words with a space at each end, as in the joined text) and run on past its end: whether the text from an
-    occurrence of its first two words to the end of ``padded`` is where it starts (shorter than it)."""
-    head = title[: title.index(" ", title.index(" ", 1) + 1) + 1]  # " first second "
+    occurrence of its first two words (``head``: `` first second ``) to the end of ``padded`` is where it starts
+    (shorter than it)."""
     i = padded.find(head, max(0, len(padded) - len(title) + 1))
     while i >= 0:
         if title.startswith(padded[i:]):
