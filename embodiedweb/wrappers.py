@@ -627,6 +627,19 @@ class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
     def __init__(self, instruction: str) -> None:
+        #: (limit, the best-scored sentences) until a score changes (the last one made, to keep its object when
+        #: the same sentences come back: what is built from it is kept by identity); the answers and what they
+        #: were made of. None of them is the instruction's: a sentence's score is kept as it was when read, so a
+        #: dialogue's next instruction keeps them (until stop 36 it rebuilt the answers, their spans and the
+        #: ``stop`` and ``done`` lists from the same sentences: a third of such a step)
+        self._best: tuple[int, tuple[str, ...]] | None = None
+        self._best_made: tuple[int, tuple[str, ...]] | None = None
+        self._answers: list[str] | None = None
+        self._answers_key: tuple[Any, ...] | None = None
+        #: (the best sentences it was made of, their answer spans, the same as a set)
+        self._spans: tuple[Any, list[str], set[str]] | None = None
+        self._stops: tuple[list[str], list[str]] | None = None
+        self._dones: tuple[list[str], int, int, list[str]] | None = None
         self.set_instruction(instruction)
         self.places = _UniqueList()  # store names etc. seen in select options and pages
         self._directions_to: tuple[int, list[str]] = (-1, [])  # (len(places), the places directions go to)
@@ -661,17 +674,6 @@ class _Memory:
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
         self._typed: dict[tuple[Any, ...], list[str]] = {}
-        #: (limit, the best-scored sentences) until a score changes (the last one made, to keep its object when
-        #: the same sentences come back: what is built from it is kept by identity); the answers and what they
-        #: were made of
-        self._best: tuple[int, tuple[str, ...]] | None = None
-        self._best_made: tuple[int, tuple[str, ...]] | None = None
-        self._answers: list[str] | None = None
-        self._answers_key: tuple[Any, ...] | None = None
-        #: (the best sentences it was made of, their answer spans, the same as a set)
-        self._spans: tuple[Any, list[str], set[str]] | None = None
-        self._stops: tuple[list[str], list[str]] | None = None
-        self._dones: tuple[list[str], int, int, list[str]] | None = None
         self._web = {}
 
     def read_page(self, tree_text: str) -> None:
