@@ -245,6 +245,11 @@ class ActionRegistry:
         m = re.match(r"^\[([^\[\]]*)\]\s*\[(.*)\]$", rest, re.S)
         if m:
             return [m.group(1), m.group(2)]
+        # a bracketed text and then the flag without its brackets ("type [7] [eggs] 1"): players wrote it so, and
+        # typing "[eggs] 1" into the field is never what they meant
+        m = re.match(r"^\[([^\[\]]*)\]\s*\[(.*)\]\s+(0|1|true|false|True|False)$", rest, re.S)
+        if m:
+            return [m.group(1), m.group(2), m.group(3)]
         m = re.match(r"^\[?(\w+)\]?\s+(.*)$", rest, re.S)
         if m:
             return [m.group(1), m.group(2)]

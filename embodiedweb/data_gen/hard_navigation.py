@@ -29,7 +29,8 @@ split is described by one fact. Same seed, same bytes.
 After them come the walking tours (``nav-hard-120`` ...: three described places in any order within a
 walking limit, :mod:`embodiedweb.data_gen.hard_tours`), drawn from a seed of their own, then the long tours
 (``nav-hard-144`` ...: four or five places, a tighter limit), from another, then the grand tours (``nav-hard-168``
-...: six places, a limit that one order fits), from a third.
+...: six places, a limit that one order fits), from a third, then the appointment tours (``nav-hard-180`` ...: four or
+five places, each with a time to be there by, a watch in the street view), from a fourth.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def hard_navigation(city: Any, rng: random.Random) -> list[dict[str, Any]]:
 
 def render() -> str:
     """The file's text: one task per line, keys sorted."""
-    from embodiedweb.data_gen.hard_tours import GRAND_TOURS, LONG_TOURS, hard_tours
+    from embodiedweb.data_gen.hard_tours import APPOINTMENT_TOURS, GRAND_TOURS, LONG_TOURS, hard_tours
     from embodiedweb.worlds.street.city import load_city
 
     city = load_city()
@@ -135,6 +136,7 @@ def render() -> str:
     tasks += hard_tours(city, len(tasks), SEED)
     tasks += hard_tours(city, len(tasks), SEED, LONG_TOURS)
     tasks += hard_tours(city, len(tasks), SEED, GRAND_TOURS)
+    tasks += hard_tours(city, len(tasks), SEED, APPOINTMENT_TOURS)
     return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
 
 

@@ -26,11 +26,16 @@ directions log, never pages:
   for identifying a place: directions to a place do not reach it, and ``embodied`` still wants the walk there;
 - ``overall`` = both; ``completion`` = the fraction of the sub-goals: each place reached, directions to each,
   the walk within the limit (once every place was reached: standing still is no sub-goal done), the stop.
+
+A tour with **appointments** (stop 36: ``embodied.watch = {"start": "HH:MM", "pace_m_per_min": p}`` and a time
+``goal.tour[k].by`` per place, no ``limit_m``) replaces the limit by one sub-goal per place: the place first reached
+while the walker's watch read its time or earlier (:func:`on_time`: the metres walked by then, in whole minutes at
+the pace, :func:`~embodiedweb.worlds.street.watch.watch_minutes`, what the street view's watch showed there). The
+deadline is derived from these clock fields only (:func:`appointments`).
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from embodiedweb.domains.base import Episode
@@ -44,19 +49,35 @@ from embodiedweb.domains.outdoor.common import (
     way_ahead,
 )
 from embodiedweb.tasks import Task, TaskError
+from embodiedweb.worlds.street.watch import parse_clock, path_metres, validate_watch, watch_minutes
 
 
 def walked_m(world_state: dict[str, Any]) -> float:
     """The metres walked: the street-graph length of each move between consecutive nodes of the path (a pair
-    that is no edge, which the world never records, counts as the shortest walk between them)."""
-    c = city()
-    total = 0.0
-    for a, b in itertools.pairwise(world_state.get("path") or []):
-        if a == b:
-            continue
-        e = c.edge(a, b)
-        total += e[2] if e is not None else c.shortest_length(a, b)
-    return total
+    that is no edge, which the world never records, counts as the shortest walk between them); the same sum
+    the walker's watch reads (:func:`~embodiedweb.worlds.street.watch.path_metres`)."""
+    return path_metres(city(), world_state.get("path") or [])
+
+
+def appointments(task: Task) -> tuple[int, float, list[int]] | None:
+    """``(start minutes, pace m/min, each place's deadline in minutes after the start)`` of a tour with
+    appointments (``embodied.watch`` and ``goal.tour[k].by``; :func:`validate_tour` has checked them), else
+    ``None``. A deadline in metres is only ever derived from these clock fields."""
+    watch = task.embodied.get("watch")
+    if watch is None:
+        return None
+    start, pace = validate_watch(watch)
+    return start, pace, [parse_clock(s["by"]) - start for s in task.goal["tour"]]
+
+
+def on_time(world_state: dict[str, Any], node: str, start: int, pace: float, by_min: int) -> bool:
+    """The walk first came within the goal radius of ``node`` (the arrival rule) while the walker's watch read
+    ``by_min`` minutes after the start or less: the metres walked up to that node of the path
+    (:func:`~embodiedweb.worlds.street.watch.path_metres`), in whole minutes at ``pace``
+    (:func:`~embodiedweb.worlds.street.watch.watch_minutes`), what the watch showed there."""
+    path = list(world_state.get("path") or [])
+    k = next((i for i, n in enumerate(path) if near(n, node)), None)
+    return k is not None and watch_minutes(path_metres(city(), path[:k + 1]), pace) <= by_min
 
 
 def directions_before(web_state: dict[str, Any], node: str, arrived: int | None) -> bool:
@@ -112,11 +133,18 @@ def check_tour(episode: Episode) -> dict[str, Any]:
     reached = [a is not None for a in arrived]
     asked = directions_per_leg(episode, nodes, arrived)
     walked = walked_m(episode.world_state)
-    within = all(reached) and walked <= float(g["limit_m"]) + 1e-6
     final = episode.world_state.get("node")
     stopped = episode.answer is not None and all(reached) and any(near(final, n) for n in nodes)
+    clock = appointments(episode.task)
+    if clock is None:
+        within = all(reached) and walked <= float(g["limit_m"]) + 1e-6
+        timely = [within]
+    else:  # an appointment per place instead of one limit: each place reached by its time
+        start, pace, by = clock
+        timely = [on_time(episode.world_state, n, start, pace, b) for n, b in zip(nodes, by, strict=True)]
+        within = all(timely)
     web, embodied = all(asked), within and stopped
-    subgoals = [*reached, *asked, within, stopped]
+    subgoals = [*reached, *asked, *timely, stopped]
     return {"overall": web and embodied, "web": web, "embodied": embodied,
             "completion": sum(subgoals) / len(subgoals), "final_node": final, "walked_m": round(walked, 1),
             "places_reached": sum(reached)}
@@ -132,9 +160,36 @@ def validate_tour(task: Task) -> None:
         if not isinstance(s, dict) or s.get("node") not in city().nodes:
             raise TaskError(f"task {tid!r}: field 'goal.tour[{k}].node': unknown node "
                             f"{s.get('node') if isinstance(s, dict) else s!r}")
+    if "watch" in task.embodied:
+        _validate_appointments(task)
+        return
+    if any(isinstance(s, dict) and "by" in s for s in stops):
+        raise TaskError(f"task {tid!r}: field 'embodied.watch': a tour with appointments ('by') needs the walker's "
+                        "watch {'start': 'HH:MM', 'pace_m_per_min': number}")
     try:
         limit = float(g.get("limit_m"))
     except (TypeError, ValueError):
         limit = -1.0
     if not limit > 0:
         raise TaskError(f"task {tid!r}: field 'goal.limit_m': must be a positive number of metres")
+
+
+def _validate_appointments(task: Task) -> None:
+    """A tour with appointments: ``embodied.watch`` a valid watch, each place a ``by`` time after the start (within
+    the day), no ``limit_m`` beside them (the deadlines are the limit)."""
+    tid, g = task.task_id, task.goal
+    try:
+        start, _pace = validate_watch(task.embodied["watch"])
+    except ValueError as e:
+        key, _, why = str(e).partition(": ")
+        raise TaskError(f"task {tid!r}: field 'embodied.{key}': {why}") from None
+    if "limit_m" in g:
+        raise TaskError(f"task {tid!r}: field 'goal.limit_m': a tour with appointments has deadlines, not a limit")
+    for k, s in enumerate(g["tour"]):
+        try:
+            by = parse_clock(s.get("by"))
+        except ValueError as e:
+            raise TaskError(f"task {tid!r}: field 'goal.tour[{k}].by': {e}") from None
+        if by <= start:
+            raise TaskError(f"task {tid!r}: field 'goal.tour[{k}].by': {s['by']} is not after the start time "
+                            f"{task.embodied['watch']['start']}")

@@ -42,6 +42,10 @@ the street the block is on), the storefront signs with house numbers beside the 
 the signs further along (nearest first, no distances); no coordinates, no intersection label mid-block, no
 "here" list. The neighbour lines (ids to ``move`` to, directions, the metres to the next node) are the same
 in both: node ids are handles to walk by, and the hard tier's map never prints or accepts them.
+
+``watch`` (reset config; the hard tier's appointment tours only): ``{"start": "HH:MM", "pace_m_per_min": p}``; the
+text's second line is then ``Your watch: HH:MM.``, the start plus the whole minutes walked (:mod:`.watch`). Without
+it the views are exactly as before.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from ..spec import ActionSpec, Arg, bare_action
 from .city import City, Place, load_city
 from .geo import angle_diff, bearing_deg, compass8, neighbour_labels, pick_by_labels, relative_word
 from .render import render_views, view_contents
+from .watch import clock_text, step_metres, validate_watch, watch_minutes
 
 __all__ = ["ACTIONS", "ACTION_SPECS", "HERE_RADIUS_M", "SIGHT_M", "VIEWS", "StreetWorld", "get_graph", "relative_word",
            "shown_m", "sight"]
@@ -197,6 +202,10 @@ class StreetWorld(EmbodiedWorld):
         self._clock = 0
         self.moves = 0
         self.view = "map"
+        #: ``(start minutes, pace m/min)`` of the walker's watch (:mod:`.watch`; appointment tours), else ``None``
+        self.watch: tuple[int, float] | None = None
+        #: metres walked since the start (:func:`~.watch.step_metres` of each move, summed in order)
+        self.walked = 0.0
         self._static: dict[str, tuple[str, str]] = {}
         self._dyn: dict[tuple[str, float], tuple[dict[str, str], str]] = {}
 
@@ -216,6 +225,8 @@ class StreetWorld(EmbodiedWorld):
         if view != self.view:
             self.view = view
             self._static = {}
+        watch = config.get("watch")
+        self.watch = None if watch is None else validate_watch(watch)
         city = self.city
         start = config.get("start")
         if start is None:
@@ -233,6 +244,7 @@ class StreetWorld(EmbodiedWorld):
         self.path_at = [0]
         self._clock = 0
         self.moves = 0
+        self.walked = 0.0
 
     def set_clock(self, t: int) -> None:
         """The env's step number before each action: each node reached is stamped with it (``path_at``)."""
@@ -312,6 +324,8 @@ class StreetWorld(EmbodiedWorld):
         return ""
 
     def _go(self, target: str, heading: float) -> None:
+        if self.watch is not None:
+            self.walked += step_metres(self._require(), self.node, target)
         self.node = target
         self.heading = heading % 360.0
         self.path.append(target)
@@ -350,7 +364,16 @@ class StreetWorld(EmbodiedWorld):
     def text(self) -> str:
         """The node's header, the current dynamic text and the views."""
         header, views = self._static_text(self.node)
+        if self.watch is not None:
+            header += f"\n{self.watch_line()}"
         return f"{header}\n{self._dynamic()[1]}\n{views}"
+
+    def watch_line(self) -> str:
+        """``"Your watch: 09:47."``: the start time plus the whole minutes walked at the watch's pace (:mod:`.watch`)."""
+        if self.watch is None:
+            return ""
+        start, pace = self.watch
+        return f"Your watch: {clock_text(start + watch_minutes(self.walked, pace))}."
 
     def image(self, size: tuple[int, int] = (512, 512)) -> np.ndarray:
         """The rendered views at this node for the current heading."""

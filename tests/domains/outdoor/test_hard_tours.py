@@ -43,7 +43,7 @@ def env():
 @pytest.fixture(scope="module")
 def tours() -> list[Task]:
     tasks = load_tasks(spec_for(NAV).level_tasks_path("hard"), NavigationDomain().validate_task)
-    return [t for t in tasks if "tour" in t.goal]
+    return [t for t in tasks if "tour" in t.goal and "watch" not in t.embodied]  # (appointments: their own file)
 
 
 @pytest.fixture(scope="module")
@@ -61,19 +61,24 @@ def long_tours(tours) -> list[Task]:
 @pytest.fixture(scope="module")
 def grand(tours) -> list[Task]:
     """The grand tours of six places (stop 35)."""
-    return [t for t in tours if int(t.task_id[-3:]) >= FIRST_GRAND]
+    return [t for t in tours if FIRST_GRAND <= int(t.task_id[-3:]) < FIRST_APPOINTMENT]
 
 
 #: the first long tour's id number
 FIRST_LONG = 144
 #: the first grand tour's id number
 FIRST_GRAND = 168
+#: the first appointment tour's id number (stop 36; ``test_appointment_tours.py``)
+FIRST_APPOINTMENT = 180
 #: sha256 of the three-place tours' lines (nav-hard-120..143) as stop 33 wrote them: generalising the generator
 #: over the number of places (stop 34) must leave them byte-identical
 THREE_PLACE_LINES_SHA256 = "ebabd261f503ecc310a6e0a6c0d4ade547a9fc3b577a241c377c2f5bf585d3df"
 #: sha256 of the long tours' lines (nav-hard-144..167) as stop 34 wrote them: the grand tours (stop 35) and the
 #: third planner must leave them byte-identical
 LONG_LINES_SHA256 = "532a11ef5a0448c0733d9504cea67eeb55f951f6472ed5c9370e0fac258c4680"
+#: sha256 of the grand tours' lines (nav-hard-168..179) as stop 35 wrote them: the appointment tours (stop 36)
+#: must leave them byte-identical
+GRAND_LINES_SHA256 = "9c4e0d77b4db68116e00afad8bbc9cbd52a384edab482d2a16c7a31d35c88f2b"
 
 
 def play(env: Any, agent: Any, task_id: str) -> dict[str, Any]:
@@ -125,6 +130,13 @@ def test_long_tours_are_byte_identical():
     lines = (data_dir() / "navigation" / "hard.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     text = "".join(line for line in lines if FIRST_LONG <= int(json.loads(line)["task_id"][-3:]) < FIRST_GRAND)
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == LONG_LINES_SHA256
+
+
+def test_grand_tours_are_byte_identical():
+    """The grand tours' lines are stop 35's, byte for byte."""
+    lines = (data_dir() / "navigation" / "hard.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if FIRST_GRAND <= int(json.loads(line)["task_id"][-3:]) < FIRST_APPOINTMENT)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == GRAND_LINES_SHA256
 
 
 def test_long_tours_are_appended_split_and_sized(long_tours):
