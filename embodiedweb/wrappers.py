@@ -256,7 +256,7 @@ _TIME = re.compile(r"\b\d{1,2}:\d{2}\s?(?:am|pm)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]|\\.)*)'", re.M)
+_LINE = re.compile(r"^\s*\[(\w+)\] (\S+) '((?:[^'\\]++|\\.)*+)'", re.M)
 _CONNECTORS = {"of", "the", "de", "del", "della", "do", "dos", "das", "des", "la", "las", "los", "du", "on", "upon", "&",
                "and", "y", "van", "von", "der", "den", "da", "di", "le", "el", "al", "bin", "ibn", "ter"}
 #: a place with a parenthesis of its own, followed by another (``23rd Street station (Lexington Avenue Line)``)
@@ -396,10 +396,25 @@ def _word_set(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-@lru_cache(maxsize=65536)
-def _stop_text(answer: str) -> str:
-    """``stop [answer]``, cached (an episode's answers are rebuilt at every new page, mostly the same)."""
-    return f"stop [{answer}]"
+class _Texts(dict):  # type: ignore[type-arg]
+    """``template`` filled with a name, by the name, made at its first lookup (an episode's ``stop`` and ``done``
+    candidates are rebuilt at every new page, mostly of the same names: ``map(texts.__getitem__, names)`` looks
+    them up in one C loop, a third of the time of a cached function's calls or of formatting them again)."""
+
+    def __init__(self, template: str) -> None:
+        super().__init__()
+        self.template = template
+
+    def __missing__(self, name: str) -> str:
+        if len(self) >= 65536:
+            self.clear()
+        text = self[name] = self.template.format(name)
+        return text
+
+
+#: ``stop [answer]`` and ``done [answer]`` by the answer
+_STOP_TEXTS = _Texts("stop [{}]")
+_DONE_TEXTS = _Texts("done [{}]")
 
 
 @lru_cache(maxsize=65536)
@@ -455,7 +470,7 @@ LATEST_NAMES = 40
 
 
 #: a page's element line after its id (``heading 'Paris' level=1``): its role and quoted name
-_ELEMENT = re.compile(r"(\S+) '((?:[^'\\]|\\.)*)'")
+_ELEMENT = re.compile(r"(\S+) '((?:[^'\\]++|\\.)*+)'")
 #: the start of such a line whose quoted name does not end on it
 _ELEMENT_START = re.compile(r"\S+ '")
 #: a page's title as :data:`_TITLE` reads it, on an element line after its id
@@ -612,6 +627,19 @@ class _Memory:
     """What the candidate generator remembers of an episode: place names and answer sentences seen."""
 
     def __init__(self, instruction: str) -> None:
+        #: (limit, the best-scored sentences) until a score changes (the last one made, to keep its object when
+        #: the same sentences come back: what is built from it is kept by identity); the answers and what they
+        #: were made of. None of them is the instruction's: a sentence's score is kept as it was when read, so a
+        #: dialogue's next instruction keeps them (until stop 36 it rebuilt the answers, their spans and the
+        #: ``stop`` and ``done`` lists from the same sentences: a third of such a step)
+        self._best: tuple[int, tuple[str, ...]] | None = None
+        self._best_made: tuple[int, tuple[str, ...]] | None = None
+        self._answers: list[str] | None = None
+        self._answers_key: tuple[Any, ...] | None = None
+        #: (the best sentences it was made of, their answer spans, the same as a set)
+        self._spans: tuple[Any, list[str], set[str]] | None = None
+        self._stops: tuple[list[str], list[str]] | None = None
+        self._dones: tuple[list[str], int, int, list[str]] | None = None
         self.set_instruction(instruction)
         self.places = _UniqueList()  # store names etc. seen in select options and pages
         self._directions_to: tuple[int, list[str]] = (-1, [])  # (len(places), the places directions go to)
@@ -623,6 +651,10 @@ class _Memory:
         self._order: dict[str, int] = {}
         self._read: set[str] = set()  # page texts read already
         self._last_page: str | None = None  # the page text read last
+        #: whether the episode's world is a street world (walking directions start at its node); asked once: a
+        #: world of several parts answers for its live part through ``__getattr__``, which raises for a kitchen
+        #: (3 µs a step), and its live part is chosen at the reset
+        self.street: bool | None = None
         #: the names on the page read last (a fact that shares no word with the instruction, such as the
         #: city an article ties a shop sign to, is an answer too)
         self.latest_names: tuple[str, ...] = ()
@@ -642,17 +674,6 @@ class _Memory:
         self._search: tuple[int, list[str], set[str]] = (-1, [], set())
         #: :meth:`typed`'s lists by (search words' version, boxes, number fields, signs)
         self._typed: dict[tuple[Any, ...], list[str]] = {}
-        #: (limit, the best-scored sentences) until a score changes (the last one made, to keep its object when
-        #: the same sentences come back: what is built from it is kept by identity); the answers and what they
-        #: were made of
-        self._best: tuple[int, tuple[str, ...]] | None = None
-        self._best_made: tuple[int, tuple[str, ...]] | None = None
-        self._answers: list[str] | None = None
-        self._answers_key: tuple[Any, ...] | None = None
-        #: (the best sentences it was made of, their answer spans, the same as a set)
-        self._spans: tuple[Any, list[str], set[str]] | None = None
-        self._stops: tuple[list[str], list[str]] | None = None
-        self._dones: tuple[list[str], int, int, list[str]] | None = None
         self._web = {}
 
     def read_page(self, tree_text: str) -> None:
@@ -748,7 +769,7 @@ class _Memory:
         """``stop [answer]`` for each of :meth:`answers`."""
         answers = self.answers()
         if self._stops is None or self._stops[0] is not answers:
-            self._stops = (answers, list(map(_stop_text, answers)))
+            self._stops = (answers, list(map(_STOP_TEXTS.__getitem__, answers)))
         return self._stops[1]
 
     def read_world(self, text: str) -> None:
@@ -771,7 +792,7 @@ class _Memory:
             # repeats across them are dropped
             said = list(dict.fromkeys(chain(answers, reversed(self.page_names), reversed(self.seen_names))))[:MAX_DONES]
             cached = self._dones = (answers, self.page_names.version, len(self.seen_names),
-                                    ["done"] + [f"done [{a}]" for a in said])
+                                    ["done", *map(_DONE_TEXTS.__getitem__, said)])
         return cached[3]
 
 
@@ -894,7 +915,9 @@ def all_candidates(base: Any, obs: dict[str, Any], info: dict[str, Any], memory:
         groups.append([f"Teleport [{oid}]" for oid in _object_ids(base.world)])
     elif web:
         page = str(obs.get("web_text", ""))
-        here = str(base.world.node) if hasattr(base.world, "graph_spec") else ""  # a street world
+        if memory.street is None:
+            memory.street = hasattr(base.world, "graph_spec")
+        here = str(base.world.node) if memory.street else ""
         key = (page, here, str(obs.get("embodied_text", "")))
         if key not in memory._web:
             memory.read_page(page)
@@ -980,37 +1003,42 @@ def _title_gotos(parts: tuple[_PlainWords, _PlainWords, _PlainWords]) -> list[st
     A title of one word is there when its word is. A title of more words can only be where its first two
     words are, as a pair of one part or across the space that joins two: each part's titles are looked up from
     its pairs once and kept (:func:`_part_titles`, by the part's text: a page comes back in later episodes), and
-    only those not whole in their part are searched for around the joins (a title whole in another part is
-    found there, from that part's pairs)."""
+    only those that may run on past their part's end are searched for around the joins (a title whole in another
+    part is found there, from that part's pairs). The page's first words rank first in ``seen``, so its own titles
+    are kept in their final order: when the instruction and the view add none, they are the answer."""
     page, instruction, view = parts
+    mine = _part_titles(page) if page[0] else _NO_TITLES
+    extra: list[tuple[str, int, str]] = []  # (first word, position, goto) of the instruction's and view's titles
+    spanning = list(mine[1])  # (first word, position, title, goto) of those that may cross a join
+    read = [mine] if page[0] else []
+    for part in (instruction, view):
+        if part[0]:
+            theirs = _part_titles(part)
+            extra += theirs[0]
+            spanning += theirs[1]
+            read.append(theirs)
+    if len(read) > 1:
+        by_pair = _site_index_lookup()[1]
+        for a, b in zip(read, read[1:], strict=False):  # the pair across each join: a part's last word, the next's first
+            for first, pos, title, goto in by_pair.get((a[4], b[3]), ()):
+                if title is None:
+                    extra.append((first, pos, goto))
+                else:
+                    spanning.append((first, pos, title, goto))
+    if not extra and not spanning:
+        return list(mine[2])
     rank = dict(zip(page[1], range(len(page[1])), strict=True))  # title-starting word -> its first place in ``seen``
     for w in chain(instruction[1], view[1]):
         if w not in rank:
             rank[w] = len(rank)
-    if not rank:
-        return []
-    hits: list[tuple[int, int, str]] = []
-    spanning: list[tuple[str, int, str, str]] = []
-    for part in parts:
-        if part[0]:
-            singles, whole, cut = _part_titles(part)
-            hits += [(rank[w], pos, goto) for w, pos, goto in chain(singles, whole) if w in rank]
-            spanning += cut
-    texts = [part[0] for part in parts if part[0]]
-    if len(texts) > 1:
-        by_pair = _site_index_lookup()[1]
-        for a, b in zip(texts, texts[1:], strict=False):  # the pair across each join
-            for first, pos, title, goto in by_pair.get((a.rsplit(" ", 1)[-1], b.split(" ", 1)[0]), ()):
-                if first not in rank:
-                    continue
-                if title is None:
-                    hits.append((rank[first], pos, goto))
-                else:
-                    spanning.append((first, pos, title, goto))
-        if spanning:
-            windows = _join_windows(texts, max(len(t) for _f, _p, t, _g in spanning))
-            hits += [(rank[first], pos, goto) for first, pos, title, goto in spanning
-                     if first in rank and any(title in w for w in windows)]
+    hits = [(rank[w], pos, goto) for w, pos, goto in extra if w in rank]
+    if spanning:
+        windows = _join_windows([part[0] for part in parts if part[0]], max(len(t) for _f, _p, t, _g in spanning))
+        hits += [(rank[first], pos, goto) for first, pos, title, goto in spanning
+                 if first in rank and any(title in w for w in windows)]
+    if not hits:
+        return list(mine[2])
+    hits += mine[5]  # the page's own, ranked as in ``rank``
     hits.sort()
     return [goto for _i, _pos, goto in hits]
 
@@ -1031,14 +1059,20 @@ def _join_windows(texts: list[str], longest: int) -> list[str]:
 
 #: :func:`_part_titles` by the part's text (its words, which its pairs and first words are made of)
 _PART_TITLES: dict[str, tuple[Any, ...]] = {}
+_TitlesOfPart = tuple[tuple[tuple[str, int, str], ...], tuple[tuple[str, int, str, str], ...], tuple[str, ...], str, str,
+                      tuple[tuple[int, int, str], ...]]
+#: :func:`_part_titles` of an empty part
+_NO_TITLES: _TitlesOfPart = ((), (), (), "", "", ())
 
 
-def _part_titles(part: _PlainWords) -> tuple[tuple[tuple[str, int, str], ...], tuple[tuple[str, int, str], ...],
-                                              tuple[tuple[str, int, str, str], ...]]:
+def _part_titles(part: _PlainWords) -> _TitlesOfPart:
     """One part's share of :func:`_title_gotos`, kept by its text: ((word, position, goto) of the titles of one
-    word; (first word, position, goto) of the titles of more words whose first two words are a pair of the part
-    and that are whole in it; (first word, position, title, goto) of those that are not: they may still run on
-    across a join). Tuples of strings and numbers only (see the caches above)."""
+    word, then (first word, position, goto) of the titles of more words whose first two words are a pair of the
+    part and that are whole in it; (first word, position, title, goto) of those that are not but may run on past
+    the part's end (:func:`_runs_on`: any other is either whole in another part, and found there, or not in the
+    joined text); the gotos of the first group in :func:`_title_gotos`' order when the part is the page (ranked
+    by the part's own first words); its first and last words; and those ranked hits). Tuples of strings and
+    numbers only (see the caches above)."""
     joined, firsts, pairs = part
     hit = _PART_TITLES.get(joined)
     if hit is None:
@@ -1046,16 +1080,38 @@ def _part_titles(part: _PlainWords) -> tuple[tuple[tuple[str, int, str], ...], t
         padded = f" {joined} "
         whole, cut = [], []
         for pair in pairs:
+            head = None
             for first, pos, title, goto in by_pair.get(pair, ()):
                 if title is None or title in padded:
                     whole.append((first, pos, goto))
-                else:
+                elif _runs_on(padded, title, head or (head := f" {pair[0]} {pair[1]} ")):
                     cut.append((first, pos, title, goto))
-        hit = (tuple((w, pos, goto) for w in firsts for pos, goto in singles.get(w, ())), tuple(whole), tuple(cut))
+        found = [(w, pos, goto) for w in firsts for pos, goto in singles.get(w, ())]
+        found += whole
+        ranked: list[tuple[int, int, str]] = []
+        if found:
+            rank = dict(zip(firsts, range(len(firsts)), strict=True))
+            ranked = sorted([(rank[w], pos, goto) for w, pos, goto in found if w in rank])
+        space = joined.find(" ")
+        hit = (tuple(found), tuple(cut), tuple(goto for _r, _p, goto in ranked), joined[:space] if space >= 0 else joined,
+               joined[joined.rfind(" ") + 1:], tuple(ranked))
         if len(_PART_TITLES) >= 4096:
             _PART_TITLES.clear()
         _PART_TITLES[joined] = hit
     return hit
+
+
+def _runs_on(padded: str, title: str, head: str) -> bool:
+    """Whether ``title`` (a title of :func:`_site_index`, in :func:`_plain` form) may start in ``padded`` (a part's
+    words with a space at each end, as in the joined text) and run on past its end: whether the text from an
+    occurrence of its first two words (``head``: `` first second ``) to the end of ``padded`` is where it starts
+    (shorter than it)."""
+    i = padded.find(head, max(0, len(padded) - len(title) + 1))
+    while i >= 0:
+        if title.startswith(padded[i:]):
+            return True
+        i = padded.find(head, i + 1)
+    return False
 
 
 @lru_cache(maxsize=4096)

@@ -501,7 +501,8 @@ def test_a_views_reading_equals_the_whole_texts():
 
 def test_dones_are_the_first_of_the_answers_names_and_places_joined():
     """``done`` candidates are the first MAX_DONES of the answers, the page names (newest first) and the places
-    seen (newest first) joined without repeats, however the three overlap and however long they grow."""
+    seen (newest first) joined without repeats, however the three overlap and however long they grow; ``stop``
+    candidates are the answers'."""
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(400)]
     for _ in range(200):
@@ -513,6 +514,7 @@ def test_dones_are_the_first_of_the_answers_names_and_places_joined():
         memory.seen_names = wrappers._UniqueList(list(rng.choice(words, int(rng.integers(0, 300)))))
         said = list(dict.fromkeys([*answers, *reversed(memory.page_names), *reversed(memory.seen_names)]))
         assert memory.dones() == ["done"] + [f"done [{a}]" for a in said[: wrappers.MAX_DONES]]
+        assert memory.stops() == [f"stop [{a}]" for a in answers]  # the texts looked up by name are these
 
 
 def _comparable(page: tuple) -> tuple:
@@ -711,6 +713,55 @@ def test_title_gotos_are_the_titles_in_the_joined_text():
         got = list(dict.fromkeys(wrappers._title_gotos(parts)))
         assert got == _reference_title_gotos(page, instruction, view), (page[:80], instruction[:80], view[:80])
         assert got == list(dict.fromkeys(wrappers._title_gotos(parts)))  # the same from the kept parts
+
+
+def _reference_run_on(joined: str, title: str) -> bool:
+    """Whether the title (``" w1 w2 ... wk "``) starts with the last ``j`` words of ``joined`` for some ``2 <= j < k``:
+    begun in that text and running on past its end, told word by word."""
+    words, title_words = joined.split(), title.split()
+    return any(words[-j:] == title_words[:j] for j in range(2, min(len(title_words), len(words) + 1)))
+
+
+def test_a_parts_titles_that_run_on_are_those_its_last_words_begin():
+    """``_part_titles`` keeps, of the titles of more than two words whose first two words are a pair of the part
+    but that are not whole in it, exactly those its last words begin (only such a title can cross the join after
+    it: any other is whole in one part, or not in the joined text); and its page ranking is its found titles by
+    (first place, position). Over the pages, instructions and views of random episodes of Assistant and
+    Geolocation and texts made to end inside titles."""
+    texts: set[str] = set()
+    for env_id in ("EWA-Assistant-v0", "EWA-Geolocation-v0"):
+        env = gym.make(env_id)
+        rng = np.random.default_rng(3)
+        obs, info = env.reset(seed=3)
+        for _ in range(40):
+            texts |= {str(obs["web_text"]), str(obs["instruction"]), str(obs["embodied_text"])}
+            adm = [a for a in info["admissible_actions"] if not a.startswith("stop")]
+            obs, _, term, trunc, info = env.step(adm[int(rng.integers(len(adm)))] if adm else "noop")
+            if term or trunc:
+                obs, info = env.reset()
+        env.close()
+    long_titles = [t for entries in wrappers._site_index().values() for t, _url in entries if len(t.split()) >= 4][:40]
+    for title in long_titles:
+        w = title.split()
+        texts |= {f"x {w[0]} {w[1]}", f"{w[0]} {w[1]} {w[2]}", f"{w[0]} {w[1]} y", f"{w[0]} {w[1]} {w[0]} {w[1]}",
+                  " ".join(w[:-1]) + " z", f"{w[0]} {w[1]} {w[2]} {w[0]} {w[1]}"}
+    by_pair = wrappers._site_index_lookup()[1]
+    kept = 0
+    for text in texts:
+        part = wrappers._plain_words(text)
+        if not part[0]:
+            continue
+        found, cut, gotos, first, last, ranked = wrappers._part_titles(part)
+        padded = f" {part[0]} "
+        expected = [(f, pos, title, goto) for pair in part[2] for f, pos, title, goto in by_pair.get(pair, ())
+                    if title is not None and title not in padded and _reference_run_on(part[0], title)]
+        assert list(cut) == expected, text[:80]
+        kept += len(cut)
+        rank = {w: i for i, w in enumerate(part[1])}
+        assert list(ranked) == sorted((rank[w], pos, goto) for w, pos, goto in found)
+        assert list(gotos) == [goto for _r, _p, goto in ranked]
+        assert (first, last) == (part[0].split()[0], part[0].split()[-1])
+    assert kept >= 40  # the made texts end inside titles
 
 
 def test_candidate_list_digests_are_reproducible(capsys):

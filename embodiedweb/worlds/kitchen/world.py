@@ -192,7 +192,7 @@ class KitchenWorld(EmbodiedWorld):
                 if ambiguous:
                     return ambiguous
             if self.seen_only:  # an object in a closed receptacle not opened yet is as unknown as an absent one
-                known = {o.object_id for o in sim.active_objects() if self._known(o)}
+                known = {o.object_id for o in self._known_objects()}
                 oid = sim.resolve(ref, for_teleport=name == "Teleport", among=known)
                 if oid is None:
                     return (f"No object named {ref!r} is known in this kitchen: what lies in the open is, and what "
@@ -214,10 +214,15 @@ class KitchenWorld(EmbodiedWorld):
             self._look(kwargs.get("objectId") if name == "OpenObject" and event.lastActionSuccess else None)
         return "" if event.lastActionSuccess else event.errorMessage
 
-    def _known(self, o: Any) -> bool:
-        """Whether the agent may know of ``o``: it is not inside a closed receptacle, or it was seen (always,
-        unless ``teleport = "seen"``)."""
-        return not self.seen_only or o.object_id in self._seen or not self._require().is_hidden(o)
+    def _known_objects(self) -> list[Any]:
+        """The objects the agent may know of, in the kitchen's order: those not inside a closed receptacle and those
+        it has seen (every object, unless ``teleport = "seen"``). One loop without a call per object: the
+        discrete-action wrapper asks for their ids at every kitchen step (55 objects: 9-19 -> 6 µs)."""
+        sim = self._require()
+        if not self.seen_only:
+            return sim.active_objects()
+        seen, hidden = self._seen, sim.is_hidden
+        return [o for o in sim.active_objects() if o.object_id in seen or not hidden(o)]
 
     def _look(self, opened: str | None = None) -> None:
         """``teleport = "seen"``: remember what is in view now, and what the receptacle just ``opened`` holds in
@@ -233,8 +238,7 @@ class KitchenWorld(EmbodiedWorld):
     def known_object_ids(self) -> list[str]:
         """The ids of the objects the agent may name (every object, unless ``teleport = "seen"``: then not those
         inside a closed receptacle it has not seen), in the kitchen's order."""
-        objs = self._require().active_objects()
-        return [o.object_id for o in objs if self._known(o)] if self.seen_only else [o.object_id for o in objs]
+        return [o.object_id for o in self._known_objects()]
 
     def _hidden_note(self, oid: str) -> str:
         """After a Teleport to an object a closed receptacle hides: which one (the agent faces it)."""
@@ -325,7 +329,7 @@ class KitchenWorld(EmbodiedWorld):
             out.append("LookUp")
         if sim.hor + sim.horizon_step <= 60 + 1e-6:
             out.append("LookDown")
-        named = [o for o in sim.active_objects() if self._known(o)] if self.seen_only else sim.active_objects()
+        named = self._known_objects()
         out += [f"Teleport [{t}]" for t in sorted({o.object_type for o in named})]
         held = sim.objects[sim.held] if sim.held else None
         for o in sim.active_objects():
