@@ -60,7 +60,8 @@ class AssistantDomain(Domain):
     #: after a dash ("1893-94") or a decade ("the 1890s") gives its years, and the place's opening year said as such
     #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer; 9: on a comparison
     #: turn the other recipe named as the one compared against ("X beats Y", "X is quicker than Y", "X over Y", "X,
-    #: since Y takes longer") is no second answer (stop 36)
+    #: since Y takes longer") is no second answer, unless the answer offers the reverse too ("..., or vice versa")
+    #: (stop 36)
     checker_version = 9
     world = HomeAndCity
     multi_turn = True

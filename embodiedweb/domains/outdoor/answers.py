@@ -277,11 +277,18 @@ _COMPARED = re.compile(r"(?:\bthan|\bover|\bbeats?|\bbeating|\bahead\s+of|\bcomp
                        r"|\bwhereas|\bwhile)\s+(?:(?:the|an?)\s+)?$")
 
 
+#: words after a denial or comparison that offer its reverse too ("X beats Y, or the other way round", "X, not Y, or
+#: vice versa"): what it ruled out stays offered
+_REVERSAL = re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
+                       r"|opposite|other\s+way\s+(?:round|around)))\b", re.I)
+
+
 def _ruled_out(text: str, start: int, cue: re.Pattern[str]) -> bool:
     """Whether ``cue`` (:data:`_DENIAL`, :data:`_COMPARED`) ends right before ``start`` in ``text`` with no hedge word
-    (:data:`_SOFT_DENIAL`) in its clause before it: what starts there is ruled out, not offered."""
+    (:data:`_SOFT_DENIAL`) in its clause before it and no reversal (:data:`_REVERSAL`) after it: what starts there is
+    ruled out, not offered."""
     m = cue.search(text, max(0, start - 30), start)
-    if not m:
+    if not m or _REVERSAL.search(text, start):
         return False
     clause = re.split(r"[.;:!?]|\bbut\b", text[max(0, m.start() - 60):m.start()])[-1]
     return not _SOFT_DENIAL.search(clause + " ")

@@ -127,7 +127,8 @@ class TravelingDomain(StreetDomain):
     #: Tariq Szabó"), a person firmly denied is no person named ("Omar Reid (not Tariq Szabó)" passes, "not Omar Reid"
     #: fails); 11 (stop 36): a word that is never a given name ("but", "maybe", "definitely", :data:`NOT_NAMES`) is
     #: no initial ("not Ruth Bhatt, but Thorne" named Søren B. Thorne by the surname alone), and a number with a
-    #: duration word is a duration, not the fact's unit ("38 hours" passed for 38 m)
+    #: duration word is a duration, not the fact's unit ("38 hours" passed for 38 m); a denial followed by its
+    #: reversal ("Omar Reid, not Tariq Szabó, or vice versa") denies no one
     checker_version = 11
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "

@@ -23,7 +23,9 @@ WRONG_WAY = ["{y} is cheaper than {x}", "{y} is slower than {x}", "{y} over {x}"
              "{y}, since {x} takes longer"]
 HEDGES = ["{x} or {y}", "either {x} or {y}", "{x}, or maybe {y}", "{x} loses to {y}",
           "{x} beats {y}, or {y} beats {x}", "{x}, if it is quicker than {y}", "{x} over {y}, or {y}",
-          "{x} or {y}, whichever is quicker", "{x}, or maybe {y}, since {y} is quicker", "{x}; {y} beats it"]
+          "{x} or {y}, whichever is quicker", "{x}, or maybe {y}, since {y} is quicker", "{x}; {y} beats it",
+          "{x} is quicker than {y}, or the reverse", "{x} beats {y}, or maybe the other way round",
+          "{x}, not {y}, or vice versa"]
 
 
 def _judge(kind: str, e: dict[str, Any], form: str) -> dict[str, Any]:
