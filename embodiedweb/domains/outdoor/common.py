@@ -42,10 +42,17 @@ def _timed_path(world_state: dict[str, Any]) -> tuple[list[str], list[int]]:
     return path, at if len(at) == len(path) else [0] * len(path)
 
 
+def arrival(world_state: dict[str, Any], goal: str) -> tuple[int, int] | None:
+    """``(index in the path, step)`` at which the walk first came within the goal radius of ``goal`` (None: it
+    never did)."""
+    path, at = _timed_path(world_state)
+    return next(((k, t) for k, (node, t) in enumerate(zip(path, at, strict=True)) if near(node, goal)), None)
+
+
 def arrival_step(world_state: dict[str, Any], goal: str) -> int | None:
     """The step at which the walk first came within the goal radius of ``goal`` (None: it never did)."""
-    path, at = _timed_path(world_state)
-    return next((t for node, t in zip(path, at, strict=True) if near(node, goal)), None)
+    first = arrival(world_state, goal)
+    return None if first is None else first[1]
 
 
 def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:

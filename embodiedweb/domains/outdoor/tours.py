@@ -41,7 +41,7 @@ from typing import Any
 from embodiedweb.domains.base import Episode
 from embodiedweb.domains.outdoor.common import (
     DIRECTIONS_NEAR_M,
-    arrival_step,
+    arrival,
     city,
     guided,
     near,
@@ -49,7 +49,13 @@ from embodiedweb.domains.outdoor.common import (
     way_ahead,
 )
 from embodiedweb.tasks import Task, TaskError
-from embodiedweb.worlds.street.watch import parse_clock, path_metres, validate_watch, watch_minutes
+from embodiedweb.worlds.street.watch import (
+    metres_along,
+    parse_clock,
+    path_metres,
+    validate_watch,
+    watch_minutes,
+)
 
 
 def walked_m(world_state: dict[str, Any]) -> float:
@@ -70,14 +76,11 @@ def appointments(task: Task) -> tuple[int, float, list[int]] | None:
     return start, pace, [parse_clock(s["by"]) - start for s in task.goal["tour"]]
 
 
-def on_time(world_state: dict[str, Any], node: str, start: int, pace: float, by_min: int) -> bool:
-    """The walk first came within the goal radius of ``node`` (the arrival rule) while the walker's watch read
-    ``by_min`` minutes after the start or less: the metres walked up to that node of the path
-    (:func:`~embodiedweb.worlds.street.watch.path_metres`), in whole minutes at ``pace``
+def on_time(metres: float | None, pace: float, by_min: int) -> bool:
+    """A place first reached (the arrival rule) after ``metres`` of walking (None: never reached) while the walker's
+    watch read ``by_min`` minutes after the start or less: the metres in whole minutes at ``pace``
     (:func:`~embodiedweb.worlds.street.watch.watch_minutes`), what the watch showed there."""
-    path = list(world_state.get("path") or [])
-    k = next((i for i, n in enumerate(path) if near(n, node)), None)
-    return k is not None and watch_minutes(path_metres(city(), path[:k + 1]), pace) <= by_min
+    return metres is not None and watch_minutes(metres, pace) <= by_min
 
 
 def directions_before(web_state: dict[str, Any], node: str, arrived: int | None) -> bool:
@@ -129,10 +132,12 @@ def check_tour(episode: Episode) -> dict[str, Any]:
     """The metrics of a tour task (see the module docstring)."""
     g = episode.task.goal
     nodes = [s["node"] for s in g["tour"]]
-    arrived = [arrival_step(episode.world_state, n) for n in nodes]
+    firsts = [arrival(episode.world_state, n) for n in nodes]
+    arrived = [None if a is None else a[1] for a in firsts]
     reached = [a is not None for a in arrived]
     asked = directions_per_leg(episode, nodes, arrived)
-    walked = walked_m(episode.world_state)
+    along = metres_along(city(), episode.world_state.get("path") or [])  # what walked_m sums, node by node
+    walked = along[-1] if along else 0.0
     final = episode.world_state.get("node")
     stopped = episode.answer is not None and all(reached) and any(near(final, n) for n in nodes)
     clock = appointments(episode.task)
@@ -140,8 +145,8 @@ def check_tour(episode: Episode) -> dict[str, Any]:
         within = all(reached) and walked <= float(g["limit_m"]) + 1e-6
         timely = [within]
     else:  # an appointment per place instead of one limit: each place reached by its time
-        start, pace, by = clock
-        timely = [on_time(episode.world_state, n, start, pace, b) for n, b in zip(nodes, by, strict=True)]
+        _start, pace, by = clock
+        timely = [on_time(None if a is None else along[a[0]], pace, b) for a, b in zip(firsts, by, strict=True)]
         within = all(timely)
     web, embodied = all(asked), within and stopped
     subgoals = [*reached, *asked, *timely, stopped]

@@ -50,14 +50,23 @@ def step_metres(city: Any, a: str, b: str) -> float:
     return e[2] if e is not None else city.shortest_length(a, b)
 
 
-def path_metres(city: Any, path: Iterable[str]) -> float:
-    """The metres walked along ``path`` (node ids in turn): :func:`step_metres` of each move, summed in order."""
+def metres_along(city: Any, path: Iterable[str]) -> list[float]:
+    """The metres walked up to each node of ``path`` (node ids in turn; 0 at the first): :func:`step_metres` of each
+    move, summed in order."""
+    along: list[float] = []
     total, prev = 0.0, None
     for n in path:
         if prev is not None:
             total += step_metres(city, prev, n)
+        along.append(total)
         prev = n
-    return total
+    return along
+
+
+def path_metres(city: Any, path: Iterable[str]) -> float:
+    """The metres walked along ``path`` (node ids in turn): the last of :func:`metres_along` (0 for no move)."""
+    along = metres_along(city, path)
+    return along[-1] if along else 0.0
 
 
 def validate_watch(watch: Any) -> tuple[int, float]:
