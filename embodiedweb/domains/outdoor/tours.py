@@ -17,11 +17,11 @@ directions log, never pages:
   and the episode ended with ``stop`` within the radius of one of the places once all were reached;
 - ``web``: for each place, the map gave directions to it (to its node or a point within the radius) before
   the walk first reached it, and either before its leg began (the walk had not yet reached the place visited
-  before it), from the start or a tour place, or during the leg, guiding the walker, before the leg came within
+  before it), from the start or another tour place, or during the leg, guiding the walker, before the leg came within
   a quarter of its length of the place (:func:`directions_per_leg`; directions fetched once the walker had
   found a place without them, or from a corner nowhere on the tour, guided nothing). Unlike a single
   destination's rule (:func:`~.common.guided`, which wants the walker to stand near the route as it asks),
-  directions planned ahead count from the start or a tour place wherever the walker stands: a tour is planned by
+  directions planned ahead count from the start or another tour place wherever the walker stands: a tour is planned by
   asking how far the places are from the start corner and from each other, before walking. That cannot stand in
   for identifying a place: directions to a place do not reach it, and ``embodied`` still wants the walk there;
 - ``overall`` = both; ``completion`` = the fraction of the sub-goals: each place reached, directions to each,
@@ -94,9 +94,10 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
     """For each place, the map gave directions to it that could guide its leg (the walk to it from the place
     reached before it, or from the start for the first), asked before the walk first reached the place:
 
-    - before the leg began (before the walk reached the previous place: planned ahead), from the start or from a
-      place of the tour (within :data:`~embodiedweb.domains.outdoor.common.DIRECTIONS_NEAR_M` of one: a leg of
-      the tour; directions from a corner nowhere on the tour plan nothing);
+    - before the leg began (before the walk reached the previous place: planned ahead), from the start or from
+      another place of the tour (within :data:`~embodiedweb.domains.outdoor.common.DIRECTIONS_NEAR_M` of one: a leg
+      of the tour; directions from a corner nowhere on the tour plan nothing, and neither do directions from beside
+      the place itself, a route of a few dozen metres: the tour's places and start are at least 150 m apart);
     - or during the leg, guiding the walker (:func:`~embodiedweb.domains.outdoor.common.guided`: it stood near
       their route or asked from its block) while the leg had not yet come within
       :data:`~embodiedweb.domains.outdoor.common.GUIDED_SHARE` of the leg's length of the place
@@ -112,8 +113,9 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
     for i, (_a, k) in enumerate(order):
         prev[k] = (nodes[order[i - 1][1]], order[i - 1][0]) if i else (start, None)
 
-    def planned(d: dict[str, Any]) -> bool:
-        return any(near(d.get("from_node"), n, DIRECTIONS_NEAR_M) for n in ends)
+    def planned(d: dict[str, Any], node: str) -> bool:
+        """Directions to ``node`` from the start or from another place of the tour: a leg of it."""
+        return any(near(d.get("from_node"), n, DIRECTIONS_NEAR_M) for n in ends if n != node)
 
     out = []
     for k, node in enumerate(nodes):
@@ -123,7 +125,7 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
         frm, began = prev[k]
         leg = city().shortest_length(frm, node)
         out.append(any(near(d.get("to_node"), node) and int(d.get("at", 0)) < arrived[k]
-                       and ((began is not None and int(d.get("at", 0)) < began and planned(d))
+                       and ((began is not None and int(d.get("at", 0)) < began and planned(d, node))
                             or (guided(ws, d) and way_ahead(ws, d, node, leg, began))) for d in dirs))
     return out
 

@@ -1,0 +1,55 @@
+"""The hard navigation tier's tours against the stop-37 red team (:mod:`tests.domains.outdoor.redteam_tours`): the
+shortcuts fail on every tour they apply to, the genuine alternatives pass; and the planning rule of
+:func:`~embodiedweb.domains.outdoor.tours.directions_per_leg` on hand-made states (directions planned ahead count from
+the start or another place of the tour, not from beside the place they lead to)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embodiedweb.domains.outdoor.common import DIRECTIONS_NEAR_M, city, near
+from embodiedweb.domains.outdoor.tours import check_tour
+from tests.domains.outdoor import redteam_tours as rt
+from tests.domains.outdoor.test_hard_tours import ep, toy  # noqa: F401  (the toy street fixture)
+from tests.redteam import broken_parts, failures, run
+
+AGENTS = rt.SHORTCUTS + rt.GENUINE
+
+
+@pytest.fixture(scope="module")
+def tours():
+    return rt.hard_tours()
+
+
+@pytest.mark.parametrize("cls", AGENTS, ids=[c.__name__ for c in AGENTS])
+def test_tour_red_team_agent(cls, tours):
+    """Every tour the agent applies to (test split first): a shortcut passes none of them and breaks what it
+    stands for; a genuine alternative passes every one; at least nine in ten carry the idea out."""
+    mine = sorted((t for t in tours if cls.applies(t)), key=lambda t: (t.split != "test", t.task_id))
+    res = run(cls, rt.NAV, mine, max_steps=rt.MAX_STEPS)
+    assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
+    carried = [r for r in res if r["carried_out"]]
+    assert len(carried) >= max(9, int(0.9 * len(mine))), (len(carried), len(mine), failures(res))
+    passed = [r for r in carried if r["metrics"]["overall"]]
+    if cls.kind == "genuine":
+        assert len(passed) == len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
+    else:
+        assert not passed, failures(passed)
+        assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
+
+
+def test_directions_from_beside_a_place_plan_no_leg(toy):  # noqa: F811
+    """Directions to a place asked before walking count as planned when they start at the start or at another
+    place of the tour, not from a corner beside the place itself (a route of a few dozen metres): before
+    navigation checker version 6 such directions passed 55 of 55 tours for a walker who knew the way."""
+    goal, path = toy
+    a, b = goal["tour"][0]["node"], goal["tour"][1]["node"]
+    beside = next(n for n in reversed(path[:-1]) if n != b and not near(n, b))  # outside b's radius ...
+    assert city().shortest_length(beside, b) <= DIRECTIONS_NEAR_M  # ... yet within 60 m of it
+    assert city().shortest_length(beside, a) > DIRECTIONS_NEAR_M and city().shortest_length(beside, path[0]) > 60
+    to_a = {"to_node": a, "at": 1}
+    m = check_tour(ep(goal, path, [to_a, {"from_node": beside, "to_node": b, "at": 2}]))
+    assert m["embodied"] and not m["web"] and not m["overall"]
+    # the same leg planned from the first place (or from the start) counts
+    assert check_tour(ep(goal, path, [to_a, {"from_node": a, "to_node": b, "at": 2}]))["overall"]
+    assert check_tour(ep(goal, path, [to_a, {"to_node": b, "at": 2}]))["overall"]
