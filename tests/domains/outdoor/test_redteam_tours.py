@@ -53,3 +53,35 @@ def test_directions_from_beside_a_place_plan_no_leg(toy):  # noqa: F811
     # the same leg planned from the first place (or from the start) counts
     assert check_tour(ep(goal, path, [to_a, {"from_node": a, "to_node": b, "at": 2}]))["overall"]
     assert check_tour(ep(goal, path, [to_a, {"to_node": b, "at": 2}]))["overall"]
+
+
+def test_the_limit_counts_the_way_to_each_door(toy):  # noqa: F811
+    """A walk that turns back at the rim of a place's goal radius is judged against the limit as the walk that went
+    to the place's door and back (:func:`~embodiedweb.domains.outdoor.tours.to_the_doors`); the way from where the
+    walk ends to the place it ends beside counts once. Before navigation checker version 6 the rim walk counted as
+    walked, and an order over the limit on the map's routes passed 24 of 24 tours it could be cut to fit."""
+    from embodiedweb.domains.outdoor.tours import to_the_doors, walked_m
+
+    goal, path = toy
+    a = goal["tour"][0]["node"]
+    c = city()
+    other = [path[0]]  # the other way from the start: a second place b there, away from a
+    while len(other) < 12:
+        other.append(next(nb for nb, *_ in c.neighbors(other[-1]) if nb not in path and nb not in other))
+    b = other[-1]
+    assert c.shortest_length(b, a) > 100
+    rim = min(i for i in range(len(path)) if near(path[i], a))  # the first node inside a's radius: turn back there
+    d = c.shortest_length(path[rim], a)
+    assert 0 < d <= 20
+    walk = path[:rim + 1] + path[rim - 1::-1] + other[1:]  # to a's rim, back to the start, on to b
+    tour = {**goal, "tour": [{"place": "a", "node": a}, {"place": "b", "node": b}]}
+    assert to_the_doors(walk, [a, b]) == pytest.approx(2 * d)
+    door = path[:path.index(a) + 1] + path[path.index(a) - 1::-1] + other[1:]  # to a's door and back
+    assert to_the_doors(door, [a, b]) == 0.0
+    assert to_the_doors(walk[:-1], [a, b]) == pytest.approx(2 * d + c.shortest_length(walk[-2], b))  # a node short
+    dirs = [{"to_node": a, "at": 1}, {"to_node": b, "at": 2}]
+    limit = walked_m({"path": walk}) + d  # within the limit as walked, not with the way to a's door and back
+    m = check_tour(ep({**tour, "limit_m": limit}, walk, dirs))
+    assert m["places_reached"] == 2 and m["web"] and not m["embodied"]
+    assert check_tour(ep({**tour, "limit_m": limit + d}, walk, dirs))["overall"]
+    assert check_tour(ep({**tour, "limit_m": walked_m({"path": door})}, door, dirs))["overall"]
