@@ -85,3 +85,16 @@ def test_the_limit_counts_the_way_to_each_door(toy):  # noqa: F811
     assert m["places_reached"] == 2 and m["web"] and not m["embodied"]
     assert check_tour(ep({**tour, "limit_m": limit + d}, walk, dirs))["overall"]
     assert check_tour(ep({**tour, "limit_m": walked_m({"path": door})}, door, dirs))["overall"]
+
+
+def test_no_spot_is_beside_two_ends_of_a_tour(tours):
+    """The start and the places of every tour are more than 150 m apart (the generator's ``APART_M``), so no node is
+    within the 20 m goal radius of two places (no walker is at two at once), and directions from within 60 m of the
+    start or another place never start beside the place they lead to: the planning rule's "another place" is a leg."""
+    from embodiedweb.data_gen.hard_tours import APART_M
+
+    assert APART_M > 2 * DIRECTIONS_NEAR_M
+    for t in tours:
+        ends = [t.embodied["start"], *(s["node"] for s in t.goal["tour"])]
+        closest = min(city().shortest_length(a, b) for i, a in enumerate(ends) for b in ends[i + 1:])
+        assert closest > APART_M, (t.task_id, closest)
