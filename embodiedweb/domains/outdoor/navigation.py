@@ -57,7 +57,11 @@ class NavigationDomain(StreetDomain):
     #: (asked once the walker had found the goal without them, they guided nothing); a tour's directions planned
     #: ahead start at the start or a tour place; asked from the walker's own block (its name or a corner), they
     #: count wherever on the block it stood
-    checker_version = 5
+    #: 6: a tour's directions planned ahead to a place start at the start or another place of the tour (from beside
+    #: the place itself, a route of a few dozen metres, they planned no leg); a tour's walking limit counts the way
+    #: from the walk's closest approach to each place's door (a walk turning back at the goal radius's rim is judged
+    #: as the walk to the places: an order over the limit cut at the rim passed)
+    checker_version = 6
     heuristic = "baselines.street_heuristic:NavigationHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Get walking directions on the "
                        "map site, then walk them in the street world and stop at the destination.")

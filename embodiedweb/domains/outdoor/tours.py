@@ -13,15 +13,18 @@ directions log, never pages:
 
 - ``embodied``: every place reached (the walk came within
   :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of it, the tier's :func:`~.common.near` rule),
-  the distance walked (:func:`walked_m`: the street-graph lengths of the path's moves) at most the limit,
-  and the episode ended with ``stop`` within the radius of one of the places once all were reached;
+  the distance walked (:func:`walked_m`: the street-graph lengths of the path's moves) at most the limit, counting
+  the way to each place's door (:func:`to_the_doors`: a walk that turns back at the rim of a place's radius is
+  judged as the walk that went up to the place; since navigation checker version 6, when an order over the limit on
+  the map's routes fitted it cut at the rim on 24 of 60 tours), and the episode ended with ``stop`` within the
+  radius of one of the places once all were reached;
 - ``web``: for each place, the map gave directions to it (to its node or a point within the radius) before
   the walk first reached it, and either before its leg began (the walk had not yet reached the place visited
-  before it), from the start or a tour place, or during the leg, guiding the walker, before the leg came within
+  before it), from the start or another tour place, or during the leg, guiding the walker, before the leg came within
   a quarter of its length of the place (:func:`directions_per_leg`; directions fetched once the walker had
   found a place without them, or from a corner nowhere on the tour, guided nothing). Unlike a single
   destination's rule (:func:`~.common.guided`, which wants the walker to stand near the route as it asks),
-  directions planned ahead count from the start or a tour place wherever the walker stands: a tour is planned by
+  directions planned ahead count from the start or another tour place wherever the walker stands: a tour is planned by
   asking how far the places are from the start corner and from each other, before walking. That cannot stand in
   for identifying a place: directions to a place do not reach it, and ``embodied`` still wants the walk there;
 - ``overall`` = both; ``completion`` = the fraction of the sub-goals: each place reached, directions to each,
@@ -36,6 +39,7 @@ deadline is derived from these clock fields only (:func:`appointments`).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from embodiedweb.domains.base import Episode
@@ -63,6 +67,23 @@ def walked_m(world_state: dict[str, Any]) -> float:
     that is no edge, which the world never records, counts as the shortest walk between them); the same sum
     the walker's watch reads (:func:`~embodiedweb.worlds.street.watch.path_metres`)."""
     return path_metres(city(), world_state.get("path") or [])
+
+
+def to_the_doors(path: list[str], nodes: list[str]) -> float:
+    """The metres a walk along ``path`` is short of stepping up to every place of ``nodes``: for each place, the way
+    from the walk's closest approach to it and back, except that for one place (the one that costs least so) the
+    way from where the walk ended to it, once. What the walking limit adds to the metres walked
+    (:func:`check_tour`): a walk that turns back at the goal radius's rim is judged as the walk that went to the
+    place's door, so it never counts less than the order it took measured on the map (a place reached by passing
+    its node costs nothing; the oracle's walk, to each node, nothing at all)."""
+    if not path or not nodes:
+        return 0.0
+    c = city()
+    dist = [c.distances_to(n) for n in nodes]
+    closest = [min(d.get(x, math.inf) for x in path) for d in dist]
+    there = [d.get(path[-1], math.inf) for d in dist]
+    both_ways = sum(2 * a for a in closest)
+    return min(both_ways - 2 * a + min(2 * a, t) for a, t in zip(closest, there, strict=True))
 
 
 def appointments(task: Task) -> tuple[int, float, list[int]] | None:
@@ -94,9 +115,10 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
     """For each place, the map gave directions to it that could guide its leg (the walk to it from the place
     reached before it, or from the start for the first), asked before the walk first reached the place:
 
-    - before the leg began (before the walk reached the previous place: planned ahead), from the start or from a
-      place of the tour (within :data:`~embodiedweb.domains.outdoor.common.DIRECTIONS_NEAR_M` of one: a leg of
-      the tour; directions from a corner nowhere on the tour plan nothing);
+    - before the leg began (before the walk reached the previous place: planned ahead), from the start or from
+      another place of the tour (within :data:`~embodiedweb.domains.outdoor.common.DIRECTIONS_NEAR_M` of one: a leg
+      of the tour; directions from a corner nowhere on the tour plan nothing, and neither do directions from beside
+      the place itself, a route of a few dozen metres: the tour's places and start are at least 150 m apart);
     - or during the leg, guiding the walker (:func:`~embodiedweb.domains.outdoor.common.guided`: it stood near
       their route or asked from its block) while the leg had not yet come within
       :data:`~embodiedweb.domains.outdoor.common.GUIDED_SHARE` of the leg's length of the place
@@ -112,8 +134,9 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
     for i, (_a, k) in enumerate(order):
         prev[k] = (nodes[order[i - 1][1]], order[i - 1][0]) if i else (start, None)
 
-    def planned(d: dict[str, Any]) -> bool:
-        return any(near(d.get("from_node"), n, DIRECTIONS_NEAR_M) for n in ends)
+    def planned(d: dict[str, Any], node: str) -> bool:
+        """Directions to ``node`` from the start or from another place of the tour: a leg of it."""
+        return any(near(d.get("from_node"), n, DIRECTIONS_NEAR_M) for n in ends if n != node)
 
     out = []
     for k, node in enumerate(nodes):
@@ -123,7 +146,7 @@ def directions_per_leg(episode: Episode, nodes: list[str], arrived: list[int | N
         frm, began = prev[k]
         leg = city().shortest_length(frm, node)
         out.append(any(near(d.get("to_node"), node) and int(d.get("at", 0)) < arrived[k]
-                       and ((began is not None and int(d.get("at", 0)) < began and planned(d))
+                       and ((began is not None and int(d.get("at", 0)) < began and planned(d, node))
                             or (guided(ws, d) and way_ahead(ws, d, node, leg, began))) for d in dirs))
     return out
 
@@ -142,7 +165,8 @@ def check_tour(episode: Episode) -> dict[str, Any]:
     stopped = episode.answer is not None and all(reached) and any(near(final, n) for n in nodes)
     clock = appointments(episode.task)
     if clock is None:
-        within = all(reached) and walked <= float(g["limit_m"]) + 1e-6
+        counted = walked + to_the_doors(episode.world_state.get("path") or [], nodes)
+        within = all(reached) and counted <= float(g["limit_m"]) + 1e-6
         timely = [within]
     else:  # an appointment per place instead of one limit: each place reached by its time
         _start, pace, by = clock
