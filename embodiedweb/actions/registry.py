@@ -297,6 +297,14 @@ RETIRED = {
                   "the food in a Pan or Pot on a StoveBurner and switch the burner (or its StoveKnob) on; or put "
                   "it in the Microwave, close it and switch it on; or put a bread slice in the Toaster and switch "
                   "it on.",
+    # web verbs of other agent frameworks (BrowserGym's select_option, Playwright's fill): difflib's nearest
+    # names ('left', 'click') would send the agent the wrong way
+    "select": "'select' is not an action here: to choose an option of a drop-down, click the option's id, or "
+              "type [id] [option text] on the drop-down's id.",
+    "select_option": "'select_option' is not an action here: to choose an option of a drop-down, click the "
+                     "option's id, or type [id] [option text] on the drop-down's id.",
+    "fill": "'fill' is not an action here: type [id] [text] replaces a text field's content (type [id] [text] [1] "
+            "also presses Enter).",
 }
 
 

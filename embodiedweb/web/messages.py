@@ -103,7 +103,10 @@ def plan_type(el: Any, bid: Any, text: str, tree: PageTree) -> tuple[TypePlan | 
     if is_text_input(el):
         value = sanitize_value(input_type(el), text)
         if value is None:
-            return None, f"Field [{bid}] takes a number; '{text}' is not one."
+            flag = re.fullmatch(r"\s*(\S+)\s+([01])\s*", text)  # `type 77 3 0`: the flag read as text
+            hint = (f" To type {flag[1]} and choose Enter or not, bracket each part: type [{bid}] [{flag[1]}] "
+                    f"[{flag[2]}]." if flag and sanitize_value(input_type(el), flag[1]) is not None else "")
+            return None, f"Field [{bid}] takes a number; '{text}' is not one.{hint}"
         return TypePlan("input", value), ""
     node = tree.nodes.get(str(bid))
     what = node.role if node else el.tag

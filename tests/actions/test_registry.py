@@ -157,6 +157,10 @@ def test_object_actions_are_kitchen_actions_taking_one_object():
     ("?? click", "Cannot read an action name in '?? click'. Valid actions:"),
     ("   ", "Empty action. Valid actions:"),
     ("Xclick [1]", "Unknown action 'Xclick'."),
+    # three of four basket players wrote `select`, and difflib offered 'left'
+    ("select [64] [Ninth Avenue Market]", "'select' is not an action here: to choose an option of a drop-down, "
+                                          "click the option's id"),
+    ("fill [7] [eggs]", "'fill' is not an action here: type [id] [text] replaces"),
     ("click [" + "!" * 60 + "]", "'" + "!" * 60 + "' is not an element id"),
     ("click [" + "!" * 61 + "]", "'" + "!" * 57 + "...' is not an element id"),
 ])

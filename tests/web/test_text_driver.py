@@ -66,6 +66,10 @@ def test_number_field_validation(drv: TextDriver) -> None:
     for good in ("2", " 7 ", "-1", ".5", "1e2"):
         assert drv.execute("type", {"id": qty, "text": good}) == ""
     assert "value='1e2'" in drv.tree().text
+    # `type 77 3 0` (a player's): the unbracketed flag is read as text; the message shows the bracketed form
+    said = drv.execute("type", {"id": qty, "text": "3 0"})
+    assert said.startswith("Field [") and f"type [{qty}] [3] [0]" in said
+    assert "bracket" not in drv.execute("type", {"id": qty, "text": "x 1"})  # no number to offer
 
 
 def test_prefs_radio_checkbox_select_textarea(drv: TextDriver) -> None:
