@@ -533,6 +533,28 @@ class NativeScriptName(RedTeamAgent):
         return f"; {g['continent']}; {g['country']}; {native or g['city']}; "
 
 
+def region_of(task: Task) -> str | None:
+    """The first-level region (state, province, canton, ...) that holds the task's city, by the project's table."""
+    from embodiedweb.domains.geolocation.checker import _region_rows
+
+    rows = _region_rows().get(standpoint_of(task)["country_code"], [])
+    return next((name for name, _other, cities in rows if task.goal["city"] in cities), None)
+
+
+class CityRegionCountry(RedTeamAgent):
+    """Answers in free text as an address is written, the city with its own region: "Khreshchatyk, Kyiv, Kyiv
+    City, Ukraine", "Boulevard Mohammed V, Casablanca, Casablanca-Settat, Morocco" (stop 37: every region of the
+    table, the ones named like their city included)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return region_of(task) is not None
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"{g['street']}, {g['city']}, {region_of(self.task)}, {g['country']}"
+
+
 class CoordinatesOnly(RedTeamAgent):
     """Reads the city's article for its centre and answers the coordinates alone, names left blank."""
 
@@ -630,7 +652,8 @@ SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
 GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry, TrainSplitCity)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     RedTeamAgent, FreeTextAnswer, LabelledAnswer, SemicolonCoordinates, OtherCityName, CoordinatesOnly, Detour,
-    FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName, NativeScriptName)
+    FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName, NativeScriptName,
+    CityRegionCountry)
 BOUND = {"shortcut": 0.02, "genuine": 0.98, "SignsWithoutWeb": 0.10, "CapitalOfCountry": 0.20}
 
 

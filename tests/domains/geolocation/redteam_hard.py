@@ -144,7 +144,7 @@ SHORTCUTS = (StandardTierMemory, CountryOnly, EveryListedCity, SprayChains, rt.K
              rt.SprayCityField, rt.SprayFreeText, rt.SprayCoordinates, rt.LabelledAlternative, rt.CityNearInStreetPart,
              rt.CountryNameAsCity)
 GENUINE = (rt.RedTeamAgent, ReadCountryArticles, CityCentreOnly, rt.SearchBoxResearch, rt.ReadThenLook, rt.Detour, rt.FreeTextAnswer,
-           rt.OtherCityName, rt.NativeScriptName)
+           rt.OtherCityName, rt.NativeScriptName, rt.CityRegionCountry)
 
 
 def hard_tasks() -> list[Task]:
