@@ -26,7 +26,9 @@ in its receptacle).
 **embodied** — the dish is this recipe, and only this recipe:
 - one dish of the recipe's type holds a component for every final condition: the right type, the
   cooked/raw state, and heated by the appliance the recipe names (a pan's apple is not a microwaved
-  one; a pot on the same burner is the same heat; warming the whole dish later adds a heat source);
+  one; a pot on the same burner is the same heat; warming the whole dish later adds a heat source); a
+  component served raw was never heated (a microwaved lettuce slice is not raw lettuce, though lettuce never
+  counts as cooked);
 - that dish holds nothing the recipe does not put on it, and one piece of each component (hedging with both
   versions on one plate fails, and so does every slice of a food where the recipe puts one),
   and is not also a complete version of another recipe of the same name (one component made both ways);
@@ -75,11 +77,21 @@ def heat_sources(obj: dict[str, Any]) -> set[str]:
     return {h.split(":", 1)[1] for h in obj.get("history", []) if h.startswith("heated:")}
 
 
+def raw(cond: dict[str, Any]) -> bool:
+    """Whether ``cond`` is a component the recipe serves raw: uncooked, and heated by no appliance it names."""
+    return cond.get("state", {}).get("isCooked") is False and not cond.get("heated_by")
+
+
 def matches(obj: dict[str, Any], cond: dict[str, Any]) -> bool:
-    """``obj`` is the component ``cond`` asks for: type, states and (among its heat sources) the named one."""
+    """``obj`` is the component ``cond`` asks for: type, states and (among its heat sources) the named one. A
+    component served raw was never heated: heat makes food no longer raw whether or not the kitchen marks it
+    cooked (lettuce never is: until checker version 7 a raw lettuce slice microwaved on the finished dish passed,
+    16 of 60 hard episodes that warmed a dish with a raw component)."""
     if obj["objectType"] != cond["type"]:
         return False
     if any(obj.get(k) != v for k, v in cond.get("state", {}).items()):
+        return False
+    if raw(cond) and ("heated" in obj.get("history", []) or heat_sources(obj)):
         return False
     src = cond.get("heated_by")
     return not src or src in heat_sources(obj)

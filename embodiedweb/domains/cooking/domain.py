@@ -69,7 +69,9 @@ class CookingDomain(Domain):
     #:    and given a turn in the named one, is not the recipe's), food already cooked when it went on the dish is
     #:    not "cooked there", one piece of each component on the dish, one item of a missing ingredient, and a
     #:    "boil ... in the saucepan" step wants the pot (a whole egg fried in the dry frying pan passed)
-    checker_version = 6
+    #: 7: a component served raw was never heated (a raw lettuce slice microwaved on the finished dish passed:
+    #:    lettuce never counts as cooked)
+    checker_version = 7
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

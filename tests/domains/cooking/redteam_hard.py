@@ -22,6 +22,7 @@ from baselines.script import Plan
 from embodiedweb.domains.cooking.oracle import leftover
 from embodiedweb.tasks import Task
 from embodiedweb.worlds.kitchen import vocab
+from tests.domains.cooking import redteam as rt
 from tests.domains.cooking.redteam import RedTeamAgent, _Genuine
 from tests.redteam import markdown, run
 
@@ -208,6 +209,107 @@ class OrderAllCancelAfterLooking(RedTeamAgent):
             and not [o for o in orders(self) if o.get("status") == "cancelled"]
 
 
+def finish_then(agent: RedTeamAgent, after: Any) -> Plan:
+    """The oracle's plan up to its ``stop``, then ``after(agent)`` (a plan of what the agent does once the dish is
+    done), then ``stop``."""
+    for a in RedTeamAgent.plan(agent):
+        if a == "stop":
+            break
+        yield a
+    yield from after(agent)
+    yield "stop"
+
+
+class ServeInOtherDish(RedTeamAgent):
+    """Serves every component on the kitchen's other kind of dish (the bowl next to a plate recipe, the plate next to
+    a bowl one) instead of the recipe's (stop 37)."""
+
+    breaks = ("embodied",)
+
+    def serving_dish(self) -> Plan:
+        if self.dish_id is not None:
+            return
+        from embodiedweb.data_gen.hard_cooking import OTHER_DISH
+
+        other = sorted(o["objectId"] for o in self.objects().values() if o["objectType"] == OTHER_DISH[self.recipe["dish"]])
+        if not other:
+            self.errors.append("no other dish")
+            return
+        self.dish_id = other[0]
+        yield from ()
+
+
+class OrderAfterDone(RedTeamAgent):
+    """Cooks and serves the dish as the oracle does, then orders an ingredient the kitchen has, with delivery (an
+    extra order once the dish is done; stop 37)."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        def order_one(agent: RedTeamAgent) -> Plan:
+            missing = agent.missing
+            agent.missing = next(i for i in sorted(agent.recipe["ingredients"]) if i != missing)
+            yield from agent.order_missing()
+            agent.missing = missing
+            agent.ordered_after = len(orders(agent))
+
+        yield from finish_then(self, order_one)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "ordered_after", 0) >= 1 + bool(self.task.goal.get("missing"))
+
+
+class LastComponentLeftOff(RedTeamAgent):
+    """Follows every step but puts nothing on the dish at the last place step: a partial dish (stop 37)."""
+
+    breaks = ("embodied",)
+
+    def place(self, otype: str, state: dict[str, Any]) -> Plan:
+        from embodiedweb.domains.cooking.checker import place_steps
+
+        last = place_steps(self.recipe)[-1][1]
+        if otype == last["type"] and state == last["state"]:
+            self.left_off = otype
+            return
+        yield from super().place(otype, state)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and bool(getattr(self, "left_off", ""))
+
+
+def _raw_component(task: Task) -> bool:
+    """Whether the task's dish holds a component no step heats (raw food)."""
+    from embodiedweb.domains.cooking.checker import final_of
+    from web_sites.recipes import catalog
+
+    return any(not c.get("heated_by") for c in final_of(catalog.get(task.goal["recipe_id"])))
+
+
+def _microwave_dish(agent: RedTeamAgent) -> Plan:
+    from tests.domains.cooking.redteam import microwave_the_dish
+
+    yield from agent.switch("embodied", "warming the dish")
+    yield from microwave_the_dish(agent)
+    agent.reheated = True
+
+
+class MicrowaveRawAfterDone(RedTeamAgent):
+    """Serves the dish as the oracle does, then microwaves the whole dish, raw components and all (a harmful
+    extra step once the dish is done: the raw food is cooked now; stop 37)."""
+
+    breaks = ("embodied",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return _raw_component(task)
+
+    def plan(self) -> Plan:
+        yield from finish_then(self, _microwave_dish)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "reheated", False)
+
+
 # ------------------------------------------------------------------------------ genuine alternatives
 class OtherFreshInstance(_Genuine):
     """Uses the fresh instance with the highest id (e.g. the second bread, in a drawer) where the oracle takes
@@ -305,10 +407,53 @@ class CancelsWrongIngredient(_Genuine):
         return super().carried_out() and [o.get("status") for o in orders(self)] == ["cancelled", "placed"]
 
 
+class WarmTheCookedDish(_Genuine):
+    """Serves the dish as the oracle does, then warms it in the microwave, where every component is cooked (the food
+    stays what the recipe made; only a raw one would change; stop 37)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return not _raw_component(task)
+
+    def plan(self) -> Plan:
+        yield from finish_then(self, _microwave_dish)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "reheated", False)
+
+
+class TidyUpAfterDone(_Genuine):
+    """Serves the dish as the oracle does, then tidies the kitchen: switches off every appliance left on and
+    closes every open fridge, cupboard, drawer and the microwave (stop 37)."""
+
+    def plan(self) -> Plan:
+        def tidy(agent: RedTeamAgent) -> Plan:
+            yield from agent.switch("embodied", "tidying up")
+            yield from agent.free_hands()
+            agent.tidied = 0
+            for o in sorted(agent.objects().values(), key=lambda o: o["objectId"]):
+                if o.get("isToggled") and o["objectType"] in vocab.TOGGLEABLE:
+                    yield f"Teleport [{o['objectId']}]"
+                    yield f"ToggleObjectOff [{o['objectId']}]"
+                    agent.tidied += 1
+                if o.get("isOpen") and o["objectType"] in vocab.OPENABLE:
+                    yield f"Teleport [{o['objectId']}]"
+                    yield f"CloseObject [{o['objectId']}]"
+                    agent.tidied += 1
+
+        yield from finish_then(self, tidy)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "tidied", 0) > 0
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead, ProbeWithoutLooking,
-                                             OrderAllCancelAfterLooking)
+                                             OrderAllCancelAfterLooking, ServeInOtherDish, OrderAfterDone,
+                                             MicrowaveRawAfterDone, LastComponentLeftOff)
 GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst, DishElsewhere,
-                                           CancelsWrongIngredient)
+                                           CancelsWrongIngredient, WarmTheCookedDish, TidyUpAfterDone,
+                                           # the standard tier's other orders and detours, on hard kitchens (stop 37)
+                                           rt.OtherComponentOrder, rt.ReadAllFirst, rt.Detour)
 
 
 def table_rows(classes: tuple[type[RedTeamAgent], ...]) -> list[dict[str, Any]]:

@@ -469,3 +469,19 @@ def test_a_boil_step_wants_the_pot():
     assert ck.judge_dish(BOILED_EGG, {"objects": [obj("Bowl|1", "Bowl"), boiled]})[1] == [True]
     potato = obj("P", "PotatoSliced", "Plate|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pot"])
     assert ck.judge_dish(FRIED, {"objects": [obj("Plate|1", "Plate"), potato]})[1] == [True]  # a pot for a pan
+
+
+def test_a_component_served_raw_was_never_heated():
+    """A raw component (uncooked, no appliance named) heated by any appliance is no longer raw, though the kitchen
+    never marks lettuce cooked: a salad microwaved on its finished plate is not the recipe's (until checker version
+    7 the hot lettuce passed as raw)."""
+    salad = {"type": "LettuceSliced", "state": {"isCooked": False}}
+    assert ck.raw(salad) and not ck.raw(TOAST["final"][1]) and not ck.raw({"type": "AppleSliced"})
+    assert ck.matches(obj("L", "LettuceSliced"), salad)
+    hot = {**obj("L", "LettuceSliced", heated=["Microwave"]), "history": ["heated", "heated:Microwave", "sliced"]}
+    assert not ck.matches(hot, salad)
+    assert not ck.matches({**obj("L", "LettuceSliced"), "history": ["heated"]}, salad)
+    assert ck.matches({**obj("L", "LettuceSliced"), "history": ["cooled", "sliced"]}, salad)  # the fridge is no heat
+    world = good_world()
+    world["objects"][1]["history"] = ["heated", "heated:Microwave", "sliced"]  # the raw apple warmed on the plate
+    assert not ck.check_cooking({"recipe_id": "r1"}, world, VIEWS)["embodied"]

@@ -289,6 +289,54 @@ class ShortNameBeside(RedTeamAgent):
         return f"{g['street']}, {g['city']} {('or', '/', 'or')[pick]} {other[pick]}, {g['country']}"
 
 
+class LabelledAlternative(RedTeamAgent):
+    """Researches honestly, then labels another city of the country as the city and hides the true one in a
+    field of another label: "City: Lviv, Alternative: Kyiv, Country: Ukraine" (stop 37: a hedge hoping an
+    unknown label's city counts too)."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"City: {other_city(self.task)}, Alternative: {g['city']}, Country: {g['country']}"
+
+
+class CityNearInStreetPart(RedTeamAgent):
+    """Researches honestly, then names another city of the country in the city part and the true one in the
+    street part, as "near Kyiv" (stop 37: a hedge hoping a city in the street part counts)."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"; {g['continent']}; {g['country']}; {other_city(self.task)}; near {g['city']}"
+
+
+class CountryNameAsCity(RedTeamAgent):
+    """Researches honestly, then writes the country's name in the city part too ("Mexico" for Mexico City,
+    "Singapore"): a name that is a country's and maybe a city's (stop 37; where the city's own names hold the
+    country's name, the idea does not apply)."""
+
+    kind = "shortcut"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        from embodiedweb.domains.geolocation.checker import norm
+
+        names = {norm(n) for n in [task.goal["city"], *task.goal.get("city_aliases", [])]}
+        return not any(norm(task.goal["country"]) in n for n in names)
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"; {g['continent']}; {g['country']}; {g['country']}; "
+
+
+def other_city(task: Task) -> str:
+    """A city of the task's country other than its own (the first on the wiki's list)."""
+    g = task.goal
+    return next(c for c, _la, _ln in country_cities(task) if c != g["city"])
+
+
 # ---------------------------------------------------------------------------------------- guesses
 class SignsWithoutWeb(RedTeamAgent):
     """Walks every viewpoint, reads every sign, never opens the web. Its best guess from the text: a city
@@ -357,6 +405,26 @@ class RandomCityOfCountry(RedTeamAgent):
         yield f"stop [{lat:.4f}, {lng:.4f}; {g['continent']}; {g['country']}; {city}; ]"
 
 
+class TrainSplitCity(RedTeamAgent):
+    """Knows the true country; does all the legwork, then answers the city the train split holds for that
+    country (the prior a model tuned on the train split learns; the first alphabetically when it holds several,
+    the capital when none). Stop 37: each city has one standpoint and a two-city chain's cities share a split, so
+    the prior names no test task's city."""
+
+    kind = "guess"
+
+    def answer(self) -> str:
+        g = self.goal()
+        train = sorted(t.goal["city"] for t in train_tasks() if t.goal["country"] == g["country"])
+        city = train[0] if train else capital_of(self.task)[0]
+        return f"; {g['continent']}; {g['country']}; {city}; "
+
+
+def train_tasks() -> list[Task]:
+    """The standard tier's train split (the prior :class:`TrainSplitCity` learns)."""
+    return [t for t in all_tasks() if t.split == "train"]
+
+
 # ---------------------------------------------------------------------------------------- genuine
 class FreeTextAnswer(RedTeamAgent):
     """Answers "street, city, country" in free text."""
@@ -416,6 +484,75 @@ class ShortOrPunctuatedName(RedTeamAgent):
     def answer(self) -> str:
         g = self.goal()
         return f"{g['street']}, {SHORT_FORMS[g['city']]}, {g['country']}"
+
+
+#: the names in their country's first script (a non-Latin one) of the suite's cities whose rows lacked one
+#: until geolocation checker version 9 (stop 37): Arabic for Morocco and Tunisia, Devanagari for India
+NATIVE_NAMES = {"Rabat": "الرباط", "Casablanca": "الدار البيضاء", "Marrakesh": "مراكش", "Fez": "فاس",
+                "Tangier": "طنجة", "Agadir": "أكادير", "Meknes": "مكناس", "Tunis": "تونس", "Sousse": "سوسة",
+                "Sfax": "صفاقس", "Bizerte": "بنزرت", "Kairouan": "القيروان", "Gabès": "قابس", "Bengaluru": "बेंगलुरु",
+                "Kolkata": "कोलकाता", "Chennai": "चेन्नई", "Hyderabad": "हैदराबाद"}
+
+
+def first_script(task: Task) -> str:
+    """The first script of the task's country's signs (``latin``, ``arabic``, ``devanagari``, ...)."""
+    from embodiedweb.data_gen.geo import BY_CODE
+
+    return BY_CODE[standpoint_of(task)["country_code"]]["scripts"][0]
+
+
+#: the words of the Unicode character names of each script the countries' table names (Japanese signs write
+#: their cities' names in kanji)
+_SCRIPT_WORDS = {"hanzi": ("CJK",), "kana": ("CJK", "KATAKANA", "HIRAGANA"), "geez": ("ETHIOPIC",)}
+
+
+def _in_script(name: str, script: str) -> bool:
+    import unicodedata
+
+    words = _SCRIPT_WORDS.get(script, (script.upper(),))
+    letters = [c for c in name if c.isalpha()]
+    return bool(letters) and all(any(w in unicodedata.name(c, "") for w in words) for c in letters)
+
+
+class NativeScriptName(RedTeamAgent):
+    """Names the city as its country's signs write it, in the country's first script where that is not Latin
+    ("الدار البيضاء, Morocco", "कोलकाता", "Київ"): the writing the agent has read on the street. Until
+    geolocation checker version 9 (stop 37) the cities of Morocco, Tunisia and four of India had no name in
+    Arabic or Devanagari script."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return first_script(task) != "latin"
+
+    def answer(self) -> str:
+        g = self.goal()
+        script = first_script(self.task)
+        native = NATIVE_NAMES.get(g["city"]) or next(
+            (n for n in g.get("city_aliases", []) if _in_script(n, script)), None)
+        self.idea = native is not None
+        return f"; {g['continent']}; {g['country']}; {native or g['city']}; "
+
+
+def region_of(task: Task) -> str | None:
+    """The first-level region (state, province, canton, ...) that holds the task's city, by the project's table."""
+    from embodiedweb.domains.geolocation.checker import _region_rows
+
+    rows = _region_rows().get(standpoint_of(task)["country_code"], [])
+    return next((name for name, _other, cities in rows if task.goal["city"] in cities), None)
+
+
+class CityRegionCountry(RedTeamAgent):
+    """Answers in free text as an address is written, the city with its own region: "Khreshchatyk, Kyiv, Kyiv
+    City, Ukraine", "Boulevard Mohammed V, Casablanca, Casablanca-Settat, Morocco" (stop 37: every region of the
+    table, the ones named like their city included)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return region_of(task) is not None
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"{g['street']}, {g['city']}, {region_of(self.task)}, {g['country']}"
 
 
 class CoordinatesOnly(RedTeamAgent):
@@ -511,11 +648,12 @@ class SearchResultsOnly(RedTeamAgent):
 
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     StreetMemory, KnowsAnswerNoWalk, WalkWithoutCueResearch, SearchSpray, SprayCityField, SprayFreeText, SprayCoordinates,
-    SprayExtraParts, ShortNameBeside)
-GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry)
+    SprayExtraParts, ShortNameBeside, LabelledAlternative, CityNearInStreetPart, CountryNameAsCity)
+GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry, TrainSplitCity)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     RedTeamAgent, FreeTextAnswer, LabelledAnswer, SemicolonCoordinates, OtherCityName, CoordinatesOnly, Detour,
-    FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName)
+    FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName, NativeScriptName,
+    CityRegionCountry)
 BOUND = {"shortcut": 0.02, "genuine": 0.98, "SignsWithoutWeb": 0.10, "CapitalOfCountry": 0.20}
 
 

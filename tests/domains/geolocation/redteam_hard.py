@@ -141,9 +141,10 @@ class CityCentreOnly(rt.RedTeamAgent):
 
 
 SHORTCUTS = (StandardTierMemory, CountryOnly, EveryListedCity, SprayChains, rt.KnowsAnswerNoWalk, rt.WalkWithoutCueResearch,
-             rt.SprayCityField, rt.SprayFreeText, rt.SprayCoordinates)
+             rt.SprayCityField, rt.SprayFreeText, rt.SprayCoordinates, rt.LabelledAlternative, rt.CityNearInStreetPart,
+             rt.CountryNameAsCity)
 GENUINE = (rt.RedTeamAgent, ReadCountryArticles, CityCentreOnly, rt.SearchBoxResearch, rt.ReadThenLook, rt.Detour, rt.FreeTextAnswer,
-           rt.OtherCityName)
+           rt.OtherCityName, rt.NativeScriptName, rt.CityRegionCountry)
 
 
 def hard_tasks() -> list[Task]:

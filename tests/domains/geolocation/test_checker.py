@@ -991,3 +991,23 @@ def test_every_alias_is_the_data_s_and_names_one_city(gz):
             assert gz.city_index[key] == (k,) and key not in words, key
     assert set(gz.word_abbreviations) == {"la"}
     assert not [t for t in titles + streets if ck.respell(t, gz) != t]
+
+
+def test_every_city_has_a_name_in_its_countrys_first_script(gz):
+    """A city is named by its name as its country's signs write it: every city of a country whose signs' first
+    script is not Latin has a name in that script among its names (until checker version 9 the cities of Morocco
+    and Tunisia had none in Arabic and four of India's none in Devanagari, so "الدار البيضاء" failed Casablanca)."""
+    from embodiedweb.data_gen.geo import BY_CODE
+    from tests.domains.geolocation.redteam import _in_script
+
+    missing = [(c["name"], BY_CODE[c["country_code"]]["scripts"][0]) for c in gz.cities
+               if BY_CODE[c["country_code"]]["scripts"][0] != "latin"
+               and not any(_in_script(n, BY_CODE[c["country_code"]]["scripts"][0]) for n in c["names"])]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(("city", "answer"), [("Casablanca", "الدار البيضاء"), ("Tunis", "تونس"), ("Kolkata", "कोलकाता"),
+                                              ("Casablanca", "; Africa; Morocco; الدار البيضاء; "),
+                                              ("Bengaluru", "MG Road, बेंगलुरु, India")])
+def test_a_city_in_its_countrys_script(gz, city, answer):
+    assert check_answer(_goal_of(gz, city), answer, gz=gz)["city"]

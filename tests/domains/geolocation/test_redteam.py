@@ -76,3 +76,11 @@ def test_shortcuts_are_one_idea_away_from_passing(tasks):
     for cls in rt.SHORTCUTS + rt.GUESSES:
         r = rt.run(cls, [t])[0]
         assert r["carried_out"] and r["metrics"]["country"], cls.__name__
+
+
+def test_the_train_split_s_city_is_no_prior(tasks):
+    """The city the train split holds for the true country names no test task's city (each city has one
+    standpoint, and a two-city chain's cities share a split): at most 2 %."""
+    carried = _carried(rt.TrainSplitCity, tasks)
+    assert all(r["metrics"]["web"] and r["metrics"]["embodied"] for r in carried)
+    assert _rate(carried) <= rt.BOUND["shortcut"], _fmt([r for r in carried if r["metrics"]["overall"]])
