@@ -64,9 +64,9 @@ class ShoppingDomain(StreetDomain):
     #: the landmark's other true numbers stated as such, Roman years); 10: traveling's judge, version 9 (an errand's
     #: answer: names within one list item, hyphenated surnames with a space or an en dash, denied options); 11:
     #: traveling's judge, version 10 (an errand's name answer: no name of two people's words, denied people); 12:
-    #: traveling's judge, version 11 (an errand's answer: no word that is never a name read as an initial, durations);
-    #: 13: basket errands (``goal.basket``: items split across stores under a budget and a walking limit)
-    checker_version = 13
+    #: traveling's judge, version 11 (an errand's answer: no word that is never a name read as an initial, durations).
+    #: (Stop 37's basket errands, ``goal.basket``, add a rule for a new kind of goal only: no earlier verdict changes.)
+    checker_version = 12
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "
