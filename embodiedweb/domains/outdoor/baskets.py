@@ -22,7 +22,7 @@ It reads the shop's live orders (a cancelled order bought nothing and spent noth
   tours' measure: the street-graph length of the path's moves, from the start) at most the limit, and the episode
   ended with ``stop`` within the goal radius of a store it ordered from;
 - ``overall`` = both; ``completion`` = the fraction of the sub-goals: each item right, nothing else bought, the
-  budget kept, each store ordered from collected, the walk within the limit (once every store was collected:
+  budget kept (these two once something was ordered), each store ordered from collected, the walk within the limit (once every store was collected:
   standing still is no sub-goal done), the stop.
 """
 
@@ -69,9 +69,10 @@ def check_basket(episode: Episode) -> dict[str, Any]:
     orders = live_orders(episode.web_state.get("shop", {}).get("orders", []))
     items = [item_ok(orders, it) for it in g["basket"]]
     wanted = {it["product_id"] for it in g["basket"]}
-    nothing_else = all(i.get("product_id") in wanted for o in orders for i in o.get("items", []))
+    # (nothing bought keeps neither sub-goal: they count once something was ordered)
+    nothing_else = bool(orders) and all(i.get("product_id") in wanted for o in orders for i in o.get("items", []))
     spent = round(sum(float(o.get("total", 0.0)) for o in orders), 2)
-    in_budget = spent <= float(g["budget"]) + 1e-9
+    in_budget = bool(orders) and spent <= float(g["budget"]) + 1e-9
     nodes = store_nodes()
     # each live order picked up: its store reached at or after the step it was placed at
     collected = {s: all(there_since(episode.world_state, nodes[s], int(o.get("at") or 0))
