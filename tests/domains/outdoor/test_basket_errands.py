@@ -138,9 +138,18 @@ def test_no_obvious_plan_is_the_answer(baskets):
     assert gen.HEURISTIC_CAP == 0.0
     for t in baskets:
         rows, *_ = rows_of(t)
-        fits = gen.feasible(rows, t.goal["budget"], t.goal["limit_m"])
-        hits = [k for k, a in plans(t).items() if a in fits]
+        g = t.goal
+        fits = gen.feasible(rows, g["budget"], g["limit_m"])
+        got = plans(t)
+        hits = [k for k, a in got.items() if a in fits]
         assert not hits, (t.task_id, hits)
+        info = {a: (c, w) for a, c, w in rows}
+        # the cheapest store per item walks too far (it is the lowest total there is); a store selling everything,
+        # or the two stores nearest the start, within the limit's reach, cost too much
+        assert info[got["cheapest per item"]][1] > g["limit_m"] + gen.MISS_M, t.task_id
+        for k, a in got.items():
+            if k.startswith("one store:") or k == "two nearest stores":
+                assert info[a][1] > g["limit_m"] + gen.MISS_M or info[a][0] > g["budget"] + gen.BUDGET_MARGIN, (t.task_id, k)
 
 
 # ------------------------------------------------------------------------------------------- episodes
