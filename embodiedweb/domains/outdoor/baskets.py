@@ -121,8 +121,8 @@ def validate_basket(task: Task) -> None:
         qty = it.get("qty")
         if isinstance(qty, bool) or not isinstance(qty, int) or not 1 <= qty <= 99:
             raise TaskError(f"task {tid!r}: field '{where}.qty': must be a whole number 1..99, got {qty!r}")
-        store = it.get("store_id")
-        if store is not None and store not in catalog.stores_selling(product["product_id"]):
+        store = it.get("store_id")  # the generator's answer, which the oracle buys at (the checker reads the rule)
+        if store not in catalog.stores_selling(product["product_id"]):
             raise TaskError(f"task {tid!r}: field '{where}.store_id': {store!r} is no store that sells "
                             f"{product['product_id']}")
     for key in ("budget", "limit_m"):

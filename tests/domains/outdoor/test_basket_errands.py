@@ -250,6 +250,21 @@ def test_oracle_solves_every_basket_and_perturbed_fails(env, baskets):
     assert rate(env, baskets, lambda t: BasketOracle(t, random.Random(t.task_id))) == 0.0
 
 
+def test_oracle_actions_are_candidates_of_the_discrete_interface(baskets):
+    """Every action of the oracle (option and quantity fields included) is a candidate of ``DiscreteActions``, on a
+    basket of three items and one of four."""
+    from embodiedweb.wrappers import DiscreteActions
+    from tests.test_wrappers import oracle_through_discrete
+
+    e = DiscreteActions(gym.make(SHOP, level="hard"))
+    try:
+        for t in (baskets[0], baskets[-1]):
+            misses, _most, metrics, _ = oracle_through_discrete(e, t.task_id)
+            assert misses == [] and metrics["overall"], (t.task_id, misses)
+    finally:
+        e.close()
+
+
 #: the obvious plans every basket is measured on (a store that sells every item: each of the four, where it does)
 PLANS = ("cheapest per item", "nearest per item", "cheapest, then drop the farthest store",
          "cheapest, then drop the store cheapest to lose", "nearest, then cheaper until in budget", "two nearest stores",
@@ -386,6 +401,8 @@ def test_basket_validation_names_task_and_field(baskets):
         r"goal\.basket\[0\]\.product_id": bad({"basket": [{**items[0], "product_id": "p9999"}, *items[1:]]}),
         r"goal\.basket\[2\]\.options": bad({"basket": [*items[:2], {**items[2], "options": {"nope": "x"}}, *items[3:]]}),
         r"goal\.basket\[0\]\.store_id": bad({"basket": [{**items[0], "store_id": "nowhere"}, *items[1:]]}),
+        r"goal\.basket\[1\]\.store_id": bad({"basket": [items[0], {k: v for k, v in items[1].items() if k != "store_id"},
+                                                        *items[2:]]}),
         r"goal\.limit_m": bad({"limit_m": -5}),
         r"goal\.budget": bad({"budget": "ten"}),
         r"web\.sites\.shop\.budget": bad(web={**rec["web"], "sites": {"shop": {"budget": rec["goal"]["budget"] + 1}}}),
