@@ -357,6 +357,18 @@ def test_checker_rules_on_end_states(baskets):
     orders, path = _orders(t), _walk(t, g["best_order"])
     good = d.check(_end(t, orders, path))
     assert good["overall"] and good["completion"] == 1.0 and good["walked_m"] <= g["limit_m"]
+    # the limit is a limit: a walk of exactly the limit passes, half a metre more fails; the metres reported
+    # are the walk's to a decimetre
+    from embodiedweb.domains.outdoor.tours import walked_m
+
+    walked = walked_m({"path": path})
+    assert good["walked_m"] == round(walked, 1)
+    decimals = [(u, _walk(u, u.goal["best_order"])) for u in baskets]
+    u, upath = next((u, p) for u, p in decimals if round(walked_m({"path": p}), 1) != round(walked_m({"path": p})))
+    assert d.check(_end(u, _orders(u), upath))["walked_m"] == round(walked_m({"path": upath}), 1)
+    assert d.check(_end(Task.from_json({**t.to_json(), "goal": {**g, "limit_m": walked}}), orders, path))["overall"]
+    assert not d.check(_end(Task.from_json({**t.to_json(), "goal": {**g, "limit_m": walked - 0.5}}), orders,
+                            path))["embodied"]
     it0 = g["basket"][0]
     other = next(s for s in catalog.stores_selling(it0["product_id"]) if s != it0["store_id"])
     split = [{**orders[0], "items": [{**orders[0]["items"][0], "qty": 1}]},
