@@ -279,8 +279,8 @@ def starts_of(city: Any, nodes: dict[str, str]) -> list[str]:
 def draw_basket(city: Any, rng: random.Random, n_items: int, products: list[dict[str, Any]],
                 nodes: dict[str, str], starts: list[str], between: dict[tuple[str, str], float]) -> dict[str, Any] | None:
     """One basket of ``n_items`` items of ``products`` from a random start of ``starts`` (``between``: the
-    :func:`store_legs`), or None when the draw does
-    not single out one assignment with margin that no obvious plan buys (see the module doc)."""
+    :func:`store_legs`), or None when the draw does not single out one assignment with margin that no obvious plan
+    buys (see the module doc)."""
     start = rng.choice(starts)
     chosen = rng.sample(products, n_items)
     items = [_item(p, rng) for p in chosen]
