@@ -35,7 +35,9 @@ split of each product (a product is test in both tiers or train in both). Same s
 
 After these 120 come the errands (issue 22, item 2): 60 of two or three purchases under different store rules
 (:func:`errands`) and 20 of a purchase and a landmark question (:func:`purchase_and_question`), each in an
-order the agent chooses.
+order the agent chooses; then 14 basket errands (stop 37, :mod:`embodiedweb.data_gen.hard_baskets`): three or
+four items split across the stores under a budget and a walking limit that exactly one assignment of items to
+stores meets.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ import random
 import sys
 from typing import Any
 
+from embodiedweb.data_gen.hard_baskets import BASKET_SEED, baskets
 from embodiedweb.data_gen.outdoor_tasks import (
     CONDITION_READINGS,
     MARGIN_M,
@@ -596,6 +599,7 @@ def render() -> str:
     tasks = hard_shopping(load_city(), random.Random(SEED))
     tasks += errands(load_city(), random.Random(ERRANDS_SEED), len(tasks))
     tasks += purchase_and_question(load_city(), random.Random(ASK_SEED), len(tasks))
+    tasks += baskets(load_city(), random.Random(BASKET_SEED), len(tasks))
     return "".join(json.dumps(t, ensure_ascii=False, sort_keys=True) + "\n" for t in tasks)
 
 

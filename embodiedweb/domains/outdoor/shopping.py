@@ -10,7 +10,9 @@ and no other, pickup chosen, store reached).
 
 Hard tasks (``gym.make("EWA-Shopping-v0", level="hard")``, ``data/shopping/hard.jsonl``) add two optional
 goal fields, read by the same checker: ``qty`` (the number of units asked instead of one) and ``budget``
-(the orders' totals add up to at most that much).
+(the orders' totals add up to at most that much). Basket errands (``goal.basket``, stop 37): several items split
+across the stores under a budget and a walking limit, checked by
+:func:`~embodiedweb.domains.outdoor.baskets.check_basket`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from embodiedweb.agents.script import find_bid
 from embodiedweb.domains.base import Episode
+from embodiedweb.domains.outdoor.baskets import check_basket, collection_order, store_nodes, validate_basket
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
 from embodiedweb.domains.outdoor.errands import (
     check_errands,
@@ -61,7 +64,8 @@ class ShoppingDomain(StreetDomain):
     #: the landmark's other true numbers stated as such, Roman years); 10: traveling's judge, version 9 (an errand's
     #: answer: names within one list item, hyphenated surnames with a space or an en dash, denied options); 11:
     #: traveling's judge, version 10 (an errand's name answer: no name of two people's words, denied people); 12:
-    #: traveling's judge, version 11 (an errand's answer: no word that is never a name read as an initial, durations)
+    #: traveling's judge, version 11 (an errand's answer: no word that is never a name read as an initial, durations).
+    #: (Stop 37's basket errands, ``goal.basket``, add a rule for a new kind of goal only: no earlier verdict changes.)
     checker_version = 12
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
@@ -74,9 +78,9 @@ class ShoppingDomain(StreetDomain):
         errands task: a malformed errand, :func:`~embodiedweb.domains.outdoor.errands.validate_errands`)."""
         from web_sites.shop import catalog
 
-        if "errands" in task.goal:
+        if "errands" in task.goal or "basket" in task.goal:
             self.validate_start(task)
-            validate_errands(task)
+            (validate_errands if "errands" in task.goal else validate_basket)(task)
             self._validate_shop_config(task)
             return
         super().validate_task(task)
@@ -119,6 +123,8 @@ class ShoppingDomain(StreetDomain):
 
     def task_measures(self, task: Task) -> dict[str, Any]:
         """The walk from the start to the store."""
+        if "basket" in task.goal:  # the answer's shortest walk through its stores
+            return {"route_m": float(task.goal.get("route_m", 0.0))}
         if "errands" in task.goal:  # the shortest tour through the errands' places
             nodes = [task.embodied["start"]] + [place_of(e) for e in tour(task.embodied["start"], task.goal["errands"])]
             return {"route_m": round(sum(city().shortest_length(a, b) for a, b in zip(nodes, nodes[1:], strict=False)), 1)}
@@ -126,12 +132,16 @@ class ShoppingDomain(StreetDomain):
 
     def stratum(self, task: Task) -> tuple[Any, ...]:
         """The store rule."""
+        if "basket" in task.goal:
+            return (f"basket:{len(task.goal['basket'])}",)
         if "errands" in task.goal:
             return ("errands:" + "+".join(e.get("rule", e["kind"]) for e in task.goal["errands"]),)
         return (str(task.goal.get("rule", "")),)
 
     def variety(self, task: Task) -> tuple[str, ...]:
         """Shopping variety: the ``(store_id, product_id)`` pair."""
+        if "basket" in task.goal:
+            return tuple(str(it.get("product_id")) for it in task.goal["basket"])
         if "errands" in task.goal:
             return tuple(str(e.get("product_id") or e.get("place_id")) for e in task.goal["errands"])
         return (str(task.goal.get("store_id", "")), str(task.goal.get("product_id", "")))
@@ -146,6 +156,8 @@ class ShoppingDomain(StreetDomain):
         g = episode.task.goal
         if "errands" in g:
             return check_errands(episode)
+        if "basket" in g:
+            return check_basket(episode)
         from web_sites.shop.catalog import live_orders
 
         # a cancelled order bought nothing and spent nothing (the shop releases its total from the budget)
@@ -176,6 +188,8 @@ class ShoppingDomain(StreetDomain):
         """A scripted :class:`ShoppingOracle` for the task (an errands task's: :class:`ErrandOracle`)."""
         if "errands" in task.goal:
             return ErrandOracle(task, perturb)
+        if "basket" in task.goal:
+            return BasketOracle(task, perturb)
         return ShoppingOracle(task, perturb)
 
 
@@ -282,6 +296,37 @@ class ErrandOracle(ShoppingOracle):
         for e in order:
             yield from self.walk_to(place_of(e))
         yield f"stop [{answer}]" if answer else "stop"
+
+
+class BasketOracle(ShoppingOracle):
+    """Orders each item of a basket at the generator's store for it (``goal.basket[k].store_id``) for pickup, one
+    order per item, then walks the shortest collection order through those stores and stops at the last.
+
+    Perturbed (one thing spoiled): one item at another store, one item left out, one unit more of an item, or the
+    walk ending at the first store."""
+
+    def plan(self) -> Any:
+        from web_sites.shop import catalog
+
+        basket = [dict(it) for it in self.task.goal["basket"]]
+        mode = self.perturb.choice(["other_store", "skip", "extra_unit", "first_store_only"]) if self.perturb else None
+        k = self.perturb.randrange(len(basket)) if self.perturb else 0
+        if mode == "other_store":
+            basket[k]["store_id"] = next(s for s in catalog.stores_selling(basket[k]["product_id"])
+                                         if s != basket[k]["store_id"])
+        elif mode == "skip":
+            basket.pop(k)
+        elif mode == "extra_unit":
+            basket[k]["qty"] += 1
+        for it in basket:
+            yield from self.order_at(it["store_id"], "pickup", it.get("options") or {}, int(it["qty"]),
+                                     product_id=it["product_id"])
+        order = collection_order(self.here(), [it["store_id"] for it in basket])
+        if mode == "first_store_only":
+            order = order[:1]
+        for s in order:
+            yield from self.walk_to(store_nodes()[s])
+        yield "stop"
 
 
 def _all(text: str, role: str, name: str) -> list[str]:
