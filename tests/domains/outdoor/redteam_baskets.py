@@ -401,9 +401,86 @@ class StepsOffTheLast(_BasketAgent):
         yield "stop"
 
 
+def rim_m(start: str, stores: list[str]) -> float:
+    """The metres of :func:`rim_path`'s walk."""
+    ends = [start, *rim_path(start, stores)]
+    return sum(city().shortest_length(a, b) for a, b in zip(ends, ends[1:], strict=False))
+
+
+def rim_alternative(task: Task) -> tuple[tuple[str, ...], float] | None:
+    """Of the assignments (a store per item) other than the generator's that keep the budget, the one whose walk
+    touching only each store's goal radius is shortest, and that walk's metres; ``None`` if there is none."""
+    from itertools import product
+
+    from embodiedweb.data_gen import hard_baskets as gen
+
+    g = task.goal
+    totals = gen.line_totals(g["basket"])
+    answer = tuple(it["store_id"] for it in g["basket"])
+    best: tuple[tuple[str, ...], float] | None = None
+    for a in product(*[sorted(t) for t in totals]):
+        if a == answer or gen.cost(totals, a) > float(g["budget"]) + 1e-9:
+            continue
+        m = rim_m(task.embodied["start"], list(a))
+        if best is None or m < best[1]:
+            best = (a, m)
+    return best
+
+
+class RimAlternative(_BasketAgent):
+    """Another assignment that keeps the budget (the one with the shortest walk), bought and walked touching only
+    each store's goal radius (a walker cutting every corner it may): the generator keeps every such walk more than
+    :data:`~embodiedweb.data_gen.hard_baskets.MISS_M` over the limit, so the radius cannot make up for it."""
+
+    breaks = ("embodied",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return rim_alternative(task) is not None
+
+    def plan(self) -> Any:
+        stores, _m = rim_alternative(self.task)
+        items = [{**it, "store_id": s} for it, s in zip(self.task.goal["basket"], stores, strict=True)]
+        for it in items:
+            yield from self.order(it)
+        for n in rim_path(self.here(), list(stores)):
+            yield from self.walk_to(n)
+        yield "stop"
+
+
+class CancelsBehind(_BasketAgent):
+    """The plan of the nearest store per item (over the budget: the shop refuses its last orders), bought store by
+    store standing at each, every store's orders cancelled once picked up (their money released for the next):
+    the money laundered through cancellations, so only the last store's orders stand."""
+
+    breaks = ("web",)
+
+    @staticmethod
+    def nearest(task: Task) -> tuple[str, ...]:
+        from tests.domains.outdoor.test_basket_errands import plans
+
+        return plans(task)["nearest per item"]
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return len(set(cls.nearest(task))) >= 2
+
+    def plan(self) -> Any:
+        items = [{**it, "store_id": s} for it, s in zip(self.task.goal["basket"], self.nearest(self.task), strict=True)]
+        order = collection_order(self.here(), [it["store_id"] for it in items])
+        for k, s in enumerate(order):
+            yield from self.walk_to(store_nodes()[s])
+            for it in (it for it in items if it["store_id"] == s):
+                yield from self.order(it)
+                if k < len(order) - 1:
+                    yield from self.cancel_placed()
+        yield "stop"
+
+
 GENUINE = (SplitAtItsStore, ExtraUnitCancelled, OtherProductCancelled, RimWalker, ExactBudget, ExactLimit,
            LeftInTheCart, KitchenCancelled, SmallDetour)
-SHORTCUTS = (WrongOption, OneUnitElsewhere, FirstStoreOrderedLate, ReorderedAfterPickup, StepsOffTheLast)
+SHORTCUTS = (WrongOption, OneUnitElsewhere, FirstStoreOrderedLate, ReorderedAfterPickup, StepsOffTheLast,
+             RimAlternative, CancelsBehind)
 
 
 def rates(classes: tuple[type, ...] = GENUINE + SHORTCUTS) -> list[dict[str, Any]]:

@@ -1,11 +1,13 @@
 """The basket errands (``shop-hard-200`` ...) against the stop-37 red team (:mod:`tests.domains.outdoor.redteam_baskets`),
-every basket each agent applies to: an item's units in two orders at its store, a unit too many / another product /
-a kitchen delivery ordered and cancelled, a walk that only steps within each store's goal radius, a budget and a
-limit set to exactly the answer's, the item left in another store's cart, a detour within the limit's room pass; an
-option changed, one unit at another store, the first store's order placed after it was left, its order cancelled and
-placed again once left, the walk going on past the last store's goal radius to stop fail. None found a hole (stop 37); they stay as
-guards. End states the walk limit keeps the env from reaching (every two stores are 1,355 m apart or more, a basket's
-room is under 200 m) are judged on the checker alone."""
+every basket each agent applies to. Pass: an item's units in two orders at its store; a unit too many, another
+product or a kitchen delivery ordered and cancelled; a walk that only steps within each store's goal radius; a budget
+and a limit of exactly the answer's; the item left in another store's cart; a detour within the limit's room. Fail:
+an option changed; one unit at another store; the first store's order placed after it was left, or cancelled and
+placed again once left; the walk going on out of the last store's goal radius to stop; another assignment in budget
+walked touching only each store's goal radius; the nearest store per item bought by cancelling each store's orders
+once picked up. None found a hole (stop 37); they stay as guards. End states the walk limit keeps the env from
+reaching (every two stores are 1,355 m apart or more, a basket's room is under 200 m) are judged on the checker
+alone."""
 
 from __future__ import annotations
 
