@@ -72,6 +72,17 @@ def broken_parts(cls: Any, carried: list[dict[str, Any]]) -> list[dict[str, Any]
     return [r for r in carried if any(r["metrics"].get(m) for m in getattr(cls, "breaks", ()))]
 
 
+def assert_verdicts(cls: Any, carried: list[dict[str, Any]]) -> None:
+    """Every carried-out episode of a genuine agent passes; none of a shortcut agent passes, and none keeps a
+    metric its idea must break (``cls.breaks``)."""
+    passed = [r for r in carried if r["metrics"]["overall"]]
+    if cls.kind == "genuine":
+        assert len(passed) == len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
+    else:
+        assert not passed, failures(passed)
+        assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
+
+
 def pool(cls: Any, tasks: list[Task], seed: int = 0) -> list[Task]:
     """The tasks the agent applies to, test split first, each split shuffled with a fixed seed."""
     out: list[Task] = []

@@ -21,13 +21,13 @@ SHOP = "EWA-Shopping-v0"
 
 
 def hard_singles() -> list[Task]:
-    """The hard tier's single purchases (quantities, budgets, stock; no errands)."""
+    """The hard tier's single purchases (quantities, budgets, stock; no errands, no baskets)."""
     from embodiedweb.domains.outdoor.shopping import ShoppingDomain
     from embodiedweb.registration import spec_for
     from embodiedweb.tasks import load_tasks
 
     tasks = load_tasks(spec_for(SHOP).level_tasks_path("hard"), ShoppingDomain().validate_task)
-    return [t for t in tasks if "errands" not in t.goal]
+    return [t for t in tasks if "errands" not in t.goal and "basket" not in t.goal]
 
 
 def _qty(task: Task) -> int:

@@ -19,7 +19,7 @@ from embodiedweb.domains.outdoor.shopping import ShoppingDomain
 from embodiedweb.tasks import Task
 from tests.domains.outdoor import redteam_baskets as rb
 from tests.domains.outdoor.test_basket_errands import _end, _orders, _walk, load
-from tests.redteam import broken_parts, failures, pool, run
+from tests.redteam import assert_verdicts, failures, pool, run
 from web_sites.shop import catalog
 
 
@@ -36,12 +36,7 @@ def test_basket_red_team_agent(cls, baskets):
     carried = [r for r in res if r["carried_out"]]
     assert candidates and len(carried) == len(candidates), failures([r for r in res if not r["carried_out"]])
     assert any(r["split"] == "test" for r in carried)
-    passed = [r for r in carried if r["metrics"]["overall"]]
-    if cls.kind == "genuine":
-        assert len(passed) == len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
-    else:
-        assert not passed, failures(passed)
-        assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
+    assert_verdicts(cls, carried)
 
 
 def test_the_stop_is_at_a_live_orders_store(baskets):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.domains.outdoor import redteam_shopping as rs
-from tests.redteam import broken_parts, failures, pool, run, suite
+from tests.redteam import assert_verdicts, failures, pool, run, suite
 
 #: episodes that carried the idea out, per agent and tier (60 each in stop 37's measurement)
 WANT = 20
@@ -27,9 +27,4 @@ def test_shopping_red_team_agent(tier, cls, tasks):
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
     assert len(carried) >= min(WANT, int(0.9 * len(candidates))), (len(carried), failures(res))
-    passed = [r for r in carried if r["metrics"]["overall"]]
-    if cls.kind == "genuine":
-        assert len(passed) == len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
-    else:
-        assert not passed, failures(passed)
-        assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
+    assert_verdicts(cls, carried)

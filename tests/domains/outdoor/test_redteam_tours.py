@@ -11,7 +11,7 @@ from embodiedweb.domains.outdoor.common import DIRECTIONS_NEAR_M, city, near
 from embodiedweb.domains.outdoor.tours import check_tour
 from tests.domains.outdoor import redteam_tours as rt
 from tests.domains.outdoor.test_hard_tours import ep, toy  # noqa: F401  (the toy street fixture)
-from tests.redteam import broken_parts, failures, run
+from tests.redteam import assert_verdicts, failures, run
 
 AGENTS = rt.SHORTCUTS + rt.GENUINE
 
@@ -30,12 +30,7 @@ def test_tour_red_team_agent(cls, tours):
     assert not [r["agent_error"] for r in res if r["agent_error"]][:3]
     carried = [r for r in res if r["carried_out"]]
     assert len(carried) >= max(9, int(0.9 * len(mine))), (len(carried), len(mine), failures(res))
-    passed = [r for r in carried if r["metrics"]["overall"]]
-    if cls.kind == "genuine":
-        assert len(passed) == len(carried), failures([r for r in carried if not r["metrics"]["overall"]])
-    else:
-        assert not passed, failures(passed)
-        assert not broken_parts(cls, carried), failures(broken_parts(cls, carried))
+    assert_verdicts(cls, carried)
 
 
 def test_directions_from_beside_a_place_plan_no_leg(toy):  # noqa: F811
