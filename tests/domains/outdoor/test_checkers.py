@@ -218,3 +218,24 @@ def test_directions_guide_a_walker_standing_near_their_route_when_asked(nodes):
     assert not common.guided(world, {"from_node": far, "to_node": None, "at": 2})  # no destination: no route
     assert not common.guided(world, {"to_node": goal, "at": 2})  # no start: no route
     assert common.stood_at(world, 9) == far and common.stood_at(world, 10) == goal
+
+
+def test_directions_from_the_walkers_block_or_through_where_it_stands_guide_it():
+    """:func:`common.guided`'s two other ways: directions asked from a corner of the block the walker stands on
+    (beyond the radius: the map names a block by such a node), and directions from far off whose route passes
+    where the walker stands (the stop-37 mutation run found neither tested)."""
+    c = common.city()
+    r = common.DIRECTIONS_NEAR_M
+    here, corner = next((n, k) for n in sorted(c.nodes) for k in sorted(c.block_nodes(n))
+                        if k != n and c.shortest_length(n, k) > r + 20)
+    away = next(t for t in sorted(c.nodes) if c.shortest_length(corner, t) > 400
+                and not c.within_walk(here, r) & set(c.route(corner, t) or []))
+    world = walk(here)  # standing at ``here`` from step 0
+    assert common.guided(world, {"from_node": corner, "to_node": away, "at": 3})  # its block's corner
+    assert away not in c.block_nodes(here) and not common.guided(world, {"from_node": away, "to_node": away, "at": 3})
+    route = next(p for p in (c.route(a, b) for a, b in zip(sorted(c.nodes)[::97], sorted(c.nodes)[50::97], strict=False))
+                 if p and len(p) > 40)
+    frm, mid, to = route[0], route[len(route) // 2], route[-1]
+    assert frm not in c.within_walk(mid, r) and frm not in c.block_nodes(mid)
+    assert common.guided(walk(mid), {"from_node": frm, "to_node": to, "at": 3})  # on their route, far from its start
+    assert not common.guided(walk(mid), {"from_node": to, "to_node": to, "at": 3})  # a route of one far node
