@@ -55,12 +55,20 @@ def arrival_step(world_state: dict[str, Any], goal: str) -> int | None:
     return None if first is None else first[1]
 
 
-def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
-    """The walker was within the goal radius of ``goal`` at ``step`` or later: where it stood then, or a node
-    it reached after (an order can only be picked up once it exists)."""
+def reached_since(world_state: dict[str, Any], goal: str, step: int) -> int | None:
+    """The first step at or after ``step`` at which the walker was within the goal radius of ``goal``: ``step``
+    itself when the node it stood on then is, else the step it reached such a node at (None: it never was).
+    The pickup rule: an order placed at ``step`` is collected then (one truth for the checkers, through
+    :func:`there_since`, and the shop's order status, :mod:`~embodiedweb.domains.outdoor.pickups`)."""
     path, at = _timed_path(world_state)
     first = max(bisect_right(at, step) - 1, 0)  # the node it stood on at ``step``
-    return any(near(node, goal) for node in path[first:])
+    return next((max(t, step) for node, t in zip(path[first:], at[first:], strict=True) if near(node, goal)), None)
+
+
+def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
+    """The walker was within the goal radius of ``goal`` at ``step`` or later: where it stood then, or a node
+    it reached after (an order can only be picked up once it exists; :func:`reached_since`)."""
+    return reached_since(world_state, goal, step) is not None
 
 
 #: directions guide a walk only when the walker, as it asked, stood this close (by walking distance) to their route
@@ -170,6 +178,13 @@ class StreetDomain(Domain):
             raise TaskError(f"task {task.task_id!r}: field 'embodied.view': {view!r} is not one of {', '.join(VIEWS)}")
 
     node_fields: tuple[str, ...] = ()
+
+    def sync_sites(self, world: EmbodiedWorld, webapp: Any, session: str) -> bool:
+        """The shop's pickup orders the walk has collected become collected in its state
+        (:func:`~embodiedweb.domains.outdoor.pickups.sync_pickups`)."""
+        from embodiedweb.domains.outdoor.pickups import sync_pickups
+
+        return sync_pickups(world, webapp, session)
 
     @staticmethod
     def stopped_at(episode: Any, node: str) -> bool:
