@@ -50,7 +50,7 @@ line (:func:`web_sites.shop.catalog.delivery_units`). A cancelled order stays li
 its total no longer counts against the budget, and its deliveries that had not reached the kitchen are
 withdrawn; checkers read only the live orders (:func:`web_sites.shop.catalog.live_orders`). A pickup order is
 collected (status "Collected at <store>", ``collected_at``) when the env reports that the walker reached its store
-at or after the step it was placed (:meth:`ShopSite.collect`, called by the street domains through
+at or after the step it was placed (:meth:`ShopSite.collect`, called by the shopping domain through
 :func:`embodiedweb.domains.outdoor.pickups.sync_pickups`: the site itself knows no streets); a collected order can
 no longer be cancelled, as a delivered one.
 """

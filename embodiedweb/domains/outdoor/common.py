@@ -179,13 +179,6 @@ class StreetDomain(Domain):
 
     node_fields: tuple[str, ...] = ()
 
-    def sync_sites(self, world: EmbodiedWorld, webapp: Any, session: str) -> bool:
-        """The shop's pickup orders the walk has collected become collected in its state
-        (:func:`~embodiedweb.domains.outdoor.pickups.sync_pickups`)."""
-        from embodiedweb.domains.outdoor.pickups import sync_pickups
-
-        return sync_pickups(world, webapp, session)
-
     @staticmethod
     def stopped_at(episode: Any, node: str) -> bool:
         """The episode ended with ``stop`` at ``node`` or within :data:`GOAL_RADIUS_M` of it along the street."""

@@ -5,7 +5,7 @@ A live pickup order is collected at the first step at or after the step it was p
 within :data:`~embodiedweb.domains.outdoor.common.GOAL_RADIUS_M` of its store's node
 (:func:`~embodiedweb.domains.outdoor.common.reached_since`, the rule the errands' and baskets' checkers read through
 :func:`~embodiedweb.domains.outdoor.common.there_since`). A cancelled or kitchen order is never collected. After
-every step that may have moved the walker or placed an order, the street domains record the collections in the
+every step that may have moved the walker or placed an order, the shopping domain records the collections in the
 shop session's state (:func:`sync_pickups`: the order's status ``collected`` and ``collected_at``), which the
 shop's Orders pages show in text and browser mode alike.
 """
