@@ -21,13 +21,13 @@ SHOP = "EWA-Shopping-v0"
 
 
 def hard_singles() -> list[Task]:
-    """The hard tier's single purchases (quantities, budgets, stock; no errands)."""
+    """The hard tier's single purchases (quantities, budgets, stock; no errands, no baskets)."""
     from embodiedweb.domains.outdoor.shopping import ShoppingDomain
     from embodiedweb.registration import spec_for
     from embodiedweb.tasks import load_tasks
 
     tasks = load_tasks(spec_for(SHOP).level_tasks_path("hard"), ShoppingDomain().validate_task)
-    return [t for t in tasks if "errands" not in t.goal]
+    return [t for t in tasks if "errands" not in t.goal and "basket" not in t.goal]
 
 
 def _qty(task: Task) -> int:
@@ -110,14 +110,16 @@ class NearestTheShopAccepts(_Cancels):
 
 class CancelsAfterPickup(CancelsOnArrival):
     """:class:`~tests.domains.outdoor.redteam.CancelsOnArrival` on the hard tier: the units ordered at the rule's
-    store, the walk there (picked up), the order cancelled before the stop (its money released): nothing bought."""
+    store, the walk to its door, the order cancelled there (its money released; once collected, the shop refuses,
+    stop 37), then a step in and the stop: nothing bought."""
 
     def plan(self) -> Plan:
         g = self.task.goal
         yield from self.order_at(g["store_id"], "pickup", g.get("options"), g.get("qty"))
         oid = self.order_id()
-        yield from self.walk_route_to(g["store_node"])
+        yield from self.walk_to_the_door(g["store_node"])
         yield from self.cancel(oid)
+        yield from self.walk_route_to(g["store_node"])
         yield "stop"
 
 
