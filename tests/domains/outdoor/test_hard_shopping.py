@@ -248,7 +248,7 @@ def test_a_cancelled_slip_then_the_right_order_passes(env, hard_tasks, slip):
         agent = Corrects(t, **_slips(t)[slip])
         m = play(env, agent, t.task_id)
         assert m["overall"] and m["completion"] == 1.0, (t.task_id, m)
-        assert [o["status"] for o in m["orders"]] == ["cancelled", "placed"] and agent.cancelled == ["ORD-00001"]
+        assert [o["status"] for o in m["orders"]] == ["cancelled", "collected"] and agent.cancelled == ["ORD-00001"]
         assert m["spent"] == m["orders"][1]["total"]  # the cancelled order spent nothing
     t = tasks[0]
     kept = play(env, Corrects(t, cancel=False, **_slips(t)[slip]), t.task_id)
@@ -269,7 +269,7 @@ def test_cancelling_releases_the_budget_for_the_right_order(env, hard_tasks):
     kept = play(env, Corrects(t, cancel=False, **wrong), t.task_id)
     assert len(kept["orders"]) == 1 and not kept["overall"]  # the shop refused the right order: over budget
     fixed = play(env, Corrects(t, **wrong), t.task_id)
-    assert fixed["overall"] and [o["status"] for o in fixed["orders"]] == ["cancelled", "placed"], fixed
+    assert fixed["overall"] and [o["status"] for o in fixed["orders"]] == ["cancelled", "collected"], fixed
 
 
 def _episode(goal: dict[str, Any], orders: list[dict[str, Any]]) -> Episode:
@@ -382,7 +382,7 @@ def test_levels_in_versions_and_records(tmp_path):
 #: hidden status line on every page, a run of text after a link an element of its own), and the shopping tasks were
 #: regenerated once more (the shopping lines are other tasks since); and in stop 37, when the shop's orders gained
 #: "collected_at" and a pickup the walk reached became "collected" (with the field and the env's pickup sync left
-#: out, the shopping traces give the stop-32 digests, pinned in the comments)
+#: out, the shopping traces and the kitchen-delivery cooking one give the earlier digests, pinned in the comments)
 STANDARD_DIGESTS = {
     ("EWA-Shopping-v0", "shop-000", 0): "9410d153948af2fff50410c0b154545a44d0187d73dd6dcd547bb20acc28ddda",  # c40b20f6
     ("EWA-Shopping-v0", "shop-001", 1): "cbab701a59c06fdea7fa75ae2b4cae330815a27b36851452aac777b79077bc7f",  # 7402dd65
@@ -396,7 +396,9 @@ STANDARD_DIGESTS = {
     # the plate" (with the recipes as they were before it, the cooking checker 6 and the kitchen's pot event give
     # the old digests: aa0f60e0..., bd02223c...)
     ("EWA-Cooking-v0", "cooking-r001-0", 0): "9f58a8b97f1c1e02b89ff69d0893348fce0b552b9d6f922a83e48c0bc975dbf2",  # 2148c53d
-    ("EWA-Cooking-v0", "cooking-r001-3", 3): "fb8fe9c4219a3d2bfb4055a245c3e3fcc25cb908af8aaa3a8c90d737eab3a94b",  # e3252838
+    # (cooking-r001-3 orders to the kitchen: its digest moved in stop 37 with the orders' "collected_at", fb8fe9c4...
+    # without it)
+    ("EWA-Cooking-v0", "cooking-r001-3", 3): "e4d4e8b0ec8aad3b3e393b92cddec40db99a380dc685127fd3955355c73ca2f5",  # e3252838
 }
 
 
