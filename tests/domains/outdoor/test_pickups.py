@@ -131,3 +131,28 @@ def test_the_orders_page_and_the_checkers_agree_on_the_pickup(env, how):
         if shown:
             step = next(r for r in u.history if "'collected'" in str(r.get("changes", {}).get("web", "")))
             assert step["step"] == order["collected_at"], (task.task_id, how)
+
+
+def test_browser_mode_shows_the_same_collected_order(env):
+    """Text and browser mode render the Orders page from the same site state: the same page text, the same trace."""
+    from embodiedweb.web.browser_driver import BrowserUnavailable, get_browser
+
+    try:
+        get_browser()
+    except BrowserUnavailable as e:
+        pytest.skip(str(e))
+    task = _tasks(env)[0]
+    seen = []
+    for mode in ("text", "browser"):
+        e = env if mode == "text" else gym.make(SHOP, web_mode="browser")
+        agent = Pickup(task, "oracle")
+        obs, info = e.reset(seed=0, options={"task_id": task.task_id})
+        agent.reset(e, obs, info)
+        done = False
+        while not done:
+            obs, _, term, trunc, info = e.step(agent.act(obs, info))
+            done = term or trunc
+        seen.append((agent.page, e.unwrapped.trace_digest()))
+        if e is not env:
+            e.close()
+    assert seen[1] == seen[0] and "Collected at" in seen[0][0]
