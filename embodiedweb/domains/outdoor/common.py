@@ -62,7 +62,10 @@ def reached_since(world_state: dict[str, Any], goal: str, step: int) -> int | No
     :func:`there_since`, and the shop's order status, :mod:`~embodiedweb.domains.outdoor.pickups`)."""
     path, at = _timed_path(world_state)
     first = max(bisect_right(at, step) - 1, 0)  # the node it stood on at ``step``
-    return next((max(t, step) for node, t in zip(path[first:], at[first:], strict=True) if near(node, goal)), None)
+    c = city()
+    around = c.within_walk(goal, GOAL_RADIUS_M) | {goal}  # (:func:`near`'s nodes, looked up once for the walk)
+    return next((max(t, step) for node, t in zip(path[first:], at[first:], strict=True)
+                 if node in around and node in c.nodes), None)
 
 
 def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:

@@ -28,6 +28,17 @@ def collected_step(world_state: dict[str, Any], order: dict[str, Any]) -> int | 
     return reached_since(world_state, node, int(order.get("at") or 0))
 
 
+def walk_of(world: Any) -> dict[str, Any]:
+    """The walk's part of the world's semantic state (``path``, ``path_at``: what the pickup rule reads), without
+    computing the rest of it (the places in sight are most of a step's state cost); the whole state for a world
+    that keeps no such lists."""
+    live = getattr(world, "live", world)
+    path, at = getattr(live, "path", None), getattr(live, "path_at", None)
+    if not isinstance(path, list) or not isinstance(at, list):
+        return world.semantic_state()
+    return {"path": path, "path_at": at}
+
+
 def sync_pickups(world: Any, webapp: Any, session: str) -> bool:
     """Mark the session's waiting pickup orders that the walk (``world``'s semantic state) has collected as
     collected in the shop's state; True when an order changed (no shop site, or nothing waiting: False)."""
@@ -37,6 +48,5 @@ def sync_pickups(world: Any, webapp: Any, session: str) -> bool:
     waiting = shop.waiting_pickups(webapp.store, session)
     if not waiting:
         return False
-    state = world.semantic_state()
-    done = {o["order_id"]: step for o in waiting if (step := collected_step(state, o)) is not None}
+    done = {o["order_id"]: step for o in waiting if (step := collected_step(walk_of(world), o)) is not None}
     return bool(done) and shop.collect(webapp.store, session, done) > 0
