@@ -527,6 +527,10 @@ class EmbodiedWebEnv(MultiTurn, gym.Env):
                 self.world.set_clock(self.steps + 1)
                 self.webapp.set_clock(self.session, self.steps + 1)
                 carried, changed = self._execute(parsed)
+                # what the world made true on a site (a pickup collected as the walker reaches the store)
+                if changed and self.domain.web_enabled and self.domain.sync_sites(self.world, self.webapp,
+                                                                                   self.session):
+                    changed = "web" if changed == "web" else "both"
             self.steps += 1
         t1 = time.perf_counter()
         self.last_error = cut(self.last_error, MAX_ERROR_CHARS)

@@ -110,6 +110,12 @@ class Domain(ABC):
     def validate_task(self, task: Task) -> None:  # noqa: B027 - optional hook
         """Raise :class:`embodiedweb.tasks.TaskError` naming the field when a task cannot run."""
 
+    def sync_sites(self, world: EmbodiedWorld, webapp: Any, session: str) -> bool:
+        """After a step that may have changed the world or a site, record in the sites' state of ``session``
+        what the world made true there (e.g. a street walk collecting a pickup order); True when a site's state
+        changed (the step's trace then takes its diff). Default: nothing."""
+        return False
+
     @abstractmethod
     def check(self, episode: Episode) -> dict[str, Any]:
         """Metrics ``overall``, ``web``, ``embodied`` (bools) and ``completion`` (0..1), plus extras."""

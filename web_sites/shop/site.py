@@ -18,11 +18,12 @@ URL scheme (all under ``/shop``):
     POST /checkout                 store, delivery (kitchen | pickup)
     GET  /orders, /orders/{order_id}
     POST /orders/cancel            order_id: cancel an order that is not cancelled (a kitchen delivery only
-                                   while it has not reached the kitchen); its total leaves the budget's spent
+                                   while it has not reached the kitchen, a pickup only while it has not been
+                                   collected); its total leaves the budget's spent
 
 Every POST redirects (PRG). Bad input (unknown product/store/option, a store without the product in
 stock, a quantity that is not a whole number 1..99, an empty cart, no delivery choice, over budget, an
-unknown or already cancelled order to cancel) gives a message on the page (``role="alert"``) and changes
+unknown, already cancelled, delivered or collected order to cancel) gives a message on the page (``role="alert"``) and changes
 nothing.
 
 Task config (``web.sites.shop`` of a task; every field optional, checked by
@@ -38,15 +39,20 @@ Snapshot (what checkers read; lists sorted, prices in dollars rounded to cents):
     {"cart": [{"product_id", "store_id", "object_type", "options": {group: value}, "qty", "unit_price"}],
      "orders": [{"order_id": "ORD-00001", "store_id", "delivery": "kitchen" | "pickup",
                  "items": [{"product_id", "object_type", "options", "qty", "unit_price"}], "total",
-                 "at", "status": "placed" | "cancelled", "cancelled_at"}]}
+                 "at", "status": "placed" | "collected" | "cancelled", "cancelled_at", "collected_at"}]}
                                                         # at: the env's step number the order was placed at;
-                                                        # cancelled_at: the one it was cancelled at (else None)
+                                                        # cancelled_at: the one it was cancelled at (else None);
+                                                        # collected_at: the one a pickup was collected at
 
 Order ids count per session from ``ORD-00001``. An order delivered to the kitchen queues one delivery
 ``{"object_type", "product_id", "name", "qty": 1}`` per object: ``qty`` x the pack's units, at most 6 a
 line (:func:`web_sites.shop.catalog.delivery_units`). A cancelled order stays listed (status "Cancelled"),
 its total no longer counts against the budget, and its deliveries that had not reached the kitchen are
-withdrawn; checkers read only the live orders (:func:`web_sites.shop.catalog.live_orders`).
+withdrawn; checkers read only the live orders (:func:`web_sites.shop.catalog.live_orders`). A pickup order is
+collected (status "Collected at <store>", ``collected_at``) when the env reports that the walker reached its store
+at or after the step it was placed (:meth:`ShopSite.collect`, called by the shopping domain through
+:func:`embodiedweb.domains.outdoor.pickups.sync_pickups`: the site itself knows no streets); a collected order can
+no longer be cancelled, as a delivered one.
 """
 
 from __future__ import annotations
@@ -152,7 +158,8 @@ class ShopSite(Site):
             " options TEXT, qty INTEGER)", "shop_cart")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS shop_orders (session TEXT, seq INTEGER, order_id TEXT, store_id TEXT,"
-            " delivery TEXT, total_cents INTEGER, at INTEGER, status TEXT DEFAULT 'placed', cancelled_at INTEGER)",
+            " delivery TEXT, total_cents INTEGER, at INTEGER, status TEXT DEFAULT 'placed', cancelled_at INTEGER,"
+            " collected_at INTEGER)",
             "shop_orders")
         store.register_session_table(
             "CREATE TABLE IF NOT EXISTS shop_order_items (session TEXT, order_id TEXT, idx INTEGER,"
@@ -187,8 +194,8 @@ class ShopSite(Site):
                          "unit_price": unit})
         cart.sort(key=lambda c: (c["store_id"], c["product_id"], _opts_key(c["options"]), c["qty"]))
         orders = []
-        for o in store.query("SELECT order_id, store_id, delivery, total_cents, at, status, cancelled_at FROM shop_orders"
-                             " WHERE session = ? ORDER BY order_id", (session,)):
+        for o in store.query("SELECT order_id, store_id, delivery, total_cents, at, status, cancelled_at, collected_at"
+                             " FROM shop_orders WHERE session = ? ORDER BY order_id", (session,)):
             items = [{"product_id": i["product_id"], "object_type": i["object_type"],
                       "options": json.loads(i["options"]), "qty": i["qty"], "unit_price": i["unit_cents"] / 100}
                      for i in store.query("SELECT * FROM shop_order_items WHERE session = ? AND order_id = ?",
@@ -196,8 +203,29 @@ class ShopSite(Site):
             items.sort(key=lambda i: (i["product_id"], _opts_key(i["options"]), i["qty"]))
             orders.append({"order_id": o["order_id"], "store_id": o["store_id"], "delivery": o["delivery"],
                            "items": items, "total": o["total_cents"] / 100, "at": o["at"],
-                           "status": o["status"], "cancelled_at": o["cancelled_at"]})
+                           "status": o["status"], "cancelled_at": o["cancelled_at"],
+                           "collected_at": o["collected_at"]})
         return {"cart": cart, "orders": orders}
+
+    @staticmethod
+    def waiting_pickups(store: StateStore, session: str) -> list[dict[str, Any]]:
+        """The session's pickup orders placed and not yet collected (nor cancelled): ``order_id``, ``store_id``,
+        ``delivery``, ``status``, ``at``."""
+        return store.query("SELECT order_id, store_id, delivery, status, at FROM shop_orders WHERE session = ? AND"
+                           " delivery = 'pickup' AND status = 'placed' ORDER BY seq", (session,))
+
+    @staticmethod
+    def collect(store: StateStore, session: str, steps: dict[str, int]) -> int:
+        """Mark the session's waiting pickup orders in ``steps`` (order id -> the step it was collected at, which
+        the env's walk decides) collected; a cancelled, kitchen or already collected order is left as it is.
+        Returns how many changed."""
+        n = 0
+        with store.transaction():
+            for oid, step in sorted(steps.items()):
+                n += store.execute("UPDATE shop_orders SET status = 'collected', collected_at = ? WHERE session = ?"
+                                   " AND order_id = ? AND delivery = 'pickup' AND status = 'placed'",
+                                   (int(step), session, oid)).rowcount
+        return n
 
     @staticmethod
     def _stockouts(store: StateStore, session: str) -> set[tuple[str, str]]:
@@ -557,6 +585,11 @@ class ShopSite(Site):
         back = f"{self.prefix}/orders/{oid}"
         if o["status"] == "cancelled":
             return ctx.message_redirect(back, f"Order {oid} is already cancelled.", "error")
+        if o["status"] == "collected":
+            s = catalog.store(o["store_id"])
+            return ctx.message_redirect(back, f"Order {oid} has already been picked up at "
+                                              f"{s['name'] if s else o['store_id']}; it can no longer be cancelled.",
+                                        "error")
         if o["delivery"] == "kitchen" and self._delivered(ctx, oid):
             return ctx.message_redirect(back, f"Order {oid} has already been delivered to your kitchen; it can no"
                                               " longer be cancelled.", "error")

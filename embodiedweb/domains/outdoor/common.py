@@ -55,12 +55,23 @@ def arrival_step(world_state: dict[str, Any], goal: str) -> int | None:
     return None if first is None else first[1]
 
 
-def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
-    """The walker was within the goal radius of ``goal`` at ``step`` or later: where it stood then, or a node
-    it reached after (an order can only be picked up once it exists)."""
+def reached_since(world_state: dict[str, Any], goal: str, step: int) -> int | None:
+    """The first step at or after ``step`` at which the walker was within the goal radius of ``goal``: ``step``
+    itself when the node it stood on then is, else the step it reached such a node at (None: it never was).
+    The pickup rule: an order placed at ``step`` is collected then (one truth for the checkers, through
+    :func:`there_since`, and the shop's order status, :mod:`~embodiedweb.domains.outdoor.pickups`)."""
     path, at = _timed_path(world_state)
     first = max(bisect_right(at, step) - 1, 0)  # the node it stood on at ``step``
-    return any(near(node, goal) for node in path[first:])
+    c = city()
+    around = c.within_walk(goal, GOAL_RADIUS_M) | {goal}  # (:func:`near`'s nodes, looked up once for the walk)
+    return next((max(t, step) for node, t in zip(path[first:], at[first:], strict=True)
+                 if node in around and node in c.nodes), None)
+
+
+def there_since(world_state: dict[str, Any], goal: str, step: int) -> bool:
+    """The walker was within the goal radius of ``goal`` at ``step`` or later: where it stood then, or a node
+    it reached after (an order can only be picked up once it exists; :func:`reached_since`)."""
+    return reached_since(world_state, goal, step) is not None
 
 
 #: directions guide a walk only when the walker, as it asked, stood this close (by walking distance) to their route

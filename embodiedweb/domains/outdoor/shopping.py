@@ -32,6 +32,7 @@ from embodiedweb.domains.outdoor.errands import (
     tour,
     validate_errands,
 )
+from embodiedweb.domains.outdoor.pickups import sync_pickups
 from embodiedweb.tasks import Task, TaskError
 
 
@@ -145,6 +146,11 @@ class ShoppingDomain(StreetDomain):
         if "errands" in task.goal:
             return tuple(str(e.get("product_id") or e.get("place_id")) for e in task.goal["errands"])
         return (str(task.goal.get("store_id", "")), str(task.goal.get("product_id", "")))
+
+    def sync_sites(self, world: Any, webapp: Any, session: str) -> bool:
+        """The shop's pickup orders the walk has collected become collected in its state
+        (:func:`~embodiedweb.domains.outdoor.pickups.sync_pickups`)."""
+        return sync_pickups(world, webapp, session)
 
     def takes_answer(self, task: Task) -> bool:
         """Only an errand with a landmark question takes an answer."""

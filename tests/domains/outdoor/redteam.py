@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 from baselines.script import Plan, find_bid
-from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city
+from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M, city, near
 from embodiedweb.domains.outdoor.navigation import NavigationOracle
 from embodiedweb.domains.outdoor.shopping import ShoppingOracle
 from embodiedweb.tasks import Task
@@ -48,6 +48,13 @@ class _Walker:
 
     def walk_route_to(self, node: str) -> Plan:
         yield from self.walk_path(city().route(self.here(), node))
+
+    def walk_to_the_door(self, node: str) -> Plan:
+        """Walk the route to ``node`` up to its last node outside the arrival radius (a pickup waiting there is
+        not collected yet: the shop still lets it be cancelled)."""
+        path = city().route(self.here(), node)
+        inside = next((k for k, n in enumerate(path) if near(n, node)), len(path))
+        yield from self.walk_path(path[:max(inside, 1)])
 
     def map_end_node(self) -> str | None:
         """The destination node the map's directions page names ("End: n123 at ...")."""
@@ -862,7 +869,9 @@ class CancelsTheRightOne(_Cancels):
 
 
 class CancelsOnArrival(_Cancels):
-    """Orders at the right store, walks there, then cancels the order before stopping: nothing was bought."""
+    """Orders at the right store, walks to its door, cancels the order there, steps in and stops: nothing was
+    bought. (Until stop 37 it cancelled at the store; a collected order can no longer be cancelled, so the last
+    moment is at the door, outside the arrival radius.)"""
 
     breaks = ("web",)
 
@@ -870,13 +879,14 @@ class CancelsOnArrival(_Cancels):
         g = self.task.goal
         yield from self.order_at(g["store_id"], "pickup", g.get("options"))
         oid = self.order_id()
-        yield from self.walk_route_to(g["store_node"])
+        yield from self.walk_to_the_door(g["store_node"])
         yield from self.cancel(oid)
+        yield from self.walk_route_to(g["store_node"])
         yield "stop"
 
 
 class OrderEverywhereKeepNearest(_RuleBlind, _Cancels):
-    """Orders at every store that has the product, walks to the nearest, and cancels the other orders there: a
+    """Orders at every store that has the product, walks to the nearest, and cancels the other orders at its door: a
     rule-blind pick (the kept order is the nearest store's), no better than :class:`AlwaysNearest`."""
 
     def pick(self) -> str | None:
@@ -896,9 +906,10 @@ class OrderEverywhereKeepNearest(_RuleBlind, _Cancels):
             oid = self.order_id()
             if s != keep:
                 others.append(oid)
-        yield from self.walk_route_to(self.store_node(keep))
+        yield from self.walk_to_the_door(self.store_node(keep))  # (inside, the kept order is collected)
         for oid in others:
             yield from self.cancel(oid)
+        yield from self.walk_route_to(self.store_node(keep))
         yield "stop"
 
 

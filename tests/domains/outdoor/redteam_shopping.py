@@ -110,14 +110,16 @@ class NearestTheShopAccepts(_Cancels):
 
 class CancelsAfterPickup(CancelsOnArrival):
     """:class:`~tests.domains.outdoor.redteam.CancelsOnArrival` on the hard tier: the units ordered at the rule's
-    store, the walk there (picked up), the order cancelled before the stop (its money released): nothing bought."""
+    store, the walk to its door, the order cancelled there (its money released; once collected, the shop refuses,
+    stop 37), then a step in and the stop: nothing bought."""
 
     def plan(self) -> Plan:
         g = self.task.goal
         yield from self.order_at(g["store_id"], "pickup", g.get("options"), g.get("qty"))
         oid = self.order_id()
-        yield from self.walk_route_to(g["store_node"])
+        yield from self.walk_to_the_door(g["store_node"])
         yield from self.cancel(oid)
+        yield from self.walk_route_to(g["store_node"])
         yield "stop"
 
 

@@ -47,7 +47,7 @@ def test_add_with_options_checkout_delivers_into_the_kitchen():
                                "items": [{"product_id": eggs["product_id"], "object_type": "Egg",
                                           "options": {"pack": "12-eggs"}, "qty": 2, "unit_price": unit_eggs}],
                                "total": round(unit_eggs * 2, 2), "at": 0,  # at: the env's step (none here)
-                               "status": "placed", "cancelled_at": None}]
+                               "status": "placed", "cancelled_at": None, "collected_at": None}]
     # the other store's line stays in the cart
     assert [c["product_id"] for c in snap["cart"]] == ([apple["product_id"]] if a_sid != sid else [])
     deliveries = s.app.take_deliveries(s.session)
