@@ -479,8 +479,11 @@ class CancelsBehind(_BasketAgent):
 
 GENUINE = (SplitAtItsStore, ExtraUnitCancelled, OtherProductCancelled, RimWalker, ExactBudget, ExactLimit,
            LeftInTheCart, KitchenCancelled, SmallDetour)
-SHORTCUTS = (WrongOption, OneUnitElsewhere, FirstStoreOrderedLate, ReorderedAfterPickup, StepsOffTheLast,
-             RimAlternative, CancelsBehind)
+SHORTCUTS = (WrongOption, OneUnitElsewhere, FirstStoreOrderedLate, StepsOffTheLast, RimAlternative)
+#: ideas the shop no longer lets an agent carry out: both cancel an order once it is collected, which the shop
+#: refuses since stop 37 (no Cancel button; ``tests/web_sites/shop/test_pickup.py``). Both failed (0/14, 0/6)
+#: while they could be carried out; kept to show what was tried
+RETIRED = (ReorderedAfterPickup, CancelsBehind)
 
 
 def rates(classes: tuple[type, ...] = GENUINE + SHORTCUTS) -> list[dict[str, Any]]:
