@@ -91,6 +91,19 @@ def check_basket(episode: Episode) -> dict[str, Any]:
             "items_ok": sum(items), "stores_ordered": sorted(collected)}
 
 
+def check_options(tid: str, field: str, product: dict[str, Any], options: Any) -> None:
+    """Raise a :class:`TaskError` naming task ``tid`` and ``field`` unless ``options`` are choices ``product``
+    offers (the shop's own reading, ``catalog.normalize_options``); a single purchase's and a basket item's."""
+    from web_sites.shop import catalog
+
+    if not isinstance(options, dict):
+        raise TaskError(f"task {tid!r}: field '{field}': must be an object")
+    try:
+        catalog.normalize_options(product, {str(a): str(b) for a, b in options.items()})
+    except ValueError as err:
+        raise TaskError(f"task {tid!r}: field '{field}': {err}") from None
+
+
 def validate_basket(task: Task) -> None:
     """Raise ``TaskError`` naming the task and the field for a malformed basket goal."""
     from web_sites.shop import catalog
@@ -111,13 +124,7 @@ def validate_basket(task: Task) -> None:
         if product["product_id"] in seen:
             raise TaskError(f"task {tid!r}: field '{where}.product_id': {product['product_id']} is listed twice")
         seen.add(product["product_id"])
-        options = it.get("options", {})
-        if not isinstance(options, dict):
-            raise TaskError(f"task {tid!r}: field '{where}.options': must be an object")
-        try:
-            catalog.normalize_options(product, {str(a): str(b) for a, b in options.items()})
-        except ValueError as err:
-            raise TaskError(f"task {tid!r}: field '{where}.options': {err}") from None
+        check_options(tid, f"{where}.options", product, it.get("options", {}))
         qty = it.get("qty")
         if isinstance(qty, bool) or not isinstance(qty, int) or not 1 <= qty <= 99:
             raise TaskError(f"task {tid!r}: field '{where}.qty': must be a whole number 1..99, got {qty!r}")

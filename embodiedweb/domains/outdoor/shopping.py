@@ -22,7 +22,13 @@ from typing import Any
 
 from embodiedweb.agents.script import find_bid
 from embodiedweb.domains.base import Episode
-from embodiedweb.domains.outdoor.baskets import check_basket, collection_order, store_nodes, validate_basket
+from embodiedweb.domains.outdoor.baskets import (
+    check_basket,
+    check_options,
+    collection_order,
+    store_nodes,
+    validate_basket,
+)
 from embodiedweb.domains.outdoor.common import StreetDomain, StreetOracle, city
 from embodiedweb.domains.outdoor.errands import (
     check_errands,
@@ -92,13 +98,7 @@ class ShoppingDomain(StreetDomain):
         if catalog.store(task.goal.get("store_id", "")) is None:
             raise TaskError(f"task {task.task_id!r}: field 'goal.store_id': unknown store {task.goal.get('store_id')!r}")
         product = catalog.product(task.goal["product_id"])
-        options = task.goal.get("options") or {}
-        if not isinstance(options, dict):
-            raise TaskError(f"task {task.task_id!r}: field 'goal.options': must be an object")
-        try:
-            catalog.normalize_options(product, {str(k): str(v) for k, v in options.items()})
-        except ValueError as e:
-            raise TaskError(f"task {task.task_id!r}: field 'goal.options': {e}") from None
+        check_options(task.task_id, "goal.options", product, task.goal.get("options") or {})
         if "qty" in task.goal:
             qty = task.goal["qty"]
             if isinstance(qty, bool) or not isinstance(qty, int) or not 1 <= qty <= 99:
