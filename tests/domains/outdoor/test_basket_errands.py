@@ -443,3 +443,21 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@pytest.mark.parametrize("options,said", [({"Colour": "Plaid"}, "has no option 'Colour'"), ("x", "must be an object")])
+def test_options_a_product_does_not_offer_name_the_field(options, said):
+    """A basket item's and a single purchase's options are checked by one rule (``baskets.check_options``): the
+    error names the task and the field."""
+    import copy
+    import dataclasses
+
+    tasks = load_tasks(spec_for("EWA-Shopping-v0").level_tasks_path("hard"), ShoppingDomain().validate_task)
+    basket = next(t for t in tasks if "basket" in t.goal)
+    single = next(t for t in tasks if "basket" not in t.goal and "errands" not in t.goal)
+    g = copy.deepcopy(basket.goal)
+    g["basket"][0]["options"] = options
+    with pytest.raises(TaskError, match=rf"task '{basket.task_id}': field 'goal.basket\[0\].options': .*{said}"):
+        ShoppingDomain().validate_task(dataclasses.replace(basket, goal=g))
+    with pytest.raises(TaskError, match=rf"task '{single.task_id}': field 'goal.options': .*{said}"):
+        ShoppingDomain().validate_task(dataclasses.replace(single, goal={**single.goal, "options": options}))
