@@ -217,6 +217,28 @@ class SmallDetour(_BasketAgent):
         yield "stop"
 
 
+class ChecksCollectedBetween(_BasketAgent):
+    """The basket bought right; after each store but the last, back to the shop's Orders page to see the store's
+    orders "Collected" (the page shows it since stop 37), then on: reading the web between stores walks nowhere."""
+
+    kind = "genuine"
+
+    def plan(self) -> Any:
+        items = self.items()
+        for x in items:
+            yield from self.order(x)
+        order = collection_order(self.here(), [x["store_id"] for x in items])
+        for k, store in enumerate(order):
+            yield from self.collect([store])
+            if k < len(order) - 1:
+                yield "switch_environment"
+                yield "goto [/shop/orders]"
+                if "Collected at" not in self.obs["web_text"]:
+                    self.errors.append(f"the Orders page shows nothing collected after {store}")
+                yield "switch_environment"
+        yield "stop"
+
+
 def with_budget(task: Task, budget: float) -> Task:
     """The task with its budget (the goal's and the shop session's: one budget) set to ``budget``."""
     rec = task.to_json()
@@ -477,9 +499,27 @@ class CancelsBehind(_BasketAgent):
         yield "stop"
 
 
+class StopsAtTheFirst(_BasketAgent):
+    """The basket bought right, the first store of the collection order reached, and the stop there: the other
+    store's orders are placed (the money spent) but never collected."""
+
+    breaks = ("embodied",)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return len(set(task.goal["best_order"])) >= 2
+
+    def plan(self) -> Any:
+        items = self.items()
+        for x in items:
+            yield from self.order(x)
+        yield from self.collect(collection_order(self.here(), [x["store_id"] for x in items])[:1])
+        yield "stop"
+
+
 GENUINE = (SplitAtItsStore, ExtraUnitCancelled, OtherProductCancelled, RimWalker, ExactBudget, ExactLimit,
-           LeftInTheCart, KitchenCancelled, SmallDetour)
-SHORTCUTS = (WrongOption, OneUnitElsewhere, FirstStoreOrderedLate, StepsOffTheLast, RimAlternative)
+           LeftInTheCart, KitchenCancelled, SmallDetour, ChecksCollectedBetween)
+SHORTCUTS = (WrongOption, OneUnitElsewhere, FirstStoreOrderedLate, StepsOffTheLast, RimAlternative, StopsAtTheFirst)
 #: ideas the shop no longer lets an agent carry out: both cancel an order once it is collected, which the shop
 #: refuses since stop 37 (no Cancel button; ``tests/web_sites/shop/test_pickup.py``). Both failed (0/14, 0/6)
 #: while they could be carried out; kept to show what was tried

@@ -44,6 +44,8 @@ def test_a_collected_pickup_shows_collected_and_cannot_be_cancelled():
     assert any(f"Order {oid} has already been picked up at {name}; it can no longer be cancelled." in m
                for m in s.alerts()), s.text
     assert s.snapshot() == before
+    s.goto(f"/shop/orders/cancel?order_id={oid}")  # the cancel as a link (an agent's `goto`): POST only
+    assert s.snapshot() == before
 
 
 def test_a_placed_pickup_shows_placed_until_collected():
