@@ -156,3 +156,23 @@ def test_browser_mode_shows_the_same_collected_order(env):
         if e is not env:
             e.close()
     assert seen[1] == seen[0] and "Collected at" in seen[0][0]
+
+
+def test_the_sync_reads_the_walk_only():
+    """:func:`pickups.walk_of` hands the pickup rule the walker's own ``path``/``path_at`` lists (not the world's
+    whole semantic state, which the sync would compute at every step), and a world that keeps no such lists its
+    semantic state (found by stop 37's mutation run)."""
+    from embodiedweb.domains.outdoor.pickups import walk_of
+
+    env = gym.make("EWA-Shopping-v0", web_mode="text")
+    env.reset(seed=0)
+    world = env.unwrapped.world
+    walk = walk_of(world)
+    assert set(walk) == {"path", "path_at"} and walk["path"] == world.semantic_state()["path"]
+    env.close()
+
+    class Listless:
+        def semantic_state(self) -> dict[str, Any]:
+            return {"path": ["n1"], "path_at": [0], "node": "n1"}
+
+    assert walk_of(Listless()) == {"path": ["n1"], "path_at": [0], "node": "n1"}
