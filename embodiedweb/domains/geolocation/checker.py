@@ -176,6 +176,9 @@ from embodiedweb.text import fold as norm
 from embodiedweb.worlds.street.geo import haversine_km
 
 CITY_RADIUS_KM = 25.0
+#: how far coordinates may lie from the place an answer names before they contradict it (stop 38): twice the city
+#: level, so rough coordinates from memory (tens of km off) never do
+NAMED_SLACK_KM = 2 * CITY_RADIUS_KM
 CONTINENT_ALIASES = {
     "africa": "Africa", "asia": "Asia", "europe": "Europe", "north america": "North America",
     "northamerica": "North America", "n america": "North America", "central america": "Central America",
@@ -1522,6 +1525,42 @@ def judge_city(goal: dict[str, Any], p: ParsedAnswer, gz: Gazetteer) -> tuple[bo
     return True, "city judged by the coordinates (within 25 km of its centre)"
 
 
+def _pointed_city(p: ParsedAnswer, gz: Gazetteer) -> int | None:
+    """The gazetteer city the answer's coordinates point to: the nearest, when its centre is within the city level
+    (:data:`CITY_RADIUS_KM`); ``None`` without coordinates or far from every city."""
+    if p.lat is None or p.lng is None or not gz.cities:
+        return None
+    d, x = min((haversine_km(p.lat, p.lng, c["lat"], c["lng"]), i) for i, c in enumerate(gz.cities))
+    return x if d <= CITY_RADIUS_KM else None
+
+
+def _coords_contradict(p: ParsedAnswer, gz: Gazetteer, city: int | None, country: str | None,
+                       table: dict[str, str]) -> tuple[str, str]:
+    """(why the coordinates contradict the city named, why they contradict the country named), each ``""`` when
+    they do not. Coordinates that point to another city of the gazetteer (:func:`_pointed_city`) contradict the
+    one city named when it lies farther than :data:`NAMED_SLACK_KM` from them ("Graz" with Vienna's coordinates
+    is two guesses in one answer), and the one country named when it has no city that near them (Vienna's
+    coordinates with "Hungary"). Rough coordinates of the right place (within tens of km) never contradict it."""
+    y = _pointed_city(p, gz)
+    if y is None:
+        return "", ""
+
+    def country_of(i: int) -> str:
+        return table.get(norm(gz.cities[i].get("country", "")), gz.cities[i].get("country", ""))
+
+    def near(i: int) -> bool:
+        return haversine_km(p.lat, p.lng, gz.cities[i]["lat"], gz.cities[i]["lng"]) <= NAMED_SLACK_KM  # type: ignore[arg-type]
+
+    shown = gz.cities[y]["name"]
+    why_city = why_country = ""
+    if city is not None and city != y and not near(city):
+        why_city = f"the coordinates point to {shown}, not to {gz.cities[city]['name']}: the answer names two places"
+    if country and country_of(y) != country and not any(
+            near(i) for i in range(len(gz.cities)) if country_of(i) == country):
+        why_country = f"the coordinates point to {shown}, not into {country}: the answer names two places"
+    return why_city, why_country
+
+
 def _names_continent(answer: str | None, gz: Gazetteer) -> bool:
     """Whether ``answer`` names a continent anywhere outside a country's name ("South Africa" names none): then
     the continent level judges what it names, and a country's continent stands in only for an answer that names
@@ -1560,11 +1599,21 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     city_ok, note = judge_city(goal, p, gz)
     if note:
         notes.append(note)
-    if city_ok and p.city and len(hit := gz.named_cities(p.city)) == 1:
-        why = _city_contradicted(p, hit[0], replace(gz, country_index=table), table)
+    one_city = hit[0] if p.city and len(hit := gz.named_cities(p.city)) == 1 else None
+    if city_ok and one_city is not None:
+        why = _city_contradicted(p, one_city, replace(gz, country_index=table), table)
         if why:
             city_ok = False
             notes.append(why)
+    one_country = named[0] if p.country and len(named := replace(gz, country_index=table).named_countries(
+        p.country)) == 1 else None
+    why_city, why_country = _coords_contradict(p, gz, one_city, one_country, table)
+    if why_city and city_ok:  # the coordinates name another city than the name does (checker version 10)
+        city_ok = False
+        notes.append(why_city)
+    if why_country and country_ok:
+        country_ok = False
+        notes.append(why_country)
     # the street counts only where a view shows its name: no score is lost to what cannot be observed
     signed = goal.get("street_signed", True)
     street_ok = same_street(p.street, [goal["street"], *goal.get("street_aliases", [])]) if signed else None
@@ -1637,10 +1686,14 @@ def _looks_up(query: str, mine: list[str], others: tuple[str, ...]) -> bool:
 
 def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, Any],
              gz: Gazetteer | None = None) -> dict[str, Any]:
-    """What the episode shows: distinguishing cues seen, their articles read, searches for them.
+    """What the episode shows: distinguishing cues seen, their articles read, searches for them, and the cues
+    both seen and researched (``both``: the cue names, e.g. ``["chain"]``).
 
     A search counts when its query names a distinguishing cue of this place (the brand, the emblem, the
-    dish) and no made-up cue of any other city: one query listing many brands is not looking one up."""
+    dish) and no made-up cue of any other city: one query listing many brands is not looking one up. A cue
+    counts for ``both`` when the agent stood at its viewpoint and read its article or searched for it, in
+    either order: researching a cue of the place that one never saw (found from the city's name, stop 38) is
+    no research of what one saw."""
     gz = gz or load_gazetteer()
     cues = distinguishing(standpoint)
     nodes = {c["node"] for c in cues}
@@ -1652,7 +1705,11 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
     mine = [p for p in map(_padded, terms) if p != "  "]
     searched = sorted({q for q in (wiki.get("searches") or []) if _looks_up(_padded(q), mine, others)})
-    return {"seen": seen, "read": read, "searched": searched}
+    queries = [_padded(q) for q in searched]
+    both = sorted({c["cue"] for c in cues if c["node"] in seen and (
+        set(c["articles"]) & set(read)
+        or any(_looks_up(q, [p for p in map(_padded, c.get("lookup", [])) if p != "  "], others) for q in queries))})
+    return {"seen": seen, "read": read, "searched": searched, "both": both}
 
 
 def check_geolocation(goal: dict[str, Any], answer: str | None, world: dict[str, Any], web: dict[str, Any],
@@ -1667,10 +1724,11 @@ def check_geolocation(goal: dict[str, Any], answer: str | None, world: dict[str,
     r = research(standpoint, world, wiki)
     m["embodied"] = bool(r["seen"])
     m["web"] = bool(r["read"] or r["searched"])
-    m["overall"] = bool(m["city"] and m["web"] and m["embodied"])
+    m["overall"] = bool(m["city"] and r["both"])  # web and embodied of one cue (checker version 10)
     m["distinguishing_viewpoints_seen"] = len(r["seen"])
     m["cue_articles_read"] = r["read"]
     m["cue_searches"] = len(r["searched"])
+    m["cues_seen_and_researched"] = len(r["both"])
     m["viewpoints_visited"] = int(world.get("n_visited", 1))
     m["wiki_articles_read"] = len(wiki.get("views", []) or [])
     return m

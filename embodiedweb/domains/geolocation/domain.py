@@ -66,7 +66,7 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 9  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
+    checker_version = 10  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
     # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city;
     # 5: a street part may end with its city ("Portage Avenue in Winnipeg", "Newbury Street Boston"), spaced dashes
     # separate free-text parts, and a street's directions and ordinals must match ("Nanjing Donglu", not "Nanjing
@@ -85,6 +85,10 @@ class GeolocationDomain(Domain):
     # "LA" is Los Angeles only written so, dotted, as a part of its own or after "or" (a second city beside another)
     # 9 (stop 37): every city has a name in its country's first script (Morocco's and Tunisia's cities in Arabic and
     # four of India's in Devanagari had none, so the name their signs write failed the city)
+    # 10 (stop 38): coordinates that point to another city of the gazetteer (within 25 km of it, the nearest) fail the
+    # one city named when it lies over 50 km from them, and the one country named when none of its cities does
+    # ("Graz" with Vienna's coordinates); overall needs one distinguishing cue both seen and researched (a cue's
+    # article read without standing in its view, beside another cue seen, counted)
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

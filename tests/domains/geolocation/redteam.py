@@ -331,6 +331,58 @@ class CountryNameAsCity(RedTeamAgent):
         return f"; {g['continent']}; {g['country']}; {g['country']}; "
 
 
+def far_city(task: Task) -> tuple[str, float, float] | None:
+    """The first city on the wiki's list of the task's country whose centre lies farther than the checker's slack
+    (:data:`~embodiedweb.domains.geolocation.checker.NAMED_SLACK_KM`) from the task's city centre, or ``None``."""
+    from embodiedweb.domains.geolocation.checker import NAMED_SLACK_KM
+    from embodiedweb.worlds.street.geo import haversine_km
+
+    lat, lng = standpoint_of(task)["city_centre"]
+    return next((c for c in country_cities(task) if haversine_km(lat, lng, c[1], c[2]) > NAMED_SLACK_KM), None)
+
+
+class NameOneCoordsAnother(RedTeamAgent):
+    """Researches honestly, then names the right city and gives another city's coordinates (a city of the
+    country farther than the checker's slack): an agent torn between two cities answering both at once, the name
+    for the city level and the coordinates for the distance (stop 38: "Graz" with Vienna's coordinates passed)."""
+
+    kind = "shortcut"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return far_city(task) is not None
+
+    def answer(self) -> str:
+        g = self.goal()
+        _c, lat, lng = far_city(self.task)  # type: ignore[misc]
+        return f"{lat:.3f}, {lng:.3f}; {g['continent']}; {g['country']}; {g['city']}; "
+
+
+class ResearchesUnseenCue(RedTeamAgent):
+    """Walks to the nearest distinguishing cue and stops there, but reads the article of another distinguishing
+    cue of the place, one it never stood in view of (known from the city's name, not from what it saw; stop 38:
+    the web and embodied halves counted for different cues)."""
+
+    kind = "shortcut"
+
+    def unseen(self) -> dict[str, Any] | None:
+        cue = self.nearest_cue()
+        walked = set(self.path(cue["node"])) | {self.sp["start"]}
+        return next((c for c in self.sp["distinguishing"] if c["node"] not in walked
+                     and not set(c["articles"]) & set(cue["articles"])), None)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return cls(task).unseen() is not None
+
+    def plan(self) -> Plan:
+        other = self.unseen()
+        yield from self.walk_to(self.nearest_cue()["node"])
+        yield from self.read(other["articles"][0])  # type: ignore[index]
+        self.idea = other is not None and other["node"] not in self.visited
+        yield f"stop [{self.answer()}]"
+
+
 def other_city(task: Task) -> str:
     """A city of the task's country other than its own (the first on the wiki's list)."""
     g = task.goal
@@ -555,6 +607,30 @@ class CityRegionCountry(RedTeamAgent):
         return f"{g['street']}, {g['city']}, {region_of(self.task)}, {g['country']}"
 
 
+class RoughCoordinates(RedTeamAgent):
+    """Names the right city and gives coordinates from memory: 10 to 40 km off its centre in a direction drawn
+    per task (stop 38: rough coordinates never contradict the city they go with)."""
+
+    def answer(self) -> str:
+        import math
+
+        g = self.goal()
+        r = random.Random(f"rough:{self.task.task_id}")
+        d, bearing = r.uniform(10, 40), r.uniform(0, 2 * math.pi)
+        lat0, lng0 = self.sp["city_centre"]
+        lat = lat0 + d / 111.2 * math.cos(bearing)
+        lng = lng0 + d / (111.2 * math.cos(math.radians(lat0))) * math.sin(bearing)
+        return f"{lat:.3f}, {lng:.3f}; {g['continent']}; {g['country']}; {g['city']}; "
+
+
+class NameWithoutCoordinates(RedTeamAgent):
+    """Names the continent, country and city and leaves the coordinates and the street blank."""
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"; {g['continent']}; {g['country']}; {g['city']}; "
+
+
 class CoordinatesOnly(RedTeamAgent):
     """Reads the city's article for its centre and answers the coordinates alone, names left blank."""
 
@@ -648,12 +724,13 @@ class SearchResultsOnly(RedTeamAgent):
 
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     StreetMemory, KnowsAnswerNoWalk, WalkWithoutCueResearch, SearchSpray, SprayCityField, SprayFreeText, SprayCoordinates,
-    SprayExtraParts, ShortNameBeside, LabelledAlternative, CityNearInStreetPart, CountryNameAsCity)
+    SprayExtraParts, ShortNameBeside, LabelledAlternative, CityNearInStreetPart, CountryNameAsCity, NameOneCoordsAnother,
+    ResearchesUnseenCue)
 GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry, TrainSplitCity)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     RedTeamAgent, FreeTextAnswer, LabelledAnswer, SemicolonCoordinates, OtherCityName, CoordinatesOnly, Detour,
     FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName, NativeScriptName,
-    CityRegionCountry)
+    CityRegionCountry, RoughCoordinates, NameWithoutCoordinates)
 BOUND = {"shortcut": 0.02, "genuine": 0.98, "SignsWithoutWeb": 0.10, "CapitalOfCountry": 0.20}
 
 

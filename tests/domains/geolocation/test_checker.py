@@ -431,8 +431,10 @@ def test_research():
             "searches": ["späti max", "what is Späti Max", "späti max or hafen brot", "boulangerie zed späti max",
                          "späti", "currywurst"]}
     assert ck.research(SP, world, wiki, GZ) == {"seen": ["n2", "n3"], "read": ["dish-y", "spati-max"],
-                                                "searched": ["späti max", "what is Späti Max"]}
-    assert ck.research(SP, {}, {"views": None, "searches": None}, GZ) == {"seen": [], "read": [], "searched": []}
+                                                "searched": ["späti max", "what is Späti Max"],
+                                                "both": ["chain", "dish"]}
+    assert ck.research(SP, {}, {"views": None, "searches": None}, GZ) == {"seen": [], "read": [], "searched": [],
+                                                                          "both": []}
     # a term of this same place is no other city's cue, wherever it is listed
     assert ck.research({**SP, "city": "Hamburg"}, {}, {"searches": ["späti max"]}, GZ)["searched"] == []
 
@@ -474,6 +476,43 @@ def test_check_geolocation_flags_and_counts():
     for web in (None, "x", {"wiki": "x"}, {}, {"wiki": {"views": None}}):
         m = check_geolocation(BERLIN, ans, world, web, standpoint=SP)
         assert not m["web"] and m["wiki_articles_read"] == 0 and m["embodied"]
+
+
+def test_research_counts_a_cue_seen_and_researched_not_one_seen_and_another_read():
+    """Stop 38: the cue researched must be one the agent stood in view of. Seeing the dish (n3) and reading the
+    chain's article (n2, never visited) is no research of what was seen; either order of one cue is."""
+    ans = "52.517, 13.3889; Europe; Germany; Berlin; Friedrichstraße"
+    dish_seen = {"visited": ["n1", "n3"]}
+    m = check_geolocation(BERLIN, ans, dish_seen, {"wiki": {"views": ["spati-max"]}}, standpoint=SP)
+    assert m["embodied"] and m["web"] and not m["overall"] and m["cues_seen_and_researched"] == 0
+    m = check_geolocation(BERLIN, ans, dish_seen, {"wiki": {"searches": ["späti max"]}}, standpoint=SP)
+    assert m["embodied"] and m["web"] and not m["overall"]
+    m = check_geolocation(BERLIN, ans, dish_seen, {"wiki": {"views": ["spati-max", "dish-y"]}}, standpoint=SP)
+    assert m["overall"] and m["cues_seen_and_researched"] == 1
+    m = check_geolocation(BERLIN, ans, {"visited": ["n2"]}, {"wiki": {"searches": ["what is späti max"]}},
+                          standpoint=SP)
+    assert m["overall"] and ck.research(SP, {"visited": ["n2"]}, {"searches": ["späti max"]}, GZ)["both"] == ["chain"]
+
+
+def test_coordinates_that_point_to_another_city_contradict_the_city_and_country_named():
+    """Stop 38: "Graz" with Vienna's coordinates names two places (the city level fails), and so does "Austria"
+    with Budapest's (the country level fails); rough coordinates of the right city, tens of km off, do not."""
+    gz = load_gazetteer()
+    city = {c["name"]: c for c in gz.cities}
+    graz, vienna, budapest = city["Graz"], city["Vienna"], city["Budapest"]
+    goal = {"continent": "Europe", "country": "Austria", "city": "Graz", "lat": graz["lat"], "lng": graz["lng"],
+            "city_centre": [graz["lat"], graz["lng"]], "street": "Herrengasse"}
+    m = check_answer(goal, f"{vienna['lat']}, {vienna['lng']}; Europe; Austria; Graz; ")
+    assert not m["city"] and m["country"] and "point to Vienna" in m["answer_notes"][0]
+    m = check_answer(goal, f"{budapest['lat']}, {budapest['lng']}; Europe; Austria; Graz; ")
+    assert not m["city"] and not m["country"]
+    for dlat, dlng in ((0.3, 0.0), (0.0, -0.45), (-0.25, 0.3)):  # 33, 34, 37 km off: rough, not contradicting
+        m = check_answer(goal, f"{graz['lat'] + dlat:.3f}, {graz['lng'] + dlng:.3f}; Europe; Austria; Graz; ")
+        assert m["city"] and m["country"] and not m.get("answer_notes"), (dlat, dlng, m.get("answer_notes"))
+    assert check_answer(goal, "; Europe; Austria; Graz; ")["city"]
+    # far from every city (mid-ocean, a swapped hemisphere): coordinates point nowhere and contradict nothing
+    m = check_answer(goal, f"{graz['lat']}, {-graz['lng']}; Europe; Austria; Graz; ")
+    assert m["city"] and m["country"]
 
 
 def test_check_geolocation_loads_the_standpoint():
