@@ -351,8 +351,11 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     arch = scene["arch"]
     for k, a in enumerate(arch[:2]):
         put(slots_side, {"kind": "building", "style": a, "say": ARCH[a]}, 1 + k)
-    # the start's north view shows the road and one building-or-vegetation cue
-    views[ids[0]]["N"].append({"kind": "building", "style": arch[0], "say": ARCH[arch[0]]})
+    # the start's north view shows the road and one building-or-vegetation cue (once: on an east-west street the
+    # start's north view is a side slot, which may already hold that building; stop 38, it was said twice)
+    first = {"kind": "building", "style": arch[0], "say": ARCH[arch[0]]}
+    if first not in views[ids[0]]["N"]:
+        views[ids[0]]["N"].append(first)
     # the sun: in the view that faces it, at every viewpoint (outside the tropics)
     if abs(lat) > TROPIC:
         sun_dir = "S" if lat > 0 else "N"

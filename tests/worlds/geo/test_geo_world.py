@@ -165,6 +165,16 @@ def test_start_north_view_is_ambiguous_alone():
     assert with_side == 0
 
 
+def test_no_view_says_one_thing_twice():
+    """Stop 38: on an east-west street the start's north view is a side slot, and the building put there was said
+    again as the start's own ("Buildings faced with pale cream limestone." twice in Jerusalem's first view; 12
+    standard and 4 hard standpoints). The generator's views and the shipped ones (both tiers) hold no item twice."""
+    for sps in ([s for s in SPS.values()], gen.standpoints()):
+        twice = [(s["city"], n, h) for s in sps for n, node in s["nodes"].items() for h, v in node["views"].items()
+                 if len({json.dumps(it, sort_keys=True) for it in v}) < len(v)]
+        assert not twice, twice[:5]
+
+
 def test_generator_is_deterministic_and_matches_files():
     sps = gen.standpoints()
     with open(data_dir() / "geo" / "standpoints.json", encoding="utf-8") as f:
