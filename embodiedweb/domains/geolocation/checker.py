@@ -61,7 +61,10 @@ City).
 
 **A contradicted city is another place.** The city named counts only if nothing beside it places it
 elsewhere: a region of the region table that does not hold it ("Paris, Texas") or the one country the answer
-names, if not the city's ("Durban, France").
+names, if not the city's ("Durban, France"). Coordinates contradict the names too (stop 38): when they point to
+another city of the gazetteer (its nearest, within 25 km), the one city named fails if it lies over 50 km from them
+("Graz" with Vienna's coordinates) and the one country named if none of its cities does; a coordinates-only answer
+is judged by distance (the city level, 25 km).
 
 **A continent is no country.** A continent's name, or a name such as "Latin America", is never read as
 a country, though it ends in a country's alias ("South America" is no "America", the United States):

@@ -57,7 +57,7 @@ class GeolocationDomain(Domain):
       then ``stop [lat, lng; continent; country; city; street]``.
     * Checker (:func:`~embodiedweb.domains.geolocation.checker.check_geolocation`): per-level
       correctness (continent, country, city, street where a view shows its name), distance and score;
-      ``overall`` = the city right with a distinguishing cue seen and researched.
+      ``overall`` = the city right with one distinguishing cue both seen and researched.
     * Options: ``passive`` (north view of the start only, no moves, no web) and ``static`` (four views
       and the web, no moves); in both ``overall`` is false by design.
     """
