@@ -14,7 +14,13 @@ Writes ``data/shopping/hard.jsonl`` (``hard_tasks`` of ``envs/shopping.toml``; i
   order at every store with stock, so checkouts tried store by store do not pick the store;
 - **stock that differs by store** (``web.sites.shop.out_of_stock``): at least one store that sells the
   product is out of it today (under the rules with a budget or a radius that picks the store, in some of the
-  tasks only: :data:`NUMBER_RULES`), often the one a stock-blind reading of the rule would pick.
+  tasks only: :data:`NUMBER_RULES`), often the one a stock-blind reading of the rule would pick;
+- **a walker's views and the plain map** (stop 38, every task of the tier, errands and baskets too: hard navigation's,
+  :func:`~embodiedweb.data_gen.described_places.as_walker_task`): the start is not named (the walker reads its
+  corner's street signs, :data:`~embodiedweb.data_gen.hard_baskets.WHERE_YOU_START`), the map gives street names,
+  turns and distances and takes a store's name or street address but no node id, and the street view shows the
+  storefront signs with house numbers, no "Here" line and no distances to the stores: the agent decides from a
+  store's sign that it has arrived.
 
 Rules (how many of the 120, half in each split: :data:`HARD_RULE_COUNTS`): the cheapest store with stock; the
 nearest with stock; the nearest where the order fits the budget; the cheapest with stock within a walking
