@@ -34,10 +34,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from embodiedweb.data_gen.described_places import as_walker_task
 from embodiedweb.data_gen.outdoor_tasks import _split, _task
 
 #: the seed of the baskets' draw (the tier's other families keep theirs)
 BASKET_SEED = "37:baskets"
+#: how every hard shopping instruction (single purchases, errands, baskets) says where the agent starts: not by
+#: name (stop 38, as hard navigation's): the walker reads the street signs at its corner in the street view, and a
+#: store's storefront sign (its name and house number) tells it that it has arrived
+WHERE_YOU_START = "You start at the street corner whose signs you see in the street view."
 #: per split, the number of items of its 1st, 2nd ... basket (so a split has ``len(BASKET_ITEMS)`` baskets)
 BASKET_ITEMS = (3, 3, 3, 3, 4, 4, 4)
 #: the quantities an item is asked in
@@ -360,7 +365,7 @@ def _basket_task(city: Any, b: dict[str, Any], split: str, rng: random.Random) -
             "budget": b["budget"], "limit_m": b["limit_m"], "route_m": b["route_m"], "best_order": b["best_order"],
             "rule": "basket"}
     task = _task("EWA-Shopping-v0", "",
-                 f"You are at {city.intersection_name(b['start'])}. Buy these {len(items)} items on the shop website "
+                 f"{WHERE_YOU_START} Buy these {len(items)} items on the shop website "
                  f"and collect them: {listed}. Every unit of an item from one store, but the items may come from "
                  f"different stores. You have ${b['budget']:.2f} to spend in all, and you may walk at most "
                  f"{b['limit_m']:,} m in all, along the streets from here to the last store you collect from. Choose "
@@ -370,4 +375,4 @@ def _basket_task(city: Any, b: dict[str, Any], split: str, rng: random.Random) -
                  b["start"], rng.uniform(0, 360), goal, split, ENV_MAX_STEPS, start_in="web", rule="basket",
                  level="hard")
     task["web"]["sites"] = {"shop": {"budget": b["budget"]}}
-    return task
+    return as_walker_task(task)

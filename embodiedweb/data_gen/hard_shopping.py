@@ -14,7 +14,13 @@ Writes ``data/shopping/hard.jsonl`` (``hard_tasks`` of ``envs/shopping.toml``; i
   order at every store with stock, so checkouts tried store by store do not pick the store;
 - **stock that differs by store** (``web.sites.shop.out_of_stock``): at least one store that sells the
   product is out of it today (under the rules with a budget or a radius that picks the store, in some of the
-  tasks only: :data:`NUMBER_RULES`), often the one a stock-blind reading of the rule would pick.
+  tasks only: :data:`NUMBER_RULES`), often the one a stock-blind reading of the rule would pick;
+- **a walker's views and the plain map** (stop 38, every task of the tier, errands and baskets too: hard navigation's,
+  :func:`~embodiedweb.data_gen.described_places.as_walker_task`): the start is not named (the walker reads its
+  corner's street signs, :data:`~embodiedweb.data_gen.hard_baskets.WHERE_YOU_START`), the map gives street names,
+  turns and distances and takes a store's name or street address but no node id, and the street view shows the
+  storefront signs with house numbers, no "Here" line and no distances to the stores: the agent decides from a
+  store's sign that it has arrived.
 
 Rules (how many of the 120, half in each split: :data:`HARD_RULE_COUNTS`): the cheapest store with stock; the
 nearest with stock; the nearest where the order fits the budget; the cheapest with stock within a walking
@@ -50,7 +56,8 @@ import random
 import sys
 from typing import Any
 
-from embodiedweb.data_gen.hard_baskets import BASKET_SEED, baskets
+from embodiedweb.data_gen.described_places import as_walker_task
+from embodiedweb.data_gen.hard_baskets import BASKET_SEED, WHERE_YOU_START, baskets
 from embodiedweb.data_gen.outdoor_tasks import (
     CONDITION_READINGS,
     MARGIN_M,
@@ -372,7 +379,7 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
         gone = extra.pop("out_of_stock")
         path = city.route(start, store_node[store])
         task = _task("EWA-Shopping-v0", "",
-                     f"You are at {city.intersection_name(start)}. You have ${budget:.2f} to spend on the shop "
+                     f"{WHERE_YOU_START} You have ${budget:.2f} to spend on the shop "
                      f"website. Buy {qty} × {p['name']} ({catalog.option_text(p, options)}), all {qty} from one "
                      f"store, {text}; choose “Pick up in store”. Some stores may be out of stock today. Then "
                      "walk to that store and stop there. The map website gives walking distances.",
@@ -382,7 +389,7 @@ def hard_shopping(city: Any, rng: random.Random) -> list[dict[str, Any]]:
                      split, _max_steps(len(path)) + 30 + EXTRA_STEPS, start_in="web", rule=rule, level="hard")
         task["web"]["sites"] = {"shop": {"budget": budget,
                                          "out_of_stock": [[s, p["product_id"]] for s in gone]}}
-        out.append(task)
+        out.append(as_walker_task(task))
     if len(out) < N_HARD_SHOP:
         raise RuntimeError(f"only {len(out)} of {N_HARD_SHOP} hard shopping tasks could be drawn (left: {quota}; turned down: {sorted(why.items(), key=lambda kv: -kv[1])[:12]})")
     rng.shuffle(out)
@@ -495,7 +502,7 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
             continue
         budget = ENV_MAX_STEPS
         task = _task("EWA-Shopping-v0", "",
-                     f"You are at {city.intersection_name(start)}. Run {k} errands on the shop website, in the order "
+                     f"{WHERE_YOU_START} Run {k} errands on the shop website, in the order "
                      f"you like; every “nearest” and every walk below is measured from here, where you start: "
                      f"buy {lines}. Choose “Pick up in store” for each order, then walk to each of "
                      "those stores to pick it up, and stop at the last one. The map website gives walking "
@@ -504,7 +511,7 @@ def errands(city: Any, rng: random.Random, first_id: int) -> list[dict[str, Any]
                      budget, start_in="web", rule="errands", level="hard")
         if gone:
             task["web"]["sites"] = {"shop": {"out_of_stock": sorted(gone)}}
-        out.append(task)
+        out.append(as_walker_task(task))
     return _numbered(out, N_ERRANDS, first_id, "errands tasks")
 
 
@@ -577,7 +584,7 @@ def purchase_and_question(city: Any, rng: random.Random, first_id: int) -> list[
             {"kind": "ask", "place_id": a["place_id"], "place_node": landmark, "slug": a["slug"], "fact": key,
              "answer": fact["value"], "kind_of_answer": fact["kind"]}]
         task = _task("EWA-Shopping-v0", "",
-                     f"You are at {city.intersection_name(start)}. Run 2 errands, in the order you like (a “nearest” "
+                     f"{WHERE_YOU_START} Run 2 errands, in the order you like (a “nearest” "
                      f"or a walk below is measured from here, where you start): buy one {p['name']} on the shop "
                      f"website {text.replace('where you are now', 'where you start')}, choosing “Pick up in store”, and walk to that store "
                      f"to pick it up; and walk to {name} and answer this question from its wiki article: "
@@ -588,7 +595,7 @@ def purchase_and_question(city: Any, rng: random.Random, first_id: int) -> list[
         if extra.get("out_of_stock"):
             task["web"]["sites"] = {"shop": {"out_of_stock": sorted(extra["out_of_stock"])}}
         used.add(a["slug"])
-        out.append(task)
+        out.append(as_walker_task(task))
     return _numbered(out, N_ASK, first_id, "purchase-and-question errands")
 
 

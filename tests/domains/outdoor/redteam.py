@@ -62,7 +62,12 @@ class _Walker:
         return m.group(1) if m else None
 
     def follow_map_to(self, destination: str, origin: str | None = None) -> Plan:
-        """Ask the map for directions (typed into its form) and walk the route it gives to its end."""
+        """Ask the map for directions (typed into its form) and walk the route it gives to its end. On a plain map
+        (the hard tier: no node ids asked or printed) the start is the corner read off the street signs, and the
+        walk ends where the destination's storefront sign is beside the walker (:meth:`follow_plain_map_to`)."""
+        if self.plain_map():
+            yield from self.follow_plain_map_to(destination, origin)
+            return
         yield from self.to_web()
         yield "goto [/map/directions?" + urlencode({"from": origin or self.here(), "to": destination}) + "]"
         end = self.map_end_node()
@@ -70,6 +75,26 @@ class _Walker:
             self.errors.append(f"the map found no route to {destination!r}")
             return
         yield from self.walk_route_to(end)
+
+    def follow_plain_map_to(self, destination: str, origin: str | None = None) -> Plan:
+        """A walker's use of the plain map: directions from the corner its street signs name (``origin``, else
+        the signs where it stands) to ``destination`` (a store's name or address), the route they give walked
+        to the place the map found (the gazetteer the map uses), and arrival read off the storefront signs: the
+        destination's sign beside the walker (its name, or the address's house number), else an error."""
+        signs = re.match(r"Street signs at this corner: (.+)\.$", self.obs["embodied_text"].split("\n", 1)[0])
+        corner = origin or (" & ".join(signs.group(1).split(" / ")) if signs else city().intersection_name(self.here()))
+        yield from self.to_web()
+        yield "goto [/map/directions?" + urlencode({"from": corner, "to": destination}) + "]"
+        found = city().locate(destination)
+        if "End: " not in self.obs["web_text"] or found is None:
+            self.errors.append(f"the plain map found no route to {destination!r}")
+            return
+        yield from self.walk_route_to(found.node_id)
+        beside = next((ln for ln in self.obs["embodied_text"].splitlines() if ln.startswith("Beside you: ")), "")
+        number = destination.split(" ", 1)[0]
+        sign = f"(no. {number})" if number.isdigit() else destination
+        if sign not in beside:
+            self.errors.append(f"no sign of {destination!r} beside the walker ({beside!r})")
 
     def wander(self, n: int) -> Plan:
         """``n`` moves away from the start along the graph (a detour)."""
