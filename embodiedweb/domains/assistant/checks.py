@@ -9,7 +9,7 @@ the singular or the plural ("Russet Potatoes" names Russet Potato) and a person'
 the middle names ("Herbert Krapp" names Herbert J. Krapp), when that form is no other candidate's
 (:class:`Candidates`). Actions are strict too: the orders placed during the turn must be exactly the one asked
 for (an extra order, a second product or another store fails; one cancelled during the turn is no order, and
-cancelling an earlier turn's order fails), the recipe tabs opened must be exactly the ones
+cancelling an earlier turn's order fails, on any turn), the recipe tabs opened must be exactly the ones
 asked for, nothing but the food asked for may be put into the place it is asked into, and "go back to the tab"
 means that tab.
 """
@@ -225,8 +225,8 @@ def _cancelled_orders(before: dict[str, Any], after: dict[str, Any]) -> list[str
     """The orders that stood at the turn's start and were cancelled during it (sorted ids)."""
     from web_sites.shop.catalog import live_orders
 
-    stood = {o["order_id"] for o in live_orders(before["web"].get("shop", {}).get("orders", []))}
-    return sorted(o["order_id"] for o in after["web"].get("shop", {}).get("orders", [])
+    stood = {o["order_id"] for o in live_orders(before.get("web", {}).get("shop", {}).get("orders", []))}
+    return sorted(o["order_id"] for o in after.get("web", {}).get("shop", {}).get("orders", [])
                   if o["order_id"] in stood and o.get("status") == "cancelled")
 
 
@@ -380,10 +380,8 @@ def answer_place(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any
 def order(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
     """Exactly one order placed during the turn and standing at its end: at the store, for the delivery asked,
     holding one unit of the product and nothing else; an order placed by mistake and cancelled during the turn
-    does not count, and cancelling an order of an earlier turn, which was not asked, fails."""
-    gone = _cancelled_orders(before, after)
-    if gone:
-        return _result(False, f"cancelled {', '.join(gone)}, an earlier order")
+    does not count (cancelling an order of an earlier turn, which was not asked, fails this turn as it fails every
+    turn: :func:`earlier_orders_kept`)."""
     new = _new_orders(before, after)
     if len(new) != 1:
         return _result(False, f"{len(new)} orders placed, asked 1")
@@ -562,9 +560,31 @@ def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], an
     return _result(near(node, e["node"]), f"at {node}, asked {e['node']}")
 
 
+def earlier_orders_kept(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """The rule every turn keeps: no order that stood at the turn's start was cancelled during it (no turn asks to
+    cancel one; the user is left with what an earlier turn ordered). None (no objection), else the failed result.
+    Until assistant checker version 10 only an order turn checked it, and an order cancelled while answering a later
+    question ("what was the first thing I asked you to order?") passed: 60 of 60 episodes (stop 38)."""
+    gone = _cancelled_orders(before, after)
+    return _result(False, f"cancelled {', '.join(gone)}, an earlier order") if gone else None
+
+
+def _keeping_orders(check: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """``check``, after :func:`earlier_orders_kept`."""
+
+    def kept(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
+        return earlier_orders_kept(before, after) or check(e, before, after, answer)
+
+    kept.__doc__ = f"{(check.__doc__ or '').strip()} No earlier order was cancelled (:func:`earlier_orders_kept`)."
+    kept.__name__ = getattr(check, "__name__", "check")
+    return kept
+
+
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
     "open_two": open_two, "focus": focus, "compare": answer_recipe, "order_grounded": _seeing(order),
     "same_store": order, "recall": answer_product, "recipe_grounded": _seeing(active_recipe), "move_grounded": moved,
     "name_seen": answer_place, "fact_year": answer_year, "fact_architect": answer_fact_name, "walk_there": at_node,
     "go_back": at_node, "order_seen": order,
 }
+#: every turn keeps the orders that stood at its start (:func:`earlier_orders_kept`)
+CHECKS = {kind: _keeping_orders(check) for kind, check in CHECKS.items()}

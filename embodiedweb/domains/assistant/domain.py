@@ -61,8 +61,10 @@ class AssistantDomain(Domain):
     #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer; 9: on a comparison
     #: turn the other recipe named as the one compared against ("X beats Y", "X is quicker than Y", "X over Y", "X,
     #: since Y takes longer") is no second answer, unless the answer offers the reverse too ("..., or vice versa")
-    #: (stop 36)
-    checker_version = 9
+    #: (stop 36); 10 (stop 38): no turn may cancel an order that stood at its start (until 9 only an order turn
+    #: checked it: an order cancelled while answering "what did I order first?" passed), and a denial or comparison
+    #: taken back in other words ("X beats Y, or the other way", "or the converse", "either way") offers both
+    checker_version = 10
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

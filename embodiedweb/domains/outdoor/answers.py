@@ -278,9 +278,13 @@ _COMPARED = re.compile(r"(?:\bthan|\bover|\bbeats?|\bbeating|\bahead\s+of|\bcomp
 
 
 #: words after a denial or comparison that offer its reverse too ("X beats Y, or the other way round", "X, not Y, or
-#: vice versa"): what it ruled out stays offered
-_REVERSAL = re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
-                       r"|opposite|other\s+way\s+(?:round|around)))\b", re.I)
+#: vice versa"): what it ruled out stays offered. Stop 38 (traveling checker version 12, assistant 10): "vice-versa"
+#: with a hyphen, "or the other way" (about), "or the converse", "or reversed" / "swapped" / "switched" / "flipped",
+#: "either way" offer the reverse too (they passed 50 of 60 traveling and 60 of 60 assistant episodes); "not vice
+#: versa" ("X beats Y, not vice versa") keeps the choice firm
+_REVERSAL = re.compile(r"(?<!\bnot\s)\b(?:vice[\s\-\u2010\u2011\u2013]*versa|conversely|either\s+way|or\s+(?:maybe\s+"
+                       r"|perhaps\s+|possibly\s+)?(?:it(?:\s+is|\s*['’]?\s*s|\s+was)\s+)?(?:the\s+)?(?:reverse|opposite|converse"
+                       r"|other\s+way(?:\s+(?:round|around|about))?|reversed|swapped|switched|flipped|inverted))\b", re.I)
 
 
 def _ruled_out(text: str, start: int, cue: re.Pattern[str]) -> bool:

@@ -1057,12 +1057,105 @@ class ArchitectWithoutMiddleName(Changed):
         return without_middle_names(e["name"])
 
 
+# ------------------------------------------------------------------------------ stop 38: a fresh review
+#: words after a denial or a comparison that offer its reverse too, as people write them besides "or vice versa"
+#: and "or the other way round" (stop 36's :class:`ComparesBothWays`)
+REVERSALS = ("or the other way", "or the other way about", "or the converse", "or reversed", "or swapped",
+             "either way")
+
+
+class ReversedInOtherWords(Changed):
+    """Rules the other name (year) out, then takes it back with a reversal in other words: "X beats Y, or the other
+    way", "X over Y, or the converse", "X, not Y, either way" (the comparison, the first product ordered, the place
+    in sight), "1904, not 1905, or swapped" (a year). A reversal offers both: stop 36 read "or vice versa" and "or the
+    other way round" only (stop 38)."""
+
+    changes = ("compare", "recall", "name_seen", "fact_year")
+    forms = {"compare": ("{name} beats {other}, {rev}", "{name} over {other}, {rev}", "{name}, not {other}, {rev}"),
+             "recall": ("{name}, not {other}, {rev}",), "name_seen": ("{name}, not {other}, {rev}",
+                                                                     "{name} rather than {other}, {rev}")}
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "fact_year" or t["kind"] in cls.changes and t["expect"].get("others")
+                   for t in task.goal["turns"])
+
+    def _form(self, key: str, choices: tuple[str, ...]) -> tuple[str, str]:
+        import zlib
+
+        k = zlib.crc32(key.encode())
+        return choices[k % len(choices)], REVERSALS[(k // 7) % len(REVERSALS)]
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        if kind == "fact_year":
+            yield from self.fact_year(e)
+            _f, rev = self._form(e["place"], ("",))
+            return f"{e['year']}, not {int(e['year']) + 1}, {rev}"
+        if kind in self.forms and e.get("others"):
+            form, rev = self._form(f"{e['name']}|{e['others'][0]}", self.forms[kind])
+            return form.format(name=e["name"], other=e["others"][0], rev=rev)
+        return (yield from super().play(kind, e))
+
+
+class ComparesFirmly(ComparesBoth):
+    """Names both recipes with the relation said and its reverse firmly ruled out: "X beats Y, not vice versa", "X
+    takes less time to make than Y, and not the other way round", "X over Y, not the reverse" (stop 38: until
+    assistant checker version 10 "vice versa" after a "not" read as the reverse offered, and the first form failed)."""
+
+    kind = "genuine"
+    forms = ("{name} beats {other}, not vice versa", "{name} {rel} than {other}, and not the other way round",
+             "{name} over {other}, not the reverse")
+
+
+class CancelsOrdersLater(Changed):
+    """Places the orders asked for, then, asked what was ordered first (a later turn, no order asked), cancels every
+    order it placed on the shop's order pages and answers: the user is left with none of them (until assistant checker
+    version 10 only an order turn checked that earlier orders still stood; stop 38)."""
+
+    changes = ("recall",)
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        n = sum(t["kind"] in ("order_grounded", "same_store", "order_seen") for t in self.task.goal["turns"])
+        for k in range(1, n + 1):
+            yield from cancel_order(self, f"ORD-{k:05d}")
+        return e["name"]
+
+
+class ReadsTheArticleEarly(Changed):
+    """Opens the wiki article of the place it names in sight at once (before being asked to look anything up), then
+    answers the "look it up" turn from that reading without opening the article again: the fact was read this
+    episode, before its question came (stop 38)."""
+
+    kind = "genuine"
+    changes = ("name_seen", "fact_year", "fact_architect")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        k = kinds(task)
+        return "name_seen" in k and ("fact_year" in k or "fact_architect" in k)
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        place = next(t["expect"]["place"] for t in self.task.goal["turns"] if t["kind"] in ("fact_year", "fact_architect"))
+        yield from self.switch("web")
+        yield f"goto [/wiki/article/{place}]"
+        return e["name"]
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        return str(e["year"])
+        yield
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        return e["name"]
+        yield
+
+
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
              HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
-             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter)
+             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter, ReversedInOtherWords, CancelsOrdersLater)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
-           ComparesBoth, YearInWords)
+           ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly)

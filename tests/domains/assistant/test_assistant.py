@@ -351,6 +351,33 @@ def test_an_order_turn_counts_the_orders_that_stand_at_its_end():
     assert not ok([earlier], [{**earlier, "status": "cancelled"}, order("ORD-00002")])
 
 
+def test_no_turn_may_cancel_an_earlier_order(monkeypatch):
+    """Every turn keeps the orders that stood at its start (assistant checker version 10, stop 38): an order cancelled
+    while answering "what was the first thing I asked you to order?" fails that turn (``CancelsOrdersLater`` passed 60
+    of 60 episodes before), a right answer or not; an order placed and cancelled within a later turn is no concern of
+    this rule; broken once (the rule left out of ``CHECKS``), the turn passes."""
+    from embodiedweb.domains.assistant import checks
+
+    placed = {"order_id": "ORD-00001", "store_id": "chelsea", "delivery": "pickup", "status": "placed",
+              "items": [{"product_id": "p1", "qty": 1}]}
+    gone = {**placed, "status": "cancelled"}
+    later = {**placed, "order_id": "ORD-00002", "status": "cancelled"}
+    e = {"name": "Russet Potato", "others": ["Whole Milk"]}
+
+    def turn(kind, before, after, answer="Russet Potato", expect=e):
+        return checks.CHECKS[kind](expect, {"web": {"shop": {"orders": before}}, "world": {"node": "n1"}},
+                                   {"web": {"shop": {"orders": after}}, "world": {"node": "n1"}}, answer)
+
+    assert turn("recall", [placed], [placed]) == {"ok": True, "why": ""}
+    assert turn("recall", [placed], [placed, later])["ok"]  # (no order of the turn's start was touched)
+    assert turn("recall", [placed], [gone]) == {"ok": False, "why": "cancelled ORD-00001, an earlier order"}
+    assert not turn("walk_there", [placed], [gone], expect={"node": "n1"})["ok"]
+    assert not turn("compare", [placed], [gone], expect={"name": "Bowery Feast Plate", "others": []},
+                    answer="Bowery Feast Plate")["ok"]
+    monkeypatch.setattr(checks, "earlier_orders_kept", lambda before, after: None)
+    assert turn("recall", [placed], [gone])["ok"]
+
+
 def test_product_names_count_in_the_singular_and_plural():
     """"Russet Potatoes" names Russet Potato and "Cage-Free Large Egg" Cage-Free Large Eggs; another product does
     not match so ("Sweet Potatoes"), naming two products still fails, and where two candidates differ only in

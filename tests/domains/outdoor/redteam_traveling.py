@@ -836,16 +836,52 @@ class ApproximateValue(_NumberTasks):
         return ("about {}", "roughly {}", "{} or so", "around {}")[_rng(self.task, "about").randrange(4)].format(v + u)
 
 
+# ------------------------------------------------------------------------------ stop 38: a fresh review
+#: words after a denial that offer its reverse too, as people write them besides "or vice versa" and "or the other way
+#: round" (the forms stop 36's reversal rule read)
+REVERSALS = ("or vice-versa", "or the other way", "or the other way about", "or the converse", "or reversed",
+             "or swapped", "either way")
+
+
+class ReversedInOtherWords(HedgeTwo):
+    """The right value with a near miss denied and the denial taken back in other words: "V, not W, or vice-versa",
+    "V, not W, or the other way", "V (not W), or the converse", "V, not W, either way" (number, choice and name
+    questions, where a denial rules a value out; stop 38: until traveling checker version 12 only "vice versa" with a
+    space and "or the other way round" took a denial back)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] in ("number", "choice", "name")
+
+    def join(self, a: str, b: str) -> str:
+        rng = _rng(self.task, "reversal")
+        v = str(self.fact()["value"])
+        right, wrong = (a, b) if a == v else (b, a)
+        return f"{right}, not {wrong}, {rng.choice(REVERSALS)}"
+
+
+class ReadInANewTab(_Genuine):
+    """Reads the article in a new tab, closes that tab again (the browser is back on the page it was on), walks and
+    answers: the read counts wherever the tab was (stop 38)."""
+
+    def read(self) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment [look the landmark up]"
+        yield "new_tab"
+        yield f"goto [/wiki/article/{self.task.goal['slug']}]"
+        yield "close_tab"
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
     HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial, SurnameAfterAWord,
-    DurationForTheNumber, ValueInAList)
+    DurationForTheNumber, ValueInAList, ReversedInOtherWords)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
     StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
-    NameDeniesAnother, ApproximateValue)
+    NameDeniesAnother, ApproximateValue, ReadInANewTab)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

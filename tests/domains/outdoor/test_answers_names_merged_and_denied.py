@@ -135,6 +135,12 @@ def test_no_name_of_the_wiki_is_another_reversed():
     ("Omar Reid, not Tariq Szabó but Leila Tanaka", no("also names Leila Tanaka")),
     ("Omar Reid, not Tariq Szabó, or vice versa", no("also names Tariq Szabó")),  # stop 36: a reversal offers both
     ("Omar Reid rather than Tariq Szabó, or the other way round", no("also names Tariq Szabó")),
+    ("Omar Reid, not Tariq Szabó, or vice-versa", no("also names Tariq Szabó")),  # stop 38: in other words too
+    ("Omar Reid, not Tariq Szabó, or the other way", no("also names Tariq Szabó")),
+    ("Omar Reid (not Tariq Szabó), or the converse", no("also names Tariq Szabó")),
+    ("Omar Reid, not Tariq Szabó, either way", no("also names Tariq Szabó")),
+    ("Omar Reid rather than Tariq Szabó, or swapped", no("also names Tariq Szabó")),
+    ("Omar Reid, not Tariq Szabó, and not vice versa", OK),  # the reverse ruled out too
     ("not Omar Reid", no("the answer denies Omar Reid")),  # passed every name task until stop 35
     ("Tariq Szabó (not Omar Reid)", no("the answer denies Omar Reid")),
     ("not Tariq Szabó or Omar Reid", no("the answer denies Omar Reid")),  # neither
