@@ -9,7 +9,8 @@ the singular or the plural ("Russet Potatoes" names Russet Potato) and a person'
 the middle names ("Herbert Krapp" names Herbert J. Krapp), when that form is no other candidate's
 (:class:`Candidates`). Actions are strict too: the orders placed during the turn must be exactly the one asked
 for (an extra order, a second product or another store fails; one cancelled during the turn is no order, and
-cancelling an earlier turn's order fails, on any turn), the recipe tabs opened must be exactly the ones
+cancelling an earlier turn's order, or taking out the food an earlier turn put away, fails any turn:
+:func:`earlier_work_kept`), the recipe tabs opened must be exactly the ones
 asked for, nothing but the food asked for may be put into the place it is asked into, and "go back to the tab"
 means that tab.
 """
@@ -381,7 +382,7 @@ def order(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answ
     """Exactly one order placed during the turn and standing at its end: at the store, for the delivery asked,
     holding one unit of the product and nothing else; an order placed by mistake and cancelled during the turn
     does not count (cancelling an order of an earlier turn, which was not asked, fails this turn as it fails every
-    turn: :func:`earlier_orders_kept`)."""
+    turn: :func:`earlier_work_kept`)."""
     new = _new_orders(before, after)
     if len(new) != 1:
         return _result(False, f"{len(new)} orders placed, asked 1")
@@ -560,24 +561,31 @@ def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], an
     return _result(near(node, e["node"]), f"at {node}, asked {e['node']}")
 
 
-def earlier_orders_kept(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
-    """The rule every turn keeps: no order that stood at the turn's start was cancelled during it (no turn asks to
-    cancel one; the user is left with what an earlier turn ordered). None (no objection), else the failed result.
-    Until assistant checker version 10 only an order turn checked it, and an order cancelled while answering a later
-    question ("what was the first thing I asked you to order?") passed: 60 of 60 episodes (stop 38)."""
+def earlier_work_kept(earlier: Iterable[dict[str, Any]], before: dict[str, Any], after: dict[str, Any]
+                      ) -> dict[str, Any] | None:
+    """The rule every turn keeps besides its own check (no turn asks to undo another's work): no order that stood at
+    the turn's start was cancelled during it, and the food an ``earlier`` move turn (``kind`` ``move_grounded``, its
+    ``expect``) put where it was asked, and that still rested there at the turn's start, rests there at its end. None
+    (no objection), else the failed result. Until assistant checker version 10 only an order turn checked the orders
+    and no turn the food: an order cancelled, or the food taken back out, while answering a later question ("what was
+    the first thing I asked you to order?") passed 60 of 60 episodes each (stop 38)."""
+    from embodiedweb.domains.assistant.grounding import place_ids
+
     gone = _cancelled_orders(before, after)
-    return _result(False, f"cancelled {', '.join(gone)}, an earlier order") if gone else None
-
-
-def _keeping_orders(check: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """``check``, after :func:`earlier_orders_kept`."""
-
-    def kept(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
-        return earlier_orders_kept(before, after) or check(e, before, after, answer)
-
-    kept.__doc__ = f"{(check.__doc__ or '').strip()} No earlier order was cancelled (:func:`earlier_orders_kept`)."
-    kept.__name__ = getattr(check, "__name__", "check")
-    return kept
+    if gone:
+        return _result(False, f"cancelled {', '.join(gone)}, an earlier order")
+    for t in earlier:
+        if t.get("kind") != "move_grounded" or "objects" not in before.get("world", {}):
+            continue
+        e = t["expect"]
+        dest = place_ids(before["world"], e["dest"])
+        was = {o["objectId"]: o for o in before["world"]["objects"]}.get(e["object"])
+        if was is None or (was.get("parentReceptacles") or [None])[0] not in dest:
+            continue
+        now = {o["objectId"]: o for o in after["world"].get("objects", [])}.get(e["object"])
+        if now is None or (now.get("parentReceptacles") or [None])[0] not in dest:
+            return _result(False, f"took {e['object']} out of {e['dest']}, where an earlier turn put it")
+    return None
 
 
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
@@ -586,5 +594,3 @@ CHECKS: dict[str, Callable[..., dict[str, Any]]] = {
     "name_seen": answer_place, "fact_year": answer_year, "fact_architect": answer_fact_name, "walk_there": at_node,
     "go_back": at_node, "order_seen": order,
 }
-#: every turn keeps the orders that stood at its start (:func:`earlier_orders_kept`)
-CHECKS = {kind: _keeping_orders(check) for kind, check in CHECKS.items()}

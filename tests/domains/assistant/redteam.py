@@ -1094,7 +1094,7 @@ class ReversedInOtherWords(Changed):
         if kind in self.forms and e.get("others"):
             form, rev = self._form(f"{e['name']}|{e['others'][0]}", self.forms[kind])
             return form.format(name=e["name"], other=e["others"][0], rev=rev)
-        return (yield from super().play(kind, e))
+        return (yield from AssistantOracle.play(self, kind, e))  # (a turn with no other name: the oracle's)
 
 
 class ComparesFirmly(ComparesBoth):
@@ -1119,6 +1119,34 @@ class CancelsOrdersLater(Changed):
         n = sum(t["kind"] in ("order_grounded", "same_store", "order_seen") for t in self.task.goal["turns"])
         for k in range(1, n + 1):
             yield from cancel_order(self, f"ORD-{k:05d}")
+        return e["name"]
+
+
+class UndoesTheMoveLater(Changed):
+    """Puts the food where it was asked, then, asked what was ordered first (a later turn, no move asked), takes it
+    out again and puts it back where it lay at the move's start: the user's fridge no longer holds it (stop 38)."""
+
+    changes = ("move_grounded", "recall")
+    came_from: str | None = None
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        k = kinds(task)
+        return "move_grounded" in k and "recall" in k[k.index("move_grounded"):]
+
+    def alt_move_grounded(self, e: dict[str, Any]) -> Plan:
+        parents = self.objects()[e["object"]].get("parentReceptacles") or []
+        self.came_from = parents[0] if parents else None
+        yield from self.move_grounded(e)
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        move = turn_of(self.task, "move_grounded")["expect"]
+        if self.came_from is None:
+            self.errors.append("the food lay in nothing")
+            return e["name"]
+        yield from self.switch("embodied")
+        yield from self.fetch(move["object"])
+        yield from self.put(self.came_from)
         return e["name"]
 
 
@@ -1155,7 +1183,8 @@ SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, 
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
              HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
-             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter, ReversedInOtherWords, CancelsOrdersLater)
+             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter, ReversedInOtherWords, CancelsOrdersLater,
+             UndoesTheMoveLater)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
            ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly)

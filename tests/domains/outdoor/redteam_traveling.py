@@ -849,6 +849,8 @@ class ReversedInOtherWords(HedgeTwo):
     questions, where a denial rules a value out; stop 38: until traveling checker version 12 only "vice versa" with a
     space and "or the other way round" took a denial back)."""
 
+    min_test: ClassVar[int] = 69  # the test split's number, choice and name questions (38 + 9 + 22)
+
     @classmethod
     def applies(cls, task: Task) -> bool:
         return task.goal["kind"] in ("number", "choice", "name")
