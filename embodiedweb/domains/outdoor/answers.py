@@ -925,11 +925,17 @@ def _merged(tokens: list[str], gaps: Sequence[str], span: tuple[int, int], forei
     return None
 
 
+#: what joins a denied person to the next one of the same denied team, with no comma between ("not Ruth Bhatt and
+#: Leila Quintero", "not Ruth Bhatt & Leila Quintero"): both denied (stop 38; a name judge's rule only)
+_AND_NEXT = re.compile(r"\s*(?:\band\b|&)\s*", re.IGNORECASE)
+
+
 def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdict:
     """Every person of the fact (or of one alias) named and no other person of ``others`` (module docstring). A
     naming firmly denied (:func:`_denied`, the number and choice judges' rule: "Omar Reid (not Tariq Szabó)", "not
     Tariq Szabó but Omar Reid") names no one, and a denial reaches the people joined to it by "or" or "nor" ("not
-    Tariq Szabó or Omar Reid" names neither); the right person denied fails ("not Omar Reid"), as a hedge beside a
+    Tariq Szabó or Omar Reid" names neither) and, with no comma between, by "and" or "&" (a denied team: "Omar Reid and
+    Leila Tanaka, not Ruth Bhatt and Leila Quintero" names the first two; stop 38); the right person denied fails ("not Omar Reid"), as a hedge beside a
     denial still names two ("Omar Reid, if not Tariq Szabó"). A name written with a word of another person's name
     (:func:`_merged`: "Omar Reid Tanaka", "Yusuf Tariq Szabó") names neither and fails the answer (stop 35)."""
     words = _name_words_at(text)
@@ -957,7 +963,8 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     denied: set[Person] = set()
     before: tuple[int, bool] | None = None
     for start, end, p, merged in sorted(found, key=lambda f: (f[0], f[1], str(f[2]))):
-        carried = before is not None and before[1] and _OR_NEXT.fullmatch(folded, before[0], start) is not None
+        carried = before is not None and before[1] and (_OR_NEXT.fullmatch(folded, before[0], start) is not None
+                                                        or _AND_NEXT.fullmatch(folded, before[0], start) is not None)
         if carried or _denied(folded, start):
             denied.add(p)
             before = (end, True)

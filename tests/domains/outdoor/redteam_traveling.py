@@ -874,6 +874,28 @@ class ReadInANewTab(_Genuine):
         yield "close_tab"
 
 
+class TeamDeniesAnotherTeam(_Genuine):
+    """A two-person answer that rules out another place's pair of the same question: "A and B, not C and D", "A & B
+    (not C & D)", "not C and D but A and B" (stop 38: until traveling checker version 12 a denial reached the people
+    joined to it by "or" only, so D was a third person named: 0 of the 23 standard two-person tasks passed)."""
+
+    want: ClassVar[int] = 23  # every two-person question: 10 test, 13 train
+    min_test: ClassVar[int] = 10
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "name" and " and " in str(task.goal.get("answer"))
+
+    def answer(self) -> str:
+        v = str(self.fact()["value"])
+        mine = set(v.split(" and "))
+        pair = next(str(x["value"]) for x in _same_key(self.task)
+                    if x["kind"] == "name" and " and " in str(x["value"]) and not mine & set(str(x["value"]).split(" and ")))
+        form = _rng(self.task, "team").choice(["{v}, not {w}", "{va} & {vb} (not {wa} & {wb})", "not {w} but {v}"])
+        (va, vb), (wa, wb) = v.split(" and "), pair.split(" and ")
+        return form.format(v=v, w=pair, va=va, vb=vb, wa=wa, wb=wb)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
@@ -883,7 +905,7 @@ GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
     StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
-    NameDeniesAnother, ApproximateValue, ReadInANewTab)
+    NameDeniesAnother, ApproximateValue, ReadInANewTab, TeamDeniesAnotherTeam)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,
