@@ -67,7 +67,8 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   (a given name in full, a surname or a part of one) inside it or right beside it names neither (:func:`_merged`: the
   wiki gives no middle names): "Omar Reid Tanaka", "Yusuf Tariq Szabó", "Reid Omar Tanaka", "Yusuf Fenwick Boateng"
   fail the answer, while "Dr. Omar Reid led it" names Omar Reid. A person firmly denied is no person named, by the
-  number judge's rule (:func:`_denied`), and the denial reaches the people joined to it by "or" or "nor": "Omar Reid
+  number judge's rule (:func:`_denied`), and the denial reaches the people joined to it by "or" or "nor" (and, with
+  no comma between, by "and" or "&": a denied team, "A and B, not C and D"): "Omar Reid
   (not Tariq Szabó)", "not Tariq Szabó but Omar Reid" pass; "Omar Reid, if not Tariq Szabó", "Omar Reid or not Tariq
   Szabó" name two; "not Omar Reid" and "not Tariq Szabó or Omar Reid" deny the right one.
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one

@@ -130,7 +130,8 @@ class TravelingDomain(StreetDomain):
     #: duration word is a duration, not the fact's unit ("38 hours" passed for 38 m); a denial followed by its
     #: reversal ("Omar Reid, not Tariq Szabó, or vice versa") denies no one; 12 (stop 38): so does a reversal in other
     #: words ("or vice-versa", "or the other way", "or the converse", "or swapped", "either way"), while "not vice
-    #: versa" is no reversal
+    #: versa" is no reversal; a denial reaches the people joined to it by "and" or "&" with no comma (a denied team:
+    #: "A and B, not C and D" names A and B)
     checker_version = 12
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
