@@ -6,11 +6,14 @@ time), answering from the instructions alone, acting on the previous instruction
 food without looking (or by which foods the kitchen will not name, or the quickest recipe of the kind asked
 for), opening every result, answering "look it up" turns without the wiki, one new tab
 where two are asked for, naming every place of the kind or every architect found, moving every food, loading the
-first recipe in another tab instead of going back to its tab, cancelling the last turn's order. Genuine alternatives (must pass): other ways to the
+first recipe in another tab instead of going back to its tab, cancelling the last turn's order, undoing earlier
+work during a later turn (orders cancelled, the food taken back out), a denial taken back in other words ("or the
+other way"). Genuine alternatives (must pass): other ways to the
 same result (the search form and its result links, tabs in another order, closing the start tab, looking in the
 kitchen first, answers in a sentence, names spelled as people also write them, in the plural or singular, or
 without the middle names, "the sink" taken as the sink, another of recipes tied for the quickest, an order
-at a wrong store cancelled before ordering at the right one).
+at a wrong store cancelled before ordering at the right one, the reverse of a comparison ruled out ("not vice
+versa"), the article read before its question comes).
 """
 
 from __future__ import annotations
