@@ -9,7 +9,8 @@ the singular or the plural ("Russet Potatoes" names Russet Potato) and a person'
 the middle names ("Herbert Krapp" names Herbert J. Krapp), when that form is no other candidate's
 (:class:`Candidates`). Actions are strict too: the orders placed during the turn must be exactly the one asked
 for (an extra order, a second product or another store fails; one cancelled during the turn is no order, and
-cancelling an earlier turn's order fails), the recipe tabs opened must be exactly the ones
+cancelling an earlier turn's order, or taking out the food an earlier turn put away, fails any turn:
+:func:`earlier_work_kept`), the recipe tabs opened must be exactly the ones
 asked for, nothing but the food asked for may be put into the place it is asked into, and "go back to the tab"
 means that tab.
 """
@@ -225,8 +226,8 @@ def _cancelled_orders(before: dict[str, Any], after: dict[str, Any]) -> list[str
     """The orders that stood at the turn's start and were cancelled during it (sorted ids)."""
     from web_sites.shop.catalog import live_orders
 
-    stood = {o["order_id"] for o in live_orders(before["web"].get("shop", {}).get("orders", []))}
-    return sorted(o["order_id"] for o in after["web"].get("shop", {}).get("orders", [])
+    stood = {o["order_id"] for o in live_orders(before.get("web", {}).get("shop", {}).get("orders", []))}
+    return sorted(o["order_id"] for o in after.get("web", {}).get("shop", {}).get("orders", [])
                   if o["order_id"] in stood and o.get("status") == "cancelled")
 
 
@@ -380,10 +381,8 @@ def answer_place(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any
 def order(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], answer: str) -> dict[str, Any]:
     """Exactly one order placed during the turn and standing at its end: at the store, for the delivery asked,
     holding one unit of the product and nothing else; an order placed by mistake and cancelled during the turn
-    does not count, and cancelling an order of an earlier turn, which was not asked, fails."""
-    gone = _cancelled_orders(before, after)
-    if gone:
-        return _result(False, f"cancelled {', '.join(gone)}, an earlier order")
+    does not count (cancelling an order of an earlier turn, which was not asked, fails this turn as it fails every
+    turn: :func:`earlier_work_kept`)."""
     new = _new_orders(before, after)
     if len(new) != 1:
         return _result(False, f"{len(new)} orders placed, asked 1")
@@ -560,6 +559,33 @@ def at_node(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any], an
 
     node = after["world"].get("node")
     return _result(near(node, e["node"]), f"at {node}, asked {e['node']}")
+
+
+def earlier_work_kept(earlier: Iterable[dict[str, Any]], before: dict[str, Any], after: dict[str, Any]
+                      ) -> dict[str, Any] | None:
+    """The rule every turn keeps besides its own check (no turn asks to undo another's work): no order that stood at
+    the turn's start was cancelled during it, and the food an ``earlier`` move turn (``kind`` ``move_grounded``, its
+    ``expect``) put where it was asked, and that still rested there at the turn's start, rests there at its end. None
+    (no objection), else the failed result. Until assistant checker version 10 only an order turn checked the orders
+    and no turn the food: an order cancelled, or the food taken back out, while answering a later question ("what was
+    the first thing I asked you to order?") passed 60 of 60 episodes each (stop 38)."""
+    from embodiedweb.domains.assistant.grounding import place_ids
+
+    gone = _cancelled_orders(before, after)
+    if gone:
+        return _result(False, f"cancelled {', '.join(gone)}, an earlier order")
+    for t in earlier:
+        if t.get("kind") != "move_grounded" or "objects" not in before.get("world", {}):
+            continue
+        e = t["expect"]
+        dest = place_ids(before["world"], e["dest"])
+        was = {o["objectId"]: o for o in before["world"]["objects"]}.get(e["object"])
+        if was is None or (was.get("parentReceptacles") or [None])[0] not in dest:
+            continue
+        now = {o["objectId"]: o for o in after["world"].get("objects", [])}.get(e["object"])
+        if now is None or (now.get("parentReceptacles") or [None])[0] not in dest:
+            return _result(False, f"took {e['object']} out of {e['dest']}, where an earlier turn put it")
+    return None
 
 
 CHECKS: dict[str, Callable[..., dict[str, Any]]] = {

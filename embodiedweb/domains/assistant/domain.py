@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from embodiedweb.domains.assistant.checks import CHECKS
+from embodiedweb.domains.assistant.checks import CHECKS, earlier_work_kept
 from embodiedweb.domains.base import Domain, Episode
 from embodiedweb.tasks import Task, TaskError
 from embodiedweb.worlds.kitchen.world import KitchenWorld, teleport_problem
@@ -61,8 +61,11 @@ class AssistantDomain(Domain):
     #: beside the year it was built ("built in 1906; it opened in 1924") is no second answer; 9: on a comparison
     #: turn the other recipe named as the one compared against ("X beats Y", "X is quicker than Y", "X over Y", "X,
     #: since Y takes longer") is no second answer, unless the answer offers the reverse too ("..., or vice versa")
-    #: (stop 36)
-    checker_version = 9
+    #: (stop 36); 10 (stop 38): no turn may cancel an order that stood at its start (until 9 only an order turn
+    #: checked it: an order cancelled while answering "what did I order first?" passed) nor take out the food an
+    #: earlier turn put where it was asked, and a denial or comparison
+    #: taken back in other words ("X beats Y, or the other way", "or the converse", "either way") offers both
+    checker_version = 10
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)
@@ -111,9 +114,12 @@ class AssistantDomain(Domain):
 
     def check_turn(self, task: Task, turn: int, before: dict[str, Any], after: dict[str, Any],
                    answer: str) -> dict[str, Any]:
-        """The turn's checker (:data:`~embodiedweb.domains.assistant.checks.CHECKS`), with its category."""
+        """The turn's checker (:data:`~embodiedweb.domains.assistant.checks.CHECKS`), after the rule every turn keeps
+        (:func:`~embodiedweb.domains.assistant.checks.earlier_work_kept`: no earlier order cancelled, no food an earlier
+        turn put away taken out), with its category."""
         t = task.goal["turns"][turn]
-        r = dict(CHECKS[t["kind"]](t["expect"], before, after, answer))
+        undone = earlier_work_kept(task.goal["turns"][:turn], before, after)
+        r = dict(undone or CHECKS[t["kind"]](t["expect"], before, after, answer))
         r.update(kind=t["kind"], category=t["category"], side=t["side"])
         return r
 

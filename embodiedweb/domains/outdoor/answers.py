@@ -67,7 +67,8 @@ A fact is a record ``{"kind", "value", ...}`` (the wiki's ``world_facts`` use th
   (a given name in full, a surname or a part of one) inside it or right beside it names neither (:func:`_merged`: the
   wiki gives no middle names): "Omar Reid Tanaka", "Yusuf Tariq Szabó", "Reid Omar Tanaka", "Yusuf Fenwick Boateng"
   fail the answer, while "Dr. Omar Reid led it" names Omar Reid. A person firmly denied is no person named, by the
-  number judge's rule (:func:`_denied`), and the denial reaches the people joined to it by "or" or "nor": "Omar Reid
+  number judge's rule (:func:`_denied`), and the denial reaches the people joined to it by "or" or "nor" (and, with
+  no comma between, by "and" or "&": a denied team, "A and B, not C and D"): "Omar Reid
   (not Tariq Szabó)", "not Tariq Szabó but Omar Reid" pass; "Omar Reid, if not Tariq Szabó", "Omar Reid or not Tariq
   Szabó" name two; "not Omar Reid" and "not Tariq Szabó or Omar Reid" deny the right one.
 - ``choice`` (``choices``: the options): the answer must name exactly one option, the right one
@@ -278,9 +279,13 @@ _COMPARED = re.compile(r"(?:\bthan|\bover|\bbeats?|\bbeating|\bahead\s+of|\bcomp
 
 
 #: words after a denial or comparison that offer its reverse too ("X beats Y, or the other way round", "X, not Y, or
-#: vice versa"): what it ruled out stays offered
-_REVERSAL = re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
-                       r"|opposite|other\s+way\s+(?:round|around)))\b", re.I)
+#: vice versa"): what it ruled out stays offered. Stop 38 (traveling checker version 12, assistant 10): "vice-versa"
+#: with a hyphen, "or the other way" (about), "or the converse", "or reversed" / "swapped" / "switched" / "flipped",
+#: "either way" offer the reverse too (they passed 50 of 60 traveling and 60 of 60 assistant episodes); "not vice
+#: versa" ("X beats Y, not vice versa") keeps the choice firm
+_REVERSAL = re.compile(r"(?<!\bnot\s)\b(?:vice[\s\-\u2010\u2011\u2013]*versa|conversely|either\s+way|or\s+(?:maybe\s+"
+                       r"|perhaps\s+|possibly\s+)?(?:it(?:\s+is|\s*['’]?\s*s|\s+was)\s+)?(?:the\s+)?(?:reverse|opposite|converse"
+                       r"|other\s+way(?:\s+(?:round|around|about))?|reversed|swapped|switched|flipped|inverted))\b", re.I)
 
 
 def _ruled_out(text: str, start: int, cue: re.Pattern[str]) -> bool:
@@ -921,11 +926,17 @@ def _merged(tokens: list[str], gaps: Sequence[str], span: tuple[int, int], forei
     return None
 
 
+#: what joins a denied person to the next one of the same denied team, with no comma between ("not Ruth Bhatt and
+#: Leila Quintero", "not Ruth Bhatt & Leila Quintero"): both denied (stop 38; a name judge's rule only)
+_AND_NEXT = re.compile(r"\s*(?:\band\b|&)\s*", re.IGNORECASE)
+
+
 def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdict:
     """Every person of the fact (or of one alias) named and no other person of ``others`` (module docstring). A
     naming firmly denied (:func:`_denied`, the number and choice judges' rule: "Omar Reid (not Tariq Szabó)", "not
     Tariq Szabó but Omar Reid") names no one, and a denial reaches the people joined to it by "or" or "nor" ("not
-    Tariq Szabó or Omar Reid" names neither); the right person denied fails ("not Omar Reid"), as a hedge beside a
+    Tariq Szabó or Omar Reid" names neither) and, with no comma between, by "and" or "&" (a denied team: "Omar Reid and
+    Leila Tanaka, not Ruth Bhatt and Leila Quintero" names the first two; stop 38); the right person denied fails ("not Omar Reid"), as a hedge beside a
     denial still names two ("Omar Reid, if not Tariq Szabó"). A name written with a word of another person's name
     (:func:`_merged`: "Omar Reid Tanaka", "Yusuf Tariq Szabó") names neither and fails the answer (stop 35)."""
     words = _name_words_at(text)
@@ -953,7 +964,8 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     denied: set[Person] = set()
     before: tuple[int, bool] | None = None
     for start, end, p, merged in sorted(found, key=lambda f: (f[0], f[1], str(f[2]))):
-        carried = before is not None and before[1] and _OR_NEXT.fullmatch(folded, before[0], start) is not None
+        carried = before is not None and before[1] and (_OR_NEXT.fullmatch(folded, before[0], start) is not None
+                                                        or _AND_NEXT.fullmatch(folded, before[0], start) is not None)
         if carried or _denied(folded, start):
             denied.add(p)
             before = (end, True)

@@ -128,8 +128,11 @@ class TravelingDomain(StreetDomain):
     #: fails); 11 (stop 36): a word that is never a given name ("but", "maybe", "definitely", :data:`NOT_NAMES`) is
     #: no initial ("not Ruth Bhatt, but Thorne" named Søren B. Thorne by the surname alone), and a number with a
     #: duration word is a duration, not the fact's unit ("38 hours" passed for 38 m); a denial followed by its
-    #: reversal ("Omar Reid, not Tariq Szabó, or vice versa") denies no one
-    checker_version = 11
+    #: reversal ("Omar Reid, not Tariq Szabó, or vice versa") denies no one; 12 (stop 38): so does a reversal in other
+    #: words ("or vice-versa", "or the other way", "or the converse", "or swapped", "either way"), while "not vice
+    #: versa" is no reversal; a denial reaches the people joined to it by "and" or "&" with no comma (a denied team:
+    #: "A and B, not C and D" names A and B)
+    checker_version = 12
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

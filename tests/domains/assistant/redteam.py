@@ -6,11 +6,14 @@ time), answering from the instructions alone, acting on the previous instruction
 food without looking (or by which foods the kitchen will not name, or the quickest recipe of the kind asked
 for), opening every result, answering "look it up" turns without the wiki, one new tab
 where two are asked for, naming every place of the kind or every architect found, moving every food, loading the
-first recipe in another tab instead of going back to its tab, cancelling the last turn's order. Genuine alternatives (must pass): other ways to the
+first recipe in another tab instead of going back to its tab, cancelling the last turn's order, undoing earlier
+work during a later turn (orders cancelled, the food taken back out), a denial taken back in other words ("or the
+other way"). Genuine alternatives (must pass): other ways to the
 same result (the search form and its result links, tabs in another order, closing the start tab, looking in the
 kitchen first, answers in a sentence, names spelled as people also write them, in the plural or singular, or
 without the middle names, "the sink" taken as the sink, another of recipes tied for the quickest, an order
-at a wrong store cancelled before ordering at the right one).
+at a wrong store cancelled before ordering at the right one, the reverse of a comparison ruled out ("not vice
+versa"), the article read before its question comes).
 """
 
 from __future__ import annotations
@@ -1057,12 +1060,134 @@ class ArchitectWithoutMiddleName(Changed):
         return without_middle_names(e["name"])
 
 
+# ------------------------------------------------------------------------------ stop 38: a fresh review
+#: words after a denial or a comparison that offer its reverse too, as people write them besides "or vice versa"
+#: and "or the other way round" (stop 36's :class:`ComparesBothWays`)
+REVERSALS = ("or the other way", "or the other way about", "or the converse", "or reversed", "or swapped",
+             "either way")
+
+
+class ReversedInOtherWords(Changed):
+    """Rules the other name (year) out, then takes it back with a reversal in other words: "X beats Y, or the other
+    way", "X over Y, or the converse", "X, not Y, either way" (the comparison, the first product ordered, the place
+    in sight), "1904, not 1905, or swapped" (a year). A reversal offers both: stop 36 read "or vice versa" and "or the
+    other way round" only (stop 38)."""
+
+    changes = ("compare", "recall", "name_seen", "fact_year")
+    forms = {"compare": ("{name} beats {other}, {rev}", "{name} over {other}, {rev}", "{name}, not {other}, {rev}"),
+             "recall": ("{name}, not {other}, {rev}",), "name_seen": ("{name}, not {other}, {rev}",
+                                                                     "{name} rather than {other}, {rev}")}
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "fact_year" or t["kind"] in cls.changes and t["expect"].get("others")
+                   for t in task.goal["turns"])
+
+    def _form(self, key: str, choices: tuple[str, ...]) -> tuple[str, str]:
+        import zlib
+
+        k = zlib.crc32(key.encode())
+        return choices[k % len(choices)], REVERSALS[(k // 7) % len(REVERSALS)]
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        if kind == "fact_year":
+            yield from self.fact_year(e)
+            _f, rev = self._form(e["place"], ("",))
+            return f"{e['year']}, not {int(e['year']) + 1}, {rev}"
+        if kind in self.forms and e.get("others"):
+            form, rev = self._form(f"{e['name']}|{e['others'][0]}", self.forms[kind])
+            return form.format(name=e["name"], other=e["others"][0], rev=rev)
+        return (yield from AssistantOracle.play(self, kind, e))  # (a turn with no other name: the oracle's)
+
+
+class ComparesFirmly(ComparesBoth):
+    """Names both recipes with the relation said and its reverse firmly ruled out: "X beats Y, not vice versa", "X
+    takes less time to make than Y, and not the other way round", "X over Y, not the reverse" (stop 38: until
+    assistant checker version 10 "vice versa" after a "not" read as the reverse offered, and the first form failed)."""
+
+    kind = "genuine"
+    forms = ("{name} beats {other}, not vice versa", "{name} {rel} than {other}, and not the other way round",
+             "{name} over {other}, not the reverse")
+
+
+class CancelsOrdersLater(Changed):
+    """Places the orders asked for, then, asked what was ordered first (a later turn, no order asked), cancels every
+    order it placed on the shop's order pages and answers: the user is left with none of them (until assistant checker
+    version 10 only an order turn checked that earlier orders still stood; stop 38)."""
+
+    changes = ("recall",)
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        yield from self.switch("web")
+        n = sum(t["kind"] in ("order_grounded", "same_store", "order_seen") for t in self.task.goal["turns"])
+        for k in range(1, n + 1):
+            yield from cancel_order(self, f"ORD-{k:05d}")
+        return e["name"]
+
+
+class UndoesTheMoveLater(Changed):
+    """Puts the food where it was asked, then, asked what was ordered first (a later turn, no move asked), takes it
+    out again and puts it back where it lay at the move's start: the user's fridge no longer holds it (stop 38)."""
+
+    changes = ("move_grounded", "recall")
+    came_from: str | None = None
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        k = kinds(task)
+        return "move_grounded" in k and "recall" in k[k.index("move_grounded"):]
+
+    def alt_move_grounded(self, e: dict[str, Any]) -> Plan:
+        parents = self.objects()[e["object"]].get("parentReceptacles") or []
+        self.came_from = parents[0] if parents else None
+        yield from self.move_grounded(e)
+
+    def alt_recall(self, e: dict[str, Any]) -> Plan:
+        move = turn_of(self.task, "move_grounded")["expect"]
+        if self.came_from is None:
+            self.errors.append("the food lay in nothing")
+            return e["name"]
+        yield from self.switch("embodied")
+        yield from self.fetch(move["object"])
+        yield from self.put(self.came_from)
+        return e["name"]
+
+
+class ReadsTheArticleEarly(Changed):
+    """Opens the wiki article of the place it names in sight at once (before being asked to look anything up), then
+    answers the "look it up" turn from that reading without opening the article again: the fact was read this
+    episode, before its question came (stop 38)."""
+
+    kind = "genuine"
+    changes = ("name_seen", "fact_year", "fact_architect")
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        k = kinds(task)
+        return "name_seen" in k and ("fact_year" in k or "fact_architect" in k)
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        place = next(t["expect"]["place"] for t in self.task.goal["turns"] if t["kind"] in ("fact_year", "fact_architect"))
+        yield from self.switch("web")
+        yield f"goto [/wiki/article/{place}]"
+        return e["name"]
+
+    def alt_fact_year(self, e: dict[str, Any]) -> Plan:
+        return str(e["year"])
+        yield
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        return e["name"]
+        yield
+
+
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
              HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
-             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter)
+             SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter, ReversedInOtherWords, CancelsOrdersLater,
+             UndoesTheMoveLater)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
-           ComparesBoth, YearInWords)
+           ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly)

@@ -96,3 +96,37 @@ def test_a_third_recipe_of_the_site_is_still_a_second_answer() -> None:
     r = _judge("compare", COMPARE, "{x}: it beats {y}, or Bowery Breakfast Plate")
     assert r == {"ok": False, "why": "answer also names ['Bowery Breakfast Plate']"}
     assert _judge("compare", COMPARE, "{x} is quicker than {y} and Bowery Breakfast Plate")["ok"] is False
+
+
+# ------------------------------------------------------------------------------ stop 38: reversals in other words
+#: a comparison or denial taken back in other words than "or vice versa" / "or the other way round": both offered
+REVERSED = ["{x} beats {y}, or the other way", "{x} over {y}, or the converse", "{x}, not {y}, either way",
+            "{x} is quicker than {y}, or swapped", "{x} beats {y}, or vice-versa", "{x} over {y}, or it's reversed",
+            "{x} beats {y}, or the other way about"]
+#: the reverse firmly ruled out: one offered
+FIRM = ["{x} beats {y}, not vice versa", "{x} is quicker than {y}, and not the other way round",
+        "{x} over {y}, not the reverse"]
+
+
+@pytest.mark.parametrize("form", REVERSED)
+def test_a_reversal_in_other_words_offers_both(form: str) -> None:
+    """Until assistant checker version 10 (traveling 12) each passed: 60 of 60 episodes of ``ReversedInOtherWords``."""
+    r = _judge("compare", COMPARE, form)
+    assert not r["ok"] and "Bowery Bistro Plate" in r["why"], r
+    assert not _judge("recall", RECALL, form.replace("beats", ", not").replace("over", ", not"))["ok"]
+
+
+@pytest.mark.parametrize("form", FIRM)
+def test_the_reverse_ruled_out_is_no_reversal(form: str) -> None:
+    """"X beats Y, not vice versa" failed until assistant checker version 10 (35 of 60 ``ComparesFirmly`` episodes)."""
+    assert _judge("compare", COMPARE, form) == {"ok": True, "why": ""}
+
+
+def test_the_reversal_rule_broken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge reads reversals by ``answers._REVERSAL``: with stop 36's pattern back, the new forms pass."""
+    assert not _judge("compare", COMPARE, "{x} beats {y}, or the other way")["ok"]
+    old = answers.re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
+                             r"|opposite|other\s+way\s+(?:round|around)))\b", answers.re.I)
+    monkeypatch.setattr(answers, "_REVERSAL", old)
+    assert _judge("compare", COMPARE, "{x} beats {y}, or the other way")["ok"]
+    assert not _judge("compare", COMPARE, "{x} beats {y}, not vice versa")["ok"]

@@ -348,7 +348,46 @@ def test_an_order_turn_counts_the_orders_that_stand_at_its_end():
     assert ok([earlier], [earlier, order("ORD-00002", store="soho", status="cancelled"), order("ORD-00003")])
     assert not ok([earlier], [earlier, order("ORD-00002", store="soho"), order("ORD-00003")])  # the slip stands
     assert not ok([earlier], [earlier, order("ORD-00002", status="cancelled")])
-    assert not ok([earlier], [{**earlier, "status": "cancelled"}, order("ORD-00002")])
+    # cancelling the earlier order fails this turn as it fails every turn (``checks.earlier_work_kept``, stop 38)
+    from embodiedweb.domains.assistant.checks import earlier_work_kept
+
+    b, a = {"web": {"shop": {"orders": [earlier]}}}, {"web": {"shop": {"orders": [{**earlier, "status": "cancelled"}]}}}
+    assert earlier_work_kept([], b, a) == {"ok": False, "why": "cancelled ORD-00001, an earlier order"}
+
+
+def test_no_turn_may_undo_an_earlier_turns_work(monkeypatch):
+    """Every turn keeps what earlier turns did (assistant checker version 10, stop 38): an order that stood at the
+    turn's start cancelled, or the food an earlier turn put away taken out again, while answering "what was the first
+    thing I asked you to order?" fails that turn, a right answer or not (``CancelsOrdersLater`` and
+    ``UndoesTheMoveLater`` passed 60 of 60 episodes each before); an order placed and cancelled within the turn, and
+    food the earlier move never put there, are no concern of this rule. Broken once (the rule left out of
+    ``check_turn``), the turns pass."""
+    from types import SimpleNamespace
+
+    from embodiedweb.domains.assistant import domain as dom
+
+    placed = {"order_id": "ORD-00001", "store_id": "chelsea", "delivery": "pickup", "status": "placed",
+              "items": [{"product_id": "p1", "qty": 1}]}
+    gone = {**placed, "status": "cancelled"}
+    later = {**placed, "order_id": "ORD-00002", "status": "cancelled"}
+    move = {"kind": "move_grounded", "text": "t", "category": "grounding", "side": "embodied",
+            "expect": {"object": "Apple|1", "dest": "Fridge|1", "food": "Apple"}}
+    recall = {"kind": "recall", "text": "t", "category": "reference", "side": "answer",
+              "expect": {"name": "Russet Potato", "others": ["Whole Milk"]}}
+    task = SimpleNamespace(goal={"turns": [move, recall]})
+
+    def turn(orders_before, orders_after, apple_before="Fridge|1", apple_after="Fridge|1"):
+        b = {"web": {"shop": {"orders": orders_before}}, "world": _world(*_KITCHEN, ("Apple|1", apple_before))}
+        a = {"web": {"shop": {"orders": orders_after}}, "world": _world(*_KITCHEN, ("Apple|1", apple_after))}
+        return dom.AssistantDomain().check_turn(task, 1, b, a, "Russet Potato")
+
+    assert turn([placed], [placed])["ok"]
+    assert turn([placed], [placed, later])["ok"]  # (no order of the turn's start was touched)
+    assert turn([placed], [gone])["why"] == "cancelled ORD-00001, an earlier order"
+    assert turn([], [], apple_after="CounterTop|1")["why"] == "took Apple|1 out of Fridge|1, where an earlier turn put it"
+    assert turn([], [], apple_before="CounterTop|1", apple_after="CounterTop|1")["ok"]  # the move never put it there
+    monkeypatch.setattr(dom, "earlier_work_kept", lambda earlier, before, after: None)
+    assert turn([placed], [gone])["ok"] and turn([], [], apple_after="CounterTop|1")["ok"]
 
 
 def test_product_names_count_in_the_singular_and_plural():

@@ -13,6 +13,7 @@ shortcut-rate table.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
@@ -421,9 +422,25 @@ class DirectionsOneNodeEarlyFromStart(DirectionsOneNodeEarly):
     from_start = True
 
 
+class ReversedDirections(NavAgent):
+    """Asks the map for the way back: from the destination to where it stands (the same streets, the other way), then
+    walks to the destination. The directions lead to the walker, not to the place (stop 38)."""
+
+    breaks = ("web",)
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.to_web()
+        yield "goto [/map/directions?" + urlencode({"from": g["dest_name"], "to": self.here()}) + "]"
+        if self.map_end_node() is None:
+            self.errors.append("the map found no way back")
+        yield from self.walk_route_to(g["dest_node"])
+        yield "stop"
+
+
 NAV_SHORTCUTS = (WalkWithoutWeb, DirectionsElsewhere, StopShort, StopAtNeighbouringPlace, NeverStops,
                  StopJustOutsideRadius, DirectionsAfterArrival, DirectionsFromFarAway, DirectionsOneNodeEarly,
-                 DirectionsOneNodeEarlyFromStart, WalkBackThenAsk)
+                 DirectionsOneNodeEarlyFromStart, WalkBackThenAsk, ReversedDirections)
 class TwoLegs(NavAgent):
     """Gets directions to a place about halfway, walks them, then asks from there to the destination."""
 
@@ -533,8 +550,95 @@ class AskAtBlockEnd(AskFromMidBlock):
     where = "end"
 
 
+def around(task: Task) -> list[str] | None:
+    """:func:`around_from` the task's start to its destination."""
+    return around_from(task.embodied["start"], task.goal["dest_node"])
+
+
+@lru_cache(maxsize=512)
+def around_from(start: str, goal: str) -> list[str] | None:
+    """A walk from the start to the destination that reaches it from another side than the map's route: it keeps out
+    of the goal radius until a neighbour of the radius other than the one the route enters from, then steps in
+    (None: the destination has no other way in)."""
+    import heapq
+
+    c = city()
+    inside = c.within_walk(goal, GOAL_RADIUS_M) | {goal}
+    route = c.route(start, goal)
+    entry = next((k for k, n in enumerate(route) if n in inside), None)
+    if not entry:
+        return None
+    came = route[entry - 1]
+    # shortest walk outside the radius to every node (Dijkstra over the city's street graph)
+    dist, prev, heap = {start: 0.0}, {}, [(0.0, start)]
+    while heap:
+        d, n = heapq.heappop(heap)
+        if d > dist.get(n, 1e18):
+            continue
+        for nb, _h, length, _s in c.neighbors(n):
+            if nb in inside:
+                continue
+            if d + length < dist.get(nb, 1e18):
+                dist[nb], prev[nb] = d + length, n
+                heapq.heappush(heap, (d + length, nb))
+    doors = sorted((dist[n], n, m) for m in inside for n, *_ in c.neighbors(m)
+                   if n not in inside and n != came and n in dist and dist[n] < 3 * c.shortest_length(start, goal) + 400)
+    if not doors:
+        return None
+    _d, door, step_in = doors[0]
+    path = [door]
+    while path[-1] != start:
+        path.append(prev[path[-1]])
+    return [*reversed(path), *c.route(step_in, goal)]
+
+
+class FromTheOtherSide(NavAgent):
+    """Asks the map, then comes at the destination from another side than the map's route: around the block, into
+    the goal radius through another of its streets, and stops at the destination (stop 38)."""
+
+    kind = "genuine"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return around(task) is not None
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.ask_directions(g["dest_name"])
+        yield from self.walk_path(around(self.task) or [])
+        yield "stop"
+
+
+class PassesAndComesBack(NavAgent):
+    """Asks the map, walks to the destination, walks on past it until it is out of the goal radius (two nodes past
+    the rim) and comes back to stop there: a walker who missed the door and turned round (stop 38)."""
+
+    kind = "genuine"
+
+    def plan(self) -> Plan:
+        g = self.task.goal
+        yield from self.ask_directions(g["dest_name"])
+        yield from self.walk_route_to(g["dest_node"])
+        came = city().route(self.task.embodied["start"], g["dest_node"])
+        prev = came[-2] if len(came) > 1 else None
+        out: list[str] = []
+        while len(out) < 8:
+            here = out[-1] if out else g["dest_node"]
+            back = out[-2] if len(out) > 1 else prev
+            nbs = sorted(nb for nb, *_ in city().neighbors(here) if nb != back and nb not in out)
+            if not nbs:
+                break
+            out.append(nbs[0])
+            if sum(not near(n, g["dest_node"]) for n in out) >= 2:
+                break
+        yield from self.walk_path([g["dest_node"], *out])
+        yield from self.walk_route_to(g["dest_node"])
+        yield "stop"
+
+
 NAV_GENUINE = (AddressFollower, FullPostalAddress, DetourFirst, LongerRoute, StopOneNodeEarly, PlacePageDirections,
-               TwoLegs, OvershootAroundTheCorner, AskFromMidBlock, AskAtBlockEnd)
+               TwoLegs, OvershootAroundTheCorner, AskFromMidBlock, AskAtBlockEnd, FromTheOtherSide,
+               PassesAndComesBack)
 
 
 # ------------------------------------------------------------------------------------------ shopping

@@ -836,16 +836,76 @@ class ApproximateValue(_NumberTasks):
         return ("about {}", "roughly {}", "{} or so", "around {}")[_rng(self.task, "about").randrange(4)].format(v + u)
 
 
+# ------------------------------------------------------------------------------ stop 38: a fresh review
+#: words after a denial that offer its reverse too, as people write them besides "or vice versa" and "or the other way
+#: round" (the forms stop 36's reversal rule read)
+REVERSALS = ("or vice-versa", "or the other way", "or the other way about", "or the converse", "or reversed",
+             "or swapped", "either way")
+
+
+class ReversedInOtherWords(HedgeTwo):
+    """The right value with a near miss denied and the denial taken back in other words: "V, not W, or vice-versa",
+    "V, not W, or the other way", "V (not W), or the converse", "V, not W, either way" (number, choice and name
+    questions, where a denial rules a value out; stop 38: until traveling checker version 12 only "vice versa" with a
+    space and "or the other way round" took a denial back)."""
+
+    min_test: ClassVar[int] = 69  # the test split's number, choice and name questions (38 + 9 + 22)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] in ("number", "choice", "name")
+
+    def join(self, a: str, b: str) -> str:
+        rng = _rng(self.task, "reversal")
+        v = str(self.fact()["value"])
+        right, wrong = (a, b) if a == v else (b, a)
+        return f"{right}, not {wrong}, {rng.choice(REVERSALS)}"
+
+
+class ReadInANewTab(_Genuine):
+    """Reads the article in a new tab, closes that tab again (the browser is back on the page it was on), walks and
+    answers: the read counts wherever the tab was (stop 38)."""
+
+    def read(self) -> Plan:
+        if self.obs["active"] != "web":
+            yield "switch_environment [look the landmark up]"
+        yield "new_tab"
+        yield f"goto [/wiki/article/{self.task.goal['slug']}]"
+        yield "close_tab"
+
+
+class TeamDeniesAnotherTeam(_Genuine):
+    """A two-person answer that rules out another place's pair of the same question: "A and B, not C and D", "A & B
+    (not C & D)", "not C and D but A and B" (stop 38: until traveling checker version 12 a denial reached the people
+    joined to it by "or" only, so D was a third person named: 0 of the 23 standard two-person tasks passed)."""
+
+    want: ClassVar[int] = 23  # every two-person question: 10 test, 13 train
+    min_test: ClassVar[int] = 10
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] == "name" and " and " in str(task.goal.get("answer"))
+
+    def answer(self) -> str:
+        v = str(self.fact()["value"])
+        mine = set(v.split(" and "))
+        pair = next(str(x["value"]) for x in _same_key(self.task)
+                    if x["kind"] == "name" and " and " in str(x["value"]) and not mine & set(str(x["value"]).split(" and ")))
+        form = _rng(self.task, "team").choice(["{v}, not {w}", "{va} & {vb} (not {wa} & {wb})", "not {w} but {v}"])
+        (va, vb), (wa, wb) = v.split(" and "), pair.split(" and ")
+        return form.format(v=v, w=pair, va=va, vb=vb, wa=wa, wb=wb)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
     HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial, SurnameAfterAWord,
-    DurationForTheNumber, ValueInAList)
+    DurationForTheNumber, ValueInAList, ReversedInOtherWords)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
     StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
-    NameDeniesAnother, ApproximateValue)
+    NameDeniesAnother, ApproximateValue, ReadInANewTab, TeamDeniesAnotherTeam)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

@@ -152,6 +152,12 @@ STYLES = ["Art Deco", "Beaux-Arts", "Gothic Revival", "Georgian", "Georgian Revi
     ("beaver, not sure, maybe otter", no("names 2 options (beaver, otter); give one")),
     ("beaver, I think not otter", no("names 2 options (beaver, otter); give one")),
     ("beaver, not otter, or otter", no("names 2 options (beaver, otter); give one")),
+    ("beaver, not otter, or vice-versa", no("names 2 options (beaver, otter); give one")),  # stop 38: reversals
+    ("a beaver, not an otter, or the other way", no("names 2 options (beaver, otter); give one")),
+    ("a beaver (not an otter), or the converse", no("names 2 options (beaver, otter); give one")),
+    ("a beaver, not an otter, either way", no("names 2 options (beaver, otter); give one")),
+    ("a beaver, not an otter, or maybe it's reversed", no("names 2 options (beaver, otter); give one")),
+    ("a beaver, not an otter, and not vice versa", OK),
     ("not otter", no("the answer only denies options: give one")),
     ("not a beaver", no("the answer denies beaver")),  # passed every choice task until stop 34
     ("an otter, not a beaver", no("the answer denies beaver")),
@@ -177,6 +183,20 @@ def test_numbers_and_choices_share_the_denial_rule(monkeypatch):
     assert judge("38 m, not 43 m", N("38", "m")) == no("43 is not 38 m")
     assert judge("a beaver, not an otter", C("beaver", ANIMALS)) == no("names 2 options (beaver, otter); give one")
     assert judge("not a beaver", C("beaver", ANIMALS)) == OK
+
+
+def test_a_reversal_in_other_words_takes_the_denial_back(monkeypatch):
+    """Stop 38 (traveling checker version 12): "or vice-versa", "or the other way", "or the converse", "either way"
+    take a denial back as "or vice versa" did (``ReversedInOtherWords`` passed 50 of 60 episodes before); broken once
+    with stop 36's pattern back."""
+    for answer, fact in [("38 m, not 43 m, or the other way", N("38", "m")),
+                         ("a beaver, not an otter, or vice-versa", C("beaver", ANIMALS))]:
+        assert not judge(answer, fact).ok
+    old = answers.re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
+                             r"|opposite|other\s+way\s+(?:round|around)))\b", answers.re.I)
+    monkeypatch.setattr(answers, "_REVERSAL", old)
+    assert judge("38 m, not 43 m, or the other way", N("38", "m")) == OK
+    assert judge("a beaver, not an otter, or vice-versa", C("beaver", ANIMALS)) == OK
 
 
 # ---------------------------------------------------------------------------------------------- every task

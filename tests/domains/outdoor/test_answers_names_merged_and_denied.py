@@ -135,6 +135,16 @@ def test_no_name_of_the_wiki_is_another_reversed():
     ("Omar Reid, not Tariq Szabó but Leila Tanaka", no("also names Leila Tanaka")),
     ("Omar Reid, not Tariq Szabó, or vice versa", no("also names Tariq Szabó")),  # stop 36: a reversal offers both
     ("Omar Reid rather than Tariq Szabó, or the other way round", no("also names Tariq Szabó")),
+    ("Omar Reid, not Tariq Szabó, or vice-versa", no("also names Tariq Szabó")),  # stop 38: in other words too
+    ("Omar Reid, not Tariq Szabó, or the other way", no("also names Tariq Szabó")),
+    ("Omar Reid (not Tariq Szabó), or the converse", no("also names Tariq Szabó")),
+    ("Omar Reid, not Tariq Szabó, either way", no("also names Tariq Szabó")),
+    ("Omar Reid rather than Tariq Szabó, or swapped", no("also names Tariq Szabó")),
+    ("Omar Reid, not Tariq Szabó, and not vice versa", OK),  # the reverse ruled out too
+    ("Omar Reid, not Tariq Szabó and Leila Tanaka", OK),  # stop 38: a denied team, no comma between
+    ("Omar Reid (not Tariq Szabó & Leila Tanaka)", OK),
+    ("Omar Reid, not Tariq Szabó, and Leila Tanaka", no("also names Leila Tanaka")),  # after a comma: named
+    ("not Tariq Szabó and Omar Reid", no("the answer denies Omar Reid")),  # the right one in the denied team
     ("not Omar Reid", no("the answer denies Omar Reid")),  # passed every name task until stop 35
     ("Tariq Szabó (not Omar Reid)", no("the answer denies Omar Reid")),
     ("not Tariq Szabó or Omar Reid", no("the answer denies Omar Reid")),  # neither
@@ -155,6 +165,8 @@ def test_the_denial_rules_broken(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(answers, "_OR_NEXT", answers.re.compile(r"(?!)"))
     assert judge("not Tariq Szabó or Omar Reid", REID, others=WIKI) == OK
+    monkeypatch.setattr(answers, "_AND_NEXT", answers.re.compile(r"(?!)"))  # stop 38: a denied team
+    assert judge("Omar Reid, not Tariq Szabó and Leila Tanaka", REID, others=WIKI) == no("also names Leila Tanaka")
 
 
 # ---------------------------------------------------------------------------------------------- every task
