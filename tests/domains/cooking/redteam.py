@@ -297,7 +297,7 @@ class HedgeTwoDishes(_Hedge):
 class HeatBothWays(RedTeamAgent):
     """Where the two versions differ only in how a component is heated, heats it both ways."""
 
-    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+    METHOD: ClassVar[dict[str, str]] = {"StoveBurner:Pan": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
                                         "Toaster": "toaster"}
 
     @classmethod
