@@ -855,7 +855,7 @@ class AllSlicesOnTheDish(RedTeamAgent):
         if not otype.endswith("Sliced"):
             return
         cond = next(c for c in final_of(self.recipe) if c["type"] == otype)
-        how = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+        how = {"StoveBurner:Pan": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
                "Toaster": "toaster"}.get(cond.get("heated_by") or "")
         while True:
             rest = [o["objectId"] for o in sorted(self.objects().values(), key=lambda o: o["objectId"])
