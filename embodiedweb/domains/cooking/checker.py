@@ -26,7 +26,7 @@ in its receptacle).
 **embodied** — the dish is this recipe, and only this recipe:
 - one dish of the recipe's type holds a component for every final condition: the right type, the
   cooked/raw state, and heated by the appliance the recipe names (a pan's apple is not a microwaved
-  one; a pot on the same burner is the same heat; warming the whole dish later adds a heat source); a
+  one, nor a frying pan's a saucepan's, either way round; warming the whole dish later adds a heat source); a
   component served raw was never heated (a microwaved lettuce slice is not raw lettuce, though lettuce never
   counts as cooked);
 - that dish holds nothing the recipe does not put on it, and one piece of each component (hedging with both
@@ -50,21 +50,29 @@ from web_sites.shop import catalog as shop_catalog
 HEAT_SOURCE = {"pan": "StoveBurner", "pot": "StoveBurner", "microwave": "Microwave", "toaster": "Toaster"}
 
 
-#: the event of food heated on a burner in a pot (:mod:`~embodiedweb.worlds.kitchen.sim`): a "boil" step's heat
-BOILED = "StoveBurner:Pot"
+#: the event of food heated on a burner in the vessel a cook step names (:mod:`~embodiedweb.worlds.kitchen.sim`):
+#: "... in the saucepan" is the pot's heat, "... in the frying pan" the pan's
+VESSEL_HEAT = {"pot": "StoveBurner:Pot", "pan": "StoveBurner:Pan"}
 
 
 def final_of(recipe: dict[str, Any]) -> list[dict[str, Any]]:
-    """The recipe's final conditions, each component a step boils ("... in the saucepan": cook ``how`` ``pot``)
-    heated by :data:`BOILED`, not only by a burner (a whole egg fried in the dry frying pan is not boiled; until
-    checker version 6 it passed, 322 of 322 standard episodes); a pot where the recipe names a frying pan still
-    counts (its condition names the burner)."""
-    boiled = {t for step in recipe["steps"] for op in step["ops"] if op["op"] == "cook" and op.get("how") == "pot"
-              for t in (op["obj"], sliced_type(op["obj"]))}
-    if not boiled:
+    """The recipe's final conditions, each component a step cooks in a named vessel ("... in the saucepan": cook
+    ``how`` ``pot``; "... in the frying pan": ``pan``) heated on a burner in that kind of vessel, not only by a
+    burner: a step that names its vessel is done only with that kind, as one naming the microwave or the toaster
+    (a whole egg fried in the dry frying pan is not boiled: until checker version 6 it passed, 322 of 322
+    standard episodes; an egg "fried in the frying pan" cooked in the saucepan is not fried: until checker
+    version 8 it passed, ``WrongVesselNamed``). Every cook step of the recipes names its vessel or appliance."""
+    vessel: dict[str, str] = {}
+    for step in recipe["steps"]:
+        for op in step["ops"]:
+            if op["op"] == "cook" and op.get("how") in VESSEL_HEAT:
+                vessel[op["obj"]] = VESSEL_HEAT[op["how"]]
+    for t, src in list(vessel.items()):
+        vessel.setdefault(sliced_type(t), src)
+    if not vessel:
         return list(recipe["final"])
-    return [{**c, "heated_by": BOILED} if c["type"] in boiled and c.get("heated_by") == "StoveBurner" else c
-            for c in recipe["final"]]
+    return [{**c, "heated_by": vessel[c["type"]]} if c["type"] in vessel and c.get("heated_by") == "StoveBurner"
+            else c for c in recipe["final"]]
 
 
 def sliced_type(object_type: str) -> str:

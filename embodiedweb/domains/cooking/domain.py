@@ -71,7 +71,9 @@ class CookingDomain(Domain):
     #:    "boil ... in the saucepan" step wants the pot (a whole egg fried in the dry frying pan passed)
     #: 7: a component served raw was never heated (a raw lettuce slice microwaved on the finished dish passed:
     #:    lettuce never counts as cooked)
-    checker_version = 7
+    #: 8: a "... in the frying pan" step wants the pan, as a "... in the saucepan" one wants the pot (an egg fried
+    #:    in the saucepan passed)
+    checker_version = 8
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

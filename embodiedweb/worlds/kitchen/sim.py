@@ -561,10 +561,11 @@ class KitchenSim:
                     continue
                 for d in self.descendants(o):
                     self._heat(d, appliance=t)
-                    if t == "StoveBurner" and self._on_burner(d, o).object_type == "Pot":
-                        # boiled: a recipe's saucepan is not its frying pan (a pot counts for a pan, not the
-                        # other way round: the cooking checker reads this event for a "boil ... in the saucepan")
-                        self._mark(d, "heated:StoveBurner:Pot")
+                    vessel = self._on_burner(d, o).object_type if t == "StoveBurner" else None
+                    if vessel in ("Pot", "Pan"):
+                        # the vessel it stood in on the burner: a recipe's saucepan is not its frying pan, nor the
+                        # other way round (the cooking checker reads these events for a step that names either)
+                        self._mark(d, f"heated:StoveBurner:{vessel}")
             elif t == "Faucet" and o.state["isToggled"] and o.controls:
                 basin = self.get(o.controls)
                 if basin is not None:

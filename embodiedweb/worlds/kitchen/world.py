@@ -70,7 +70,8 @@ NAV_ACTIONS = tuple(s.name for s in ACTION_SPECS if not s.args)
 #: the time stamped on what a task prepares before the episode (the env's first step is 1)
 SETUP_TIME = -1
 #: what ``add[].prepare`` may list, in order: cut the food, then heat it (or its pieces) as an appliance would
-PREPARE_STEPS = ("slice", "heat:StoveBurner", "heat:StoveBurner:Pot", "heat:Microwave", "heat:Toaster")
+PREPARE_STEPS = ("slice", "heat:StoveBurner", "heat:StoveBurner:Pot", "heat:StoveBurner:Pan", "heat:Microwave",
+                 "heat:Toaster")
 
 
 def prepare(sim: KitchenSim, object_id: str, steps: list[str]) -> list[str]:
@@ -83,7 +84,7 @@ def prepare(sim: KitchenSim, object_id: str, steps: list[str]) -> list[str]:
             _, appliance, *vessel = step.split(":")
             for oid in ids:
                 sim._heat(sim.objects[oid], appliance)
-                if vessel:  # boiled in a pot on the burner (the kitchen's event for it)
+                if vessel:  # in a pot or a pan on the burner (the kitchen's event for it)
                     sim._mark(sim.objects[oid], f"heated:{appliance}:{vessel[0]}")
         else:
             raise ValueError(f"unknown preparation {step!r}: use {', '.join(PREPARE_STEPS)}")
@@ -97,7 +98,7 @@ class KitchenWorld(EmbodiedWorld):
     ``reset(config, seed)`` takes ``{"kitchen_id": "kitchen_03"}`` plus optional ``"remove": [types]`` and
     ``"add": [{"type": ..., "on": receptacle type or objectId, "prepare": [...]}]``. ``prepare`` readies an added food
     before the episode starts (leftovers): ``"slice"`` cuts it, ``"heat:<Appliance>"`` heats it (every piece
-    when it was cut) as that appliance would (``"heat:StoveBurner:Pot"``: boiled, in a pot on a burner); both are stamped with time -1, before any step.
+    when it was cut) as that appliance would (``"heat:StoveBurner:Pot"``: boiled, in a pot on a burner; ``"heat:StoveBurner:Pan"``: in a frying pan); both are stamped with time -1, before any step.
     """
 
     kind = "kitchen"

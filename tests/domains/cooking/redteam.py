@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Generator
 from typing import Any, ClassVar
 
 from baselines.script import Plan, find_bid
@@ -296,7 +297,7 @@ class HedgeTwoDishes(_Hedge):
 class HeatBothWays(RedTeamAgent):
     """Where the two versions differ only in how a component is heated, heats it both ways."""
 
-    METHOD: ClassVar[dict[str, str]] = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+    METHOD: ClassVar[dict[str, str]] = {"StoveBurner:Pan": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
                                         "Toaster": "toaster"}
 
     @classmethod
@@ -425,18 +426,6 @@ class MoveTheDishAfterReading(PlaceAhead):
 # ------------------------------------------------------------------------------ genuine alternatives
 class _Genuine(RedTeamAgent):
     kind = "genuine"
-
-
-class PotForPan(_Genuine):
-    """Uses the saucepan where the recipe says frying pan."""
-
-    @classmethod
-    def applies(cls, task: Task) -> bool:
-        cooks = _ops(catalog.get(task.goal["recipe_id"]), "cook")
-        return any(op["how"] == "pan" for op in cooks) and "Pot" in _inventory(task)
-
-    def cook(self, otype: str, how: str) -> Plan:
-        yield from super().cook(otype, "pot" if how == "pan" else how)
 
 
 def microwave_the_dish(agent: RedTeamAgent) -> Plan:
@@ -866,7 +855,7 @@ class AllSlicesOnTheDish(RedTeamAgent):
         if not otype.endswith("Sliced"):
             return
         cond = next(c for c in final_of(self.recipe) if c["type"] == otype)
-        how = {"StoveBurner": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
+        how = {"StoveBurner:Pan": "pan", "StoveBurner:Pot": "pot", "Microwave": "microwave",
                "Toaster": "toaster"}.get(cond.get("heated_by") or "")
         while True:
             rest = [o["objectId"] for o in sorted(self.objects().values(), key=lambda o: o["objectId"])
@@ -888,11 +877,62 @@ class AllSlicesOnTheDish(RedTeamAgent):
         return super().carried_out() and getattr(self, "extra", 0) > 0
 
 
+class WrongVesselNamed(RedTeamAgent):
+    """"Fry the cracked egg in the frying pan on the stove" (any "... in the frying pan" step): cooks it in the
+    saucepan on a burner instead. The pan's condition named the burner only, so this passed (as the genuine
+    ``PotForPan``, 100 of 100) before cooking checker version 8; the kitchen now records the pan's heat as it does
+    the pot's, and a step that names its vessel is done only with that kind (:class:`FryForBoil` the other way)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(op["how"] == "pan" for op in _ops(catalog.get(task.goal["recipe_id"]), "cook")) \
+            and "Pot" in _inventory(task)
+
+    def cook(self, otype: str, how: str) -> Plan:
+        if how == "pan":
+            self.swapped = True
+        yield from super().cook(otype, "pot" if how == "pan" else how)
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and getattr(self, "swapped", False)
+
+
+class NamedVesselOtherBurner(_Genuine):
+    """Cooks each "... in the frying pan / saucepan" step in the vessel the step names, moved first to another
+    burner than the one the oracle would use (the highest free one): the vessel's kind matters, not its burner. (No
+    kitchen holds two pans or two pots, so another instance of the named kind cannot be tried.)"""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        from embodiedweb.worlds.kitchen.kitchens import kitchen_scene
+
+        burners = sum(o["objectType"] == "StoveBurner" for o in kitchen_scene(task.embodied["kitchen_id"])["objects"])
+        return burners >= 3 and any(op["how"] in ("pan", "pot") for op in _ops(catalog.get(task.goal["recipe_id"]), "cook"))
+
+    def vessel_on_burner(self, vessel: str) -> Generator[str, Any, str | None]:
+        objs = self.objects()
+        here = next((p for p in objs[vessel]["parentReceptacles"] if p.startswith("StoveBurner|")), None)
+        if here is not None and getattr(self, "moved", set()) & {vessel}:
+            return here
+        free = [o["objectId"] for o in sorted(objs.values(), key=lambda o: o["objectId"], reverse=True)
+                if o["objectType"] == "StoveBurner" and not o["receptacleObjectIds"] and o["objectId"] != here]
+        if not free:
+            self.errors.append("no free burner")
+            return None
+        yield from self.fetch(vessel)
+        yield from self.put(free[0])
+        self.moved = getattr(self, "moved", set()) | {vessel}
+        return free[0]
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and bool(getattr(self, "moved", set()))
+
+
 class FryForBoil(RedTeamAgent):
     """"Boil a whole egg (the whole potato) in the saucepan on the stove": heats it in the dry frying pan on a
     burner instead. The kitchen recorded only the burner, so 322 of 322 standard and 46 of 46 hard episodes
-    passed before cooking checker version 6 (the pot now leaves its own event; a pot for a frying pan is still
-    the genuine :class:`PotForPan`)."""
+    passed before cooking checker version 6 (the pot now leaves its own event; a pot for a frying pan is
+    :class:`WrongVesselNamed`)."""
 
     @classmethod
     def applies(cls, task: Task) -> bool:
@@ -954,9 +994,9 @@ SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     SkipToLastStep, ReadStepsBackwards, CookThenClickThrough, KitchenOnly, WebOnly, HeatOff, CookOnCounter,
     WrongAppliance, ExtraOnDish, FollowConfounder, HedgeOnePlate, HedgeTwoDishes, HeatBothWays,
     PickupInsteadOfDelivery, PlaceAhead, RawOnTheDishAhead, CookWholeThenSlice, CookWholeOtherWayThenSlice,
-    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish, FryForBoil, MoveTheDishAfterReading)
+    CookedElsewhereOnTheDishAhead, OrderSix, AllSlicesOnTheDish, FryForBoil, MoveTheDishAfterReading, WrongVesselNamed)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
-    PotForPan, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
+    NamedVesselOtherBurner, MicrowaveTheDish, OtherProduct, Detour, BackAndForth, ReadAllFirst, HeatFirst, SearchWithoutFilters,
     ReplateAfterReading, OtherComponentOrder, CookASecondPiece)
 
 

@@ -203,13 +203,13 @@ def test_judge_dish_picks_the_most_complete_then_cleanest():
 
 
 def test_other_versions_served():
-    fried = obj("AppleSliced|9", "AppleSliced", "Plate|9", cooked=True, heated=["StoveBurner"])
+    fried = obj("AppleSliced|9", "AppleSliced", "Plate|9", cooked=True, heated=["StoveBurner", "StoveBurner:Pan"])
     w = good_world([obj("Plate|9", "Plate"), fried])
     assert ck.other_versions_served(TOAST, w, "Plate|1") == ["r2 on Plate|9"]
     assert ck.other_versions_served(TOAST, good_world(), "Plate|1") == []
     # the judged dish itself is exactly the other version
     w2 = {"objects": [obj("Plate|1", "Plate"),
-                      obj("AppleSliced|1", "AppleSliced", "Plate|1", cooked=True, heated=["StoveBurner"])]}
+                      obj("AppleSliced|1", "AppleSliced", "Plate|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pan"])]}
     assert ck.other_versions_served(TOAST, w2, "Plate|1") == ["r2 on Plate|1"]
     assert ck.other_versions_served(TOAST, w2, None) == ["r2 on Plate|1"]
 
@@ -236,7 +236,7 @@ def test_the_dish_on_another_plate_of_the_kitchen_passes():
 def test_the_other_version_hidden_in_a_bowl_on_another_plate_fails():
     """A shortcut: the right dish, and the same-name pan version's fried apple in a bowl on a second plate."""
     w = good_world(extra=[obj("Plate|9", "Plate"), obj("Bowl|1", "Bowl", "Plate|9"),
-                          {**obj("AppleSliced|2", "AppleSliced", cooked=True, heated=["StoveBurner"]),
+                          {**obj("AppleSliced|2", "AppleSliced", cooked=True, heated=["StoveBurner", "StoveBurner:Pan"]),
                            "parentReceptacles": ["Bowl|1", "Plate|9"]}])
     m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
     assert not m["overall"] and not m["conditions"]["no other version served (r2 on Plate|9)"]
@@ -308,7 +308,7 @@ def test_check_cooking_extra_component_fails_and_counts_nothing_on_the_dish():
 
 def test_check_cooking_other_version_served_fails():
     w = good_world([obj("Plate|9", "Plate"),
-                    obj("AppleSliced|9", "AppleSliced", "Plate|9", cooked=True, heated=["StoveBurner"])])
+                    obj("AppleSliced|9", "AppleSliced", "Plate|9", cooked=True, heated=["StoveBurner", "StoveBurner:Pan"])])
     m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
     assert not m["embodied"] and m["conditions"]["no other version served (r2 on Plate|9)"] is False
     assert m["conditions"]["nothing else in the Plate"] is True
@@ -390,7 +390,7 @@ def test_food_cooked_whole_another_way_then_sliced_breaks_the_recipe_s_order():
     """The order test reads a cook step's first heating by any appliance: a potato microwaved whole (3), sliced
     (5), then given a token turn in the pan (8) was cooked before it was sliced; sliced first, then cooked by the
     pan (with or without a later extra heat), is the recipe's order."""
-    whole_first = obj("P", "PotatoSliced", cooked=True, heated=["Microwave", "StoveBurner"],
+    whole_first = obj("P", "PotatoSliced", cooked=True, heated=["Microwave", "StoveBurner", "StoveBurner:Pan"],
                       stamps={"heated": 3, "heated:Microwave": 3, "sliced": 5, "heated:StoveBurner": 8})
     assert ck.early_work(FRIED, [whole_first], [1, 2, 9]) == {1}
     right = {**whole_first, "stamps": {"sliced": 3, "heated": 5, "heated:StoveBurner": 5, "heated:Microwave": 8}}
@@ -457,18 +457,24 @@ BOILED_EGG = {"recipe_id": "r6", "name": "Egg Bowl", "dish": "Bowl",
               "final": [{"type": "EggCracked", "state": {"isCooked": True}, "heated_by": "StoveBurner"}]}
 
 
-def test_a_boil_step_wants_the_pot():
+def test_a_step_that_names_its_vessel_wants_that_kind():
     """"Boil ... in the saucepan": the component must have been heated in a pot on the burner (the kitchen's
-    ``heated:StoveBurner:Pot``); the dry frying pan's burner alone is not boiling. A pot where a recipe names
-    the frying pan still counts (the pan's condition names the burner only)."""
+    ``heated:StoveBurner:Pot``); the dry frying pan's burner alone is not boiling. "... in the frying pan" the same
+    way wants the pan (``heated:StoveBurner:Pan``): until checker version 8 a pot where a recipe names the frying
+    pan passed (the pan's condition named the burner only)."""
     assert ck.final_of(BOILED_EGG) == [{**BOILED_EGG["final"][0], "heated_by": "StoveBurner:Pot"}]
-    assert ck.final_of(FRIED) == list(FRIED["final"])
-    fried = obj("E", "EggCracked", "Bowl|1", cooked=True, heated=["StoveBurner"])
+    assert ck.final_of(FRIED) == [{**c, "heated_by": "StoveBurner:Pan"} if c.get("heated_by") else c
+                                  for c in FRIED["final"]]
+    fried = obj("E", "EggCracked", "Bowl|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pan"])
     boiled = obj("E", "EggCracked", "Bowl|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pot"])
     assert ck.judge_dish(BOILED_EGG, {"objects": [obj("Bowl|1", "Bowl"), fried]})[1] == [False]
     assert ck.judge_dish(BOILED_EGG, {"objects": [obj("Bowl|1", "Bowl"), boiled]})[1] == [True]
-    potato = obj("P", "PotatoSliced", "Plate|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pot"])
-    assert ck.judge_dish(FRIED, {"objects": [obj("Plate|1", "Plate"), potato]})[1] == [True]  # a pot for a pan
+    in_pot = obj("P", "PotatoSliced", "Plate|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pot"])
+    in_pan = obj("P", "PotatoSliced", "Plate|1", cooked=True, heated=["StoveBurner", "StoveBurner:Pan"])
+    assert ck.judge_dish(FRIED, {"objects": [obj("Plate|1", "Plate"), in_pot]})[1] == [False]  # a pot for a pan
+    assert ck.judge_dish(FRIED, {"objects": [obj("Plate|1", "Plate"), in_pan]})[1] == [True]
+    burner_only = obj("P", "PotatoSliced", "Plate|1", cooked=True, heated=["StoveBurner"])
+    assert ck.judge_dish(FRIED, {"objects": [obj("Plate|1", "Plate"), burner_only]})[1] == [False]
 
 
 def test_a_component_served_raw_was_never_heated():

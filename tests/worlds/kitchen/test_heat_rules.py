@@ -52,6 +52,8 @@ def test_burner_heat_first_or_food_first(sim):
     put(sim, apple_slice, PAN)  # heat already on, food last
     o = next(x for x in sim.active_objects() if x.object_id == apple_slice)
     assert o.state["isCooked"] and "heated:StoveBurner" in o.history
+    # the vessel it stood in is recorded (a recipe's frying pan is not its saucepan: cooking checker version 8)
+    assert "heated:StoveBurner:Pan" in o.history and "heated:StoveBurner:Pot" not in o.history
 
 
 def test_burner_off_pan_cooks_nothing_and_burner_takes_only_cookware(sim):
