@@ -439,7 +439,7 @@ def _known_numbers(known: Mapping[str, Any] | None) -> dict[str, float]:
 _NUMBER_FILLER = frozenset({*UNITS, "st", "nd", "rd", "th", "number", "no", "metres", "tall", "high", "height", "year",
                             "built", "completed", "opened", "up", "floor", "floors"})
 #: a street word after a number ("1st Ave", "E 43rd St", "350 Fifth Avenue"): the number is part of an address
-_STREET_AFTER = re.compile(r"\s*(?:[a-z]+\s+)?(?:st|street|ave|avenue|av|rd|road|blvd|boulevard|pl|place|ln|lane|dr"
+_STREET_AFTER = re.compile(r"\s*(?:[a-z0-9]+\s+)?(?:st|street|ave|avenue|av|rd|road|blvd|boulevard|pl|place|ln|lane|dr"
                            r"|drive|way|pkwy|parkway|sq|square|ter|terrace|ct|court|hwy|highway|broadway)\b")
 #: "of" before a floor count after the floor ("15th floor of 39", "the 15th of 39 floors", "out of 39")
 _OF_BEFORE = re.compile(r"\b(?:out\s+)?of\s+(?:the\s+|its\s+)?$")
