@@ -340,10 +340,19 @@ def unread_name(c: Candidates, answer: str) -> str | None:
     from embodiedweb.domains.outdoor.answers import alternatives, fold
 
     text = fold(answer or "")
+    # a candidate's own name written whole is one name, whatever it holds ("Fifth Avenue/53rd Street station",
+    # "Cola, 2 liter"): it is read before the answer is cut
+    for n in sorted(c.names, key=len, reverse=True):
+        if (f := fold(n)) in text:
+            text = text.replace(f, f" {_WHOLE} ")
     for a, b in alternatives(text, _NAME_FILLER):
-        if not any(c.named(text[a:b], n) for n in c.names):
+        if _WHOLE not in text[a:b] and not any(c.named(text[a:b], n) for n in c.names):
             return " ".join(text[a:b].split())
     return None
+
+
+#: what stands for a candidate's name written whole while an answer is cut into alternatives (:func:`unread_name`)
+_WHOLE = "xcandidatex"
 
 
 #: words an alternative of a name answer may hold beside a name or alone (titles, "the one", "option")

@@ -82,6 +82,18 @@ Numbers and times written in words count as written in digits where they are qua
 :func:`clock_phrases`: "quarter past five", "ten minutes to six in the afternoon"), so
 a correct answer in words passes and a second value in words is a hedge.
 
+Alternatives (stop 38; :func:`unread_alternative`): an answer that offers alternatives (a disjunction, "or", "nor",
+"either", "/", "versus"; a list of candidates; a word of uncertainty that points to another value, "possibly",
+"perhaps", "maybe", "later", "earlier", "thereabouts") names one value only if the judge reads every alternative as a
+value (the pieces between its disjunctions and its list or aside punctuation, articles, hedge words and the kind's own
+words such as units aside), and they must all be the same one: "15th floor, or the fifteenth", "2092 (twenty
+ninety-two)" pass; "2092 or later", "15th or top floor", "one-nine-one-four or 2092", "Astrid V. Halvorsen or Tomás",
+"a beaver or something else" are hedges (an alternative the judge cannot read is another value it cannot check). In a
+number answer a number of an address (a street word after it: "15th floor on 1st Ave & E 43rd St", "at 350 5th
+Avenue") and, in a floor question, the building's floor count after "of" once a floor was given ("15th floor of 39",
+"the 15th of 39 floors"; ``known["floors"]``) are context, no value; an address is no value for an alternative either
+("15th floor or 16th St" is a hedge).
+
 Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
 fails. Text given in ``ignore`` (the landmark's name, say) is removed first, so "the 30 Rockefeller
 Plaza mosaic is 14.6 m long" holds one number. :func:`judge` never raises: a malformed fact or answer
