@@ -933,8 +933,8 @@ class FloorInContext(_Genuine):
     15th floor, on 1st Ave & E 43rd St" (floor questions; stop 38: the count and the address's numbers were judged as
     other floors until traveling checker version 12)."""
 
-    want: ClassVar[int] = 22  # every floor question of the suite
-    min_test: ClassVar[int] = 10
+    want: ClassVar[int] = 22  # every floor question of the suite: 8 test, 14 train
+    min_test: ClassVar[int] = 8
 
     @classmethod
     def applies(cls, task: Task) -> bool:
