@@ -84,8 +84,9 @@ a correct answer in words passes and a second value in words is a hedge.
 
 Alternatives (stop 38; :func:`unread_alternative`): an answer that offers alternatives (a disjunction, "or", "nor",
 "either", "/", "versus"; a list of candidates; a word of uncertainty that points to another value, "possibly",
-"perhaps", "maybe", "later", "earlier", "thereabouts") names one value only if the judge reads every alternative as a
-value (the pieces between its disjunctions and its list or aside punctuation, articles, hedge words and the kind's own
+"perhaps", "maybe", "later", "earlier", "thereabouts", "beyond", "onwards", each of the last six an alternative of
+its own) names one value only if the judge reads every alternative as a value (the pieces between its disjunctions,
+"and" and its list or aside punctuation, articles, hedge words and the kind's own
 words such as units aside), and they must all be the same one: "15th floor, or the fifteenth", "2092 (twenty
 ninety-two)" pass; "2092 or later", "15th or top floor", "one-nine-one-four or 2092", "Astrid V. Halvorsen or Tomás",
 "a beaver or something else" are hedges (an alternative the judge cannot read is another value it cannot check). In a
@@ -339,9 +340,12 @@ def denied(text: str, start: int) -> bool:
 #: uncertainty that points to another value ("possibly", "perhaps", "maybe", "or later", "a century earlier", "or so",
 #: "thereabouts")
 _OFFERS = re.compile(r"\b(?:or|nor|either|versus|vs|possibly|perhaps|maybe|later|earlier|sooner|thereabouts"
-                     r"|otherwise|alternatively)\b|/")
-#: where an answer that offers alternatives is cut into them: a disjunction, or the punctuation of a list or an aside
-_ALT_CUT = re.compile(r"\s*(?:[,;()\[\]/|]|\b(?:or|nor|either|neither|versus|vs)\b)\s*")
+                     r"|beyond|onwards?|otherwise|alternatively)\b|/")
+#: a word that points to another value than the one beside it ("later", "earlier", "beyond", "onwards")
+_VAGUE = re.compile(r"\b(?:later|earlier|sooner|thereabouts|beyond|onwards?)\b")
+#: where an answer that offers alternatives is cut into them: a disjunction, "and" ("2092 and later"), or the
+#: punctuation of a list or an aside
+_ALT_CUT = re.compile(r"\s*(?:[,;()\[\]/|]|\b(?:or|nor|either|neither|versus|vs|and)\b)\s*")
 #: words an alternative may hold beside its value or alone (articles, pronouns, verbs of being, hedge and denial
 #: words): an alternative of these words only ("either", "or maybe") offers nothing
 ALTERNATIVE_FILLER = frozenset("""
@@ -366,7 +370,8 @@ def alternatives(text: str, filler: Iterable[str] = ()) -> list[tuple[int, int]]
     for a, b in zip(cuts[::2], cuts[1::2], strict=True):
         if any(w.group(0) not in skip for w in _ALT_WORD.finditer(text, a, b)):
             out.append((a, b))
-    return out
+    # a word that points to another value is an alternative of its own, wherever it stands ("2092 onwards")
+    return sorted([*out, *((m.start(), m.end()) for m in _VAGUE.finditer(text))])
 
 
 def unread_alternative(text: str, read: Iterable[tuple[int, int]], filler: Iterable[str] = ()) -> str | None:
@@ -501,7 +506,9 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
             return Verdict(False, f"{shown} is not {fact['value']}{' ' + unit if dim == 'length' else ''}{within}")
     if not judged:
         return Verdict(False, "the answer only denies values: give one" if denied else "no number in the answer")
-    item = unread_alternative(text, [(q.start, q.end) for q in found if id(q) not in context], _NUMBER_FILLER)
+    # (a number's span ends with its unit, or with its digits: the word after a bare number is not read)
+    read = [(q.start, q.end if q.unit else q.digits_end or q.end) for q in found if id(q) not in context]
+    item = unread_alternative(text, read, _NUMBER_FILLER)
     return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
 
 

@@ -21,7 +21,8 @@ HEDGES = [
     ("one-nine-one-four or 2092", YEAR), ("2092 or two-oh-five-oh", YEAR),
     ("two-oh-nine-one, two-oh-nine-three or 2092", YEAR), ("2092 or later", YEAR), ("2092 or the year after", YEAR),
     ("2092 or a decade later", YEAR), ("2092 or never", YEAR), ("2092 (possibly a century earlier)", YEAR),
-    ("2092, or maybe the next century", YEAR), ("2092 or thereabouts", YEAR),
+    ("2092, or maybe the next century", YEAR), ("2092 or thereabouts", YEAR), ("2092 and later", YEAR),
+    ("2092 onwards", YEAR), ("2092 and beyond", YEAR),
     ("15th or ground floor", FLOOR), ("15th or top floor", FLOOR), ("15th floor or the basement", FLOOR),
     ("ground, 15th or top floor", FLOOR), ("15th floor or thirty-ninth (top) floor", FLOOR),
     ("15th floor or 16th St", FLOOR),  # an address is no floor read: the alternative offers none
@@ -57,10 +58,10 @@ def test_a_restatement_or_context_is_one_value(answer: str, fact: dict) -> None:
 
 
 def test_the_rules_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the rule the cheaters' hedges pass again (21 of the 24); without the context rule the floor count
+    """Without the rule the cheaters' hedges pass again (24 of the 27); without the context rule the floor count
     and the address fail."""
     monkeypatch.setattr(answers, "unread_alternative", lambda *_a, **_k: None)
-    assert sum(_judge(a, f).ok for a, f in HEDGES) >= 20
+    assert sum(_judge(a, f).ok for a, f in HEDGES) >= 23
     monkeypatch.undo()
     monkeypatch.setattr(answers, "_context_number", lambda *_a, **_k: False)
     assert not _judge("15th floor of 39", FLOOR).ok
