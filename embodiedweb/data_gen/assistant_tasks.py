@@ -21,7 +21,8 @@ Every episode has the kitchen block and two or three of the others, so every epi
 and a reference; the values that make each turn unambiguous (distinct names, no ties on time, steps or
 price) are checked here.
 
-An outing starts at a street node from which one place of its kind is seen (not "here"): "what is the
+An outing starts at a street node from which one place of its kind is seen (not "here"), farther than twice the
+goal radius from it along the streets (stop 38: so the walk there and the walk back each need a walk): "what is the
 museum you can see from here called?" (grounded: the street view names it) and then a fact about "it" from
 the wiki (a year or the architect), or "order one X from the grocery store you can see from here"; "walk
 over to it" (a reference); sometimes a recipes block before; "take me back to where we started" last.
@@ -236,7 +237,10 @@ CATEGORY_WORDS = {"station": "subway station", "church": "church", "theater": "t
 
 def sightings() -> list[tuple[str, str]]:
     """``(node, place_id)``: the place is seen from the node (not "here") and is the only one of its kind
-    there, so "the museum you can see from here" names it; sorted."""
+    there, so "the museum you can see from here" names it; sorted. The node is farther than twice the goal radius
+    from the place along the streets (stop 38), so no spot within the place's radius is within the start's: "take me
+    back to where we started" needs a walk back (a start 13 m from a walker standing at the theater passed it)."""
+    from embodiedweb.domains.outdoor.common import GOAL_RADIUS_M
     from embodiedweb.worlds.street.city import load_city
     from embodiedweb.worlds.street.world import sight, walking_distances
 
@@ -245,7 +249,8 @@ def sightings() -> list[tuple[str, str]]:
     for p in sorted(c.places.values(), key=lambda p: p.place_id):
         if not p.node_id or p.category not in CATEGORY_WORDS:
             continue
-        for nid in sorted(walking_distances(c, p.node_id, 60.0)):
+        near = walking_distances(c, p.node_id, 60.0)
+        for nid in sorted(n for n, d in near.items() if d > 2 * GOAL_RADIUS_M):
             here, seen = sight(c, nid)
             if any(q.place_id == p.place_id for _, q in here) or not any(q.place_id == p.place_id for *_, q in seen):
                 continue

@@ -82,6 +82,19 @@ Numbers and times written in words count as written in digits where they are qua
 :func:`clock_phrases`: "quarter past five", "ten minutes to six in the afternoon"), so
 a correct answer in words passes and a second value in words is a hedge.
 
+Alternatives (stop 38; :func:`unread_alternative`): an answer that offers alternatives (a disjunction, "or", "nor",
+"either", "/", "versus"; a list of candidates; a word of uncertainty that points to another value, "possibly",
+"perhaps", "maybe", "later", "earlier", "thereabouts", "beyond", "onwards", each of the last six an alternative of
+its own) names one value only if the judge reads every alternative as a value (the pieces between its disjunctions,
+"and" and its list or aside punctuation, articles, hedge words and the kind's own
+words such as units aside), and they must all be the same one: "15th floor, or the fifteenth", "2092 (twenty
+ninety-two)" pass; "2092 or later", "15th or top floor", "one-nine-one-four or 2092", "Astrid V. Halvorsen or Tomás",
+"a beaver or something else" are hedges (an alternative the judge cannot read is another value it cannot check). In a
+number answer a number of an address (a street word after it: "15th floor on 1st Ave & E 43rd St", "at 350 5th
+Avenue") and, in a floor question, the building's floor count after "of" once a floor was given ("15th floor of 39",
+"the 15th of 39 floors"; ``known["floors"]``) are context, no value; an address is no value for an alternative either
+("15th floor or 16th St" is a hedge).
+
 Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
 fails. Text given in ``ignore`` (the landmark's name, say) is removed first, so "the 30 Rockefeller
 Plaza mosaic is 14.6 m long" holds one number. :func:`judge` never raises: a malformed fact or answer
@@ -322,6 +335,65 @@ def denied(text: str, start: int) -> bool:
     return _denied(text, start)
 
 
+# ------------------------------------------------------------------------------------------ alternatives
+#: what makes an answer offer alternatives (stop 38): a disjunction ("or", "nor", "either", "/", "versus") or a word of
+#: uncertainty that points to another value ("possibly", "perhaps", "maybe", "or later", "a century earlier", "or so",
+#: "thereabouts")
+_OFFERS = re.compile(r"\b(?:or|nor|either|versus|vs|possibly|perhaps|maybe|later|earlier|sooner|thereabouts"
+                     r"|beyond|onwards?|otherwise|alternatively)\b|/")
+#: a word that points to another value than the one beside it ("later", "earlier", "beyond", "onwards")
+_VAGUE = re.compile(r"\b(?:later|earlier|sooner|thereabouts|beyond|onwards?)\b")
+#: where an answer that offers alternatives is cut into them: a disjunction, "and" ("2092 and later"), or the
+#: punctuation of a list or an aside
+_ALT_CUT = re.compile(r"\s*(?:[,;()\[\]/|]|\b(?:or|nor|either|neither|versus|vs|and)\b)\s*")
+#: words an alternative may hold beside its value or alone (articles, pronouns, verbs of being, hedge and denial
+#: words): an alternative of these words only ("either", "or maybe") offers nothing
+ALTERNATIVE_FILLER = frozenset("""
+    a an the it its it's is was be been i i'd i'm think guess believe say would could might may must should maybe
+    perhaps possibly probably likely sure not no yes so just only also rather even that this one which what answer
+    in on at of to by from and but than over written spelled said called named known as well too then both same
+    """.split())
+#: a word of an alternative (letters and digits, apostrophes inside it kept: "it's")
+_ALT_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def alternatives(text: str, filler: Iterable[str] = ()) -> list[tuple[int, int]]:
+    """The alternatives an answer offers, as ``(start, end)`` in ``text`` (folded): none unless it offers
+    alternatives (:data:`_OFFERS`); then the stretches between its disjunctions and list or aside punctuation
+    (:data:`_ALT_CUT`) that hold a word besides :data:`ALTERNATIVE_FILLER` and ``filler`` (the judge's own words
+    around a value: units, titles). Each must read as a value the judge reads (:func:`unread_alternative`)."""
+    if not _OFFERS.search(text):
+        return []
+    skip = ALTERNATIVE_FILLER | set(filler)
+    cuts = [0, *(x for m in _ALT_CUT.finditer(text) for x in (m.start(), m.end())), len(text)]
+    out = []
+    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+        if any(w.group(0) not in skip for w in _ALT_WORD.finditer(text, a, b)):
+            out.append((a, b))
+    # a word that points to another value is an alternative of its own, wherever it stands ("2092 onwards")
+    return sorted([*out, *((m.start(), m.end()) for m in _VAGUE.finditer(text))])
+
+
+def unread_alternative(text: str, read: Iterable[tuple[int, int]], filler: Iterable[str] = ()) -> str | None:
+    """The first alternative the answer offers (:func:`alternatives`) in which the judge read no value (``read``: the
+    ``(start, end)`` of every value it read in ``text``, offered, denied or set aside as another fact), or None. An
+    answer names one value only if every alternative reads as a value (and the judge then requires them all to be the
+    same one: "15th floor, or the fifteenth", "2092 / twenty ninety-two"); an alternative it cannot read is another
+    value it cannot check, so the answer is a hedge ("2092 or later", "15th or top floor", "Astrid V. Halvorsen or
+    Tomás", "one-nine-one-four or 2092": stop 38, 1.0 on each before). The traveling, errand and Assistant judges
+    share this rule."""
+    spans = list(read)
+    for a, b in alternatives(text, filler):
+        if not any(s < b and a < e for s, e in spans):
+            return " ".join(text[a:b].split())
+    return None
+
+
+def hedge_reason(item: str) -> str:
+    """The verdict's reason for an alternative the judge cannot read (:func:`unread_alternative`)."""
+    return f"the answer offers {item!r} as an alternative, which is no value the judge can read: a hedge"
+
+
 #: the landmark's other numbers an answer may state beside the asked one, each named by the words beside it
 #: (:func:`_another_fact`): its years (``year_built``, ``opened``), its ``height_m`` and its ``floors`` in all
 OTHER_FACTS = ("year_built", "opened", "height_m", "floors")
@@ -379,13 +451,40 @@ def _known_numbers(known: Mapping[str, Any] | None) -> dict[str, float]:
     return out
 
 
+#: the words of a number answer that stand beside a value (units, "floor", "ground" not among them: "15th or ground
+#: floor" offers a floor the judge does not read)
+_NUMBER_FILLER = frozenset({*UNITS, "st", "nd", "rd", "th", "number", "no", "metres", "tall", "high", "height", "year",
+                            "built", "completed", "opened", "up", "floor", "floors"})
+#: a street word after a number ("1st Ave", "E 43rd St", "350 Fifth Avenue"): the number is part of an address
+_STREET_AFTER = re.compile(r"\s*(?:[a-z0-9]+\s+)?(?:st|street|ave|avenue|av|rd|road|blvd|boulevard|pl|place|ln|lane|dr"
+                           r"|drive|way|pkwy|parkway|sq|square|ter|terrace|ct|court|hwy|highway|broadway)\b")
+#: "of" before a floor count after the floor ("15th floor of 39", "the 15th of 39 floors", "out of 39")
+_OF_BEFORE = re.compile(r"\b(?:out\s+)?of\s+(?:the\s+|its\s+)?$")
+
+
+def _context_number(text: str, earlier: list[_Qty], q: _Qty, dim: str, known: Mapping[str, float] | None) -> bool:
+    """Whether the quantity ``q`` is context, not a value offered for the fact (stop 38): a number of an address (a
+    street word after it: "15th floor on 1st Ave & E 43rd St") or, in a floor question, the building's floor count
+    (``known["floors"]``, as :func:`_another_fact` reads a count) after "of" once a floor was given ("15th floor of
+    39", "15th of 39 floors"); a count the building does not have is still judged ("14th floor of the 70-storey
+    tower" when it has 39)."""
+    if q.unit is None or q.ordinal:
+        after = text[q.digits_end:q.digits_end + 30] if q.digits_end else ""
+        if after and _STREET_AFTER.match(after):
+            return True
+    return bool(dim == "floor" and known and q.value == known.get("floors") and not q.ordinal and (q.unit is None or q.unit[0] == "floor") and earlier
+                and earlier[-1].ordinal and _OF_BEFORE.search(text, max(0, q.start - 20), q.start))
+
+
 def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[float] = (),
                   known: dict[str, float] | None = None) -> Verdict:
     gold, unit, tol = float(fact["value"]), str(fact.get("unit") or ""), float(fact.get("tol") or 0.0)
     dim, scale = UNITS.get(unit, (unit or "plain", 1.0))
     judged = denied = 0
-    for q in _quantities(text):
-        if q.value is not None and q.value in ignore_numbers:
+    found = _quantities(text)
+    context = {id(q) for k, q in enumerate(found) if _context_number(text, found[:k], q, dim, known)}
+    for q in found:
+        if q.value is not None and q.value in ignore_numbers or id(q) in context:
             continue
         if q.value is None:
             return Verdict(False, "a number in the answer is no one number (write 18.6 or 18,6; 1,200 or 1200)")
@@ -407,7 +506,10 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
             return Verdict(False, f"{shown} is not {fact['value']}{' ' + unit if dim == 'length' else ''}{within}")
     if not judged:
         return Verdict(False, "the answer only denies values: give one" if denied else "no number in the answer")
-    return Verdict(True)
+    # (a number's span ends with its unit, or with its digits: the word after a bare number is not read)
+    read = [(q.start, q.end if q.unit else q.digits_end or q.end) for q in found if id(q) not in context]
+    item = unread_alternative(text, read, _NUMBER_FILLER)
+    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
 
 
 #: a Roman numeral of a year, in capitals ("MCMXXXI", "MMXCVIII"): 1000 or more and three letters or more, so
@@ -931,6 +1033,10 @@ def _merged(tokens: list[str], gaps: Sequence[str], span: tuple[int, int], forei
 _AND_NEXT = re.compile(r"\s*(?:\band\b|&)\s*", re.IGNORECASE)
 
 
+#: the words of a name answer that stand beside a name (titles, firm words, the judge's own words)
+_NAME_FILLER = frozenset(NOT_NAMES | FIRM_WORDS | {"mr", "mrs", "ms", "mx", "dr", "prof", "sir", "dame", "by", "team"})
+
+
 def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdict:
     """Every person of the fact (or of one alias) named and no other person of ``others`` (module docstring). A
     naming firmly denied (:func:`_denied`, the number and choice judges' rule: "Omar Reid (not Tariq Szabó)", "not
@@ -992,7 +1098,11 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     for p, _merged_word in named:
         if p not in mine and not any(_same_person(p, q) for q in mine):
             return Verdict(False, f"also names {p}")
-    return Verdict(True)
+    # a surname said alone of a person of the wiki is a name the judge reads (another's names that person; the right
+    # one's own restates it: "Tariq Szabó, or just Szabó")
+    alone = [(s, e) for s, e, key in _names_alone(text) if any((*p.particles, p.surname) == key for p in people)]
+    item = unread_alternative(folded, [*((s, e) for s, e, _p, _m in found), *alone], _NAME_FILLER)
+    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
 
 
 def _surname_alone(tokens: list[str], gaps: Sequence[str], p: Person) -> bool:
@@ -1108,4 +1218,5 @@ def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
         return Verdict(False, f"names {len(named)} options ({', '.join(named[:4])}); give one")
     if named[0] != gold:
         return Verdict(False, f"{named[0]} is not {gold}")
-    return Verdict(True)
+    item = unread_alternative(text, [(a, b) for a, b, _label in hits])
+    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)

@@ -1181,13 +1181,82 @@ class ReadsTheArticleEarly(Changed):
         yield
 
 
+#: alternatives naming nothing of this world, as a cheater writes them beside the right name (stop 38)
+UNREAD = ("{name} or the Apollo Theater", "{name} / Thomas W. Lamb", "{name} (or possibly something else)",
+          "{name} or Bowery Feast Plate")
+
+
+class UnreadAlternative(Changed):
+    """The right name (year) with an alternative that names nothing the judge knows: "X or the Apollo Theater", "X /
+    Thomas W. Lamb", "X (or possibly something else)", "1904 or later" (the comparison, the first product ordered,
+    the place in sight, its architect and year; stop 38: each passed until assistant checker version 10, the judge
+    reading only the candidates of this world)."""
+
+    changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        if kind not in self.changes:
+            return (yield from AssistantOracle.play(self, kind, e))
+        if kind in ("fact_year", "fact_architect"):
+            yield from getattr(self, kind)(e)
+        k = zlib.crc32(f"{kind}|{e.get('name', e.get('year'))}".encode())
+        if kind == "fact_year":
+            return f"{e['year']} {('or later', '(possibly a decade earlier)', 'or the year after')[k % 3]}"
+        return UNREAD[k % len(UNREAD)].format(name=e["name"])
+
+
+#: the American spellings of the city's names and the British ones people write (the wiki's infobox among them)
+BRITISH = (("Theater", "Theatre"), ("Center", "Centre"))
+
+
+class SpelledTheBritishWay(Changed):
+    """Names the place in sight with its British spelling ("Ed Sullivan Theatre", as the wiki's infobox writes it,
+    for Ed Sullivan Theater; "Centre" for "Center") and the architect by the initials of the given names ("H. J.
+    Krapp" for Herbert J. Krapp) where no other architect has those initials (stop 38: each failed until assistant
+    checker version 10)."""
+
+    kind = "genuine"
+    changes = ("name_seen", "fact_architect")
+
+    @staticmethod
+    def british(name: str) -> str:
+        for us, gb in BRITISH:
+            name = re.sub(rf"\b{us}\b", gb, name)
+        return name
+
+    @staticmethod
+    def initials(name: str) -> str:
+        from embodiedweb.domains.assistant import checks
+
+        people, firms = checks.architect_names()
+        c = checks._catalog(people, True, firms)
+        forms = [f for f in c.forms.get(name, ()) if len(f.split()) > 1 and all(len(w) == 1 for w in f.split()[:-1])]
+        return " ".join(w.upper() + "." for w in forms[0].split()[:-1]) + " " + name.split()[-1] if forms else name
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return any(t["kind"] == "name_seen" and cls.british(t["expect"]["name"]) != t["expect"]["name"]
+                   or t["kind"] == "fact_architect" and cls.initials(t["expect"]["name"]) != t["expect"]["name"]
+                   for t in task.goal["turns"])
+
+    def alt_name_seen(self, e: dict[str, Any]) -> Plan:
+        yield from AssistantOracle.play(self, "name_seen", e)
+        return self.british(e["name"])
+
+    def alt_fact_architect(self, e: dict[str, Any]) -> Plan:
+        yield from self.fact_architect(e)
+        return self.initials(e["name"])
+
+
 SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, OtherStore, GuessTheFood,
              OpenAllResults, StayPut, WrongPlaceInSight, KnowsTheFacts, OneNewTab, ProbeTheFridge,
              NameEveryPlaceOfTheKind, EveryArchitectOfTheKind, MoveAllFood, NavigateInsteadOfFocus, FirstInNewTab,
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
              HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
              SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter, ReversedInOtherWords, CancelsOrdersLater,
-             UndoesTheMoveLater)
+             UndoesTheMoveLater, UnreadAlternative)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
-           ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly)
+           ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly, SpelledTheBritishWay)

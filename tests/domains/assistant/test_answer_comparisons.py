@@ -83,7 +83,7 @@ def test_every_comparison_turn() -> None:
     from tests.redteam import suite
 
     turns = [t["expect"] for task in suite("EWA-Assistant-v0") for t in task.goal["turns"] if t["kind"] == "compare"]
-    assert len(turns) == 452
+    assert len(turns) == 450  # (452 until stop 38 regenerated the outings, two with a recipes block fewer)
     for form in GENUINE[:5]:
         assert all(_judge("compare", e, form)["ok"] for e in turns), form
     for form in WRONG_WAY[:2] + HEDGES[:5]:
@@ -128,5 +128,7 @@ def test_the_reversal_rule_broken(monkeypatch: pytest.MonkeyPatch) -> None:
     old = answers.re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
                              r"|opposite|other\s+way\s+(?:round|around)))\b", answers.re.I)
     monkeypatch.setattr(answers, "_REVERSAL", old)
+    # (stop 38: "the other way" is an alternative naming no candidate too; that rule is set aside here)
+    monkeypatch.setattr(checks, "unread_name", lambda *_a, **_k: None)
     assert _judge("compare", COMPARE, "{x} beats {y}, or the other way")["ok"]
     assert not _judge("compare", COMPARE, "{x} beats {y}, not vice versa")["ok"]

@@ -118,7 +118,7 @@ def test_a_short_second_year_or_a_decade_gives_its_years(turns):
 
 def test_the_opening_year_said_as_such_is_no_second_answer():
     cases = opening_cases()
-    assert len(cases) == 6 * 3
+    assert len(cases) == 6 * 4  # the year turns whose place opened in another year (3 until stop 38's outings)
     assert not _wrong(cases)[:5]
 
 
@@ -128,7 +128,7 @@ def test_year_and_its_opening_passes_every_episode():
 
     tasks = suite(ENV)
     res = run(rt.YearAndItsOpening, ENV, pool(rt.YearAndItsOpening, tasks))
-    assert len(res) == 3 and all(r["carried_out"] and r["metrics"]["overall"] for r in res), \
+    assert len(res) == 4 and all(r["carried_out"] and r["metrics"]["overall"] for r in res), \
         [(r["task_id"], r["metrics"].get("turns_ok")) for r in res]
 
 

@@ -896,16 +896,73 @@ class TeamDeniesAnotherTeam(_Genuine):
         return form.format(v=v, w=pair, va=va, vb=vb, wa=wa, wb=wb)
 
 
+#: alternatives the judge reads as no value, by kind (stop 38's black-box play: 1.0 on each before)
+UNREAD = {"year": ("{v} or later", "{v} or the year after", "{v} (possibly a century earlier)", "{v} or never",
+                   "one-nine-one-four or {v}"),
+          "floor": ("{v}th or ground floor", "{v}th or top floor", "{v}th floor or the basement",
+                    "ground, {v}th or top floor"),
+          "m": ("{v} m or taller", "{v} m, or maybe less"),
+          "name": ("{v} or {g}", "{v} or anyone else", "{v}, or possibly someone else"),
+          "choice": ("{v} or something else", "{v}, or perhaps another one")}
+
+
+class UnreadAlternative(RedTeamAgent):
+    """The right value with an alternative the judge reads as no value: "2092 or later", "15th or top floor", "2092
+    (possibly a century earlier)", "one-nine-one-four or 2092", "Astrid V. Halvorsen or Tomás", "beaver or something
+    else" (number, choice and name questions; stop 38: each passed until traveling checker version 12, the judge
+    reading only what it could read as a value)."""
+
+    min_test: ClassVar[int] = 69  # the test split's number, choice and name questions (38 + 9 + 22)
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] in ("number", "choice", "name")
+
+    def answer(self) -> str:
+        from tests.domains.outdoor.measure_answer_forms import candidates, name_parts
+
+        f = self.fact()
+        v = str(f["value"])
+        key = str(f.get("unit") or "") if f["kind"] == "number" else f["kind"]
+        g = name_parts(candidates(self.task.goal)[0])[0][0] if f["kind"] == "name" else ""
+        return _rng(self.task, "unread").choice(UNREAD.get(key, UNREAD["year"])).format(v=v, g=g)
+
+
+class FloorInContext(_Genuine):
+    """A floor answer with the building's floor count after "of" or an address beside it: "15th floor of 39", "the
+    15th floor, on 1st Ave & E 43rd St" (floor questions; stop 38: the count and the address's numbers were judged as
+    other floors until traveling checker version 12)."""
+
+    want: ClassVar[int] = 22  # every floor question of the suite: 8 test, 14 train
+    min_test: ClassVar[int] = 8
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal.get("fact") == "exhibit_floor"
+
+    def answer(self) -> str:
+        from embodiedweb.domains.outdoor.traveling import article
+
+        f = self.fact()
+        if str(f.get("unit")) != "floor":
+            return str(f["value"])
+        floors = ((article(str(self.task.goal.get("slug"))) or {}).get("facts") or {}).get("floors")
+        forms = ["the {v}th floor, on 1st Ave & E 43rd St", "{v}th floor at 350 5th Avenue"]
+        if floors:
+            forms += ["{v}th floor of {n}", "the {v}th of {n} floors"]
+        return _rng(self.task, "floor").choice(forms).format(v=f["value"], n=floors)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
     HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial, SurnameAfterAWord,
-    DurationForTheNumber, ValueInAList, ReversedInOtherWords)
+    DurationForTheNumber, ValueInAList, ReversedInOtherWords, UnreadAlternative)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
     StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
-    NameDeniesAnother, ApproximateValue, ReadInANewTab, TeamDeniesAnotherTeam)
+    NameDeniesAnother, ApproximateValue, ReadInANewTab, TeamDeniesAnotherTeam, FloorInContext)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

@@ -1,0 +1,63 @@
+"""Stop 38, the Assistant's answer judge: an alternative that names none of the candidates is another name the judge
+cannot read, so the answer is a hedge (:func:`embodiedweb.domains.assistant.checks.unread_name`, the traveling judge's
+rule); British spellings and a person's initials name the same (fast: no episode)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from embodiedweb.domains.assistant import checks
+
+PLACE = {"name": "Ed Sullivan Theater", "others": [], "place": "ed-sullivan-theater"}
+ARCHITECT = {"name": "Herbert J. Krapp", "others": [], "place": "ed-sullivan-theater"}
+COMPARE = {"measure": "time", "name": "Bowery Feast Plate", "others": ["Bowery Bistro Plate"]}
+RECALL = {"name": "Roma Tomato", "others": []}
+YEAR = {"year": 1927, "place": "ed-sullivan-theater"}
+READ = {"web": {"wiki": {"views": ["ed-sullivan-theater"]}}}
+
+
+def _judge(kind: str, e: dict[str, Any], answer: str) -> dict[str, Any]:
+    return checks.CHECKS[kind](e, {}, READ, answer)
+
+
+HEDGES = [("name_seen", PLACE, "Ed Sullivan Theater or the Apollo Theater"),
+          ("name_seen", PLACE, "Ed Sullivan Theater (or possibly something else)"),
+          ("fact_architect", ARCHITECT, "Herbert J. Krapp / Thomas W. Lamb"),
+          ("compare", COMPARE, "Bowery Feast Plate or Zanzibar Noodle Bowl"),
+          ("recall", RECALL, "Roma Tomato or San Marzano Tomato"),
+          ("fact_year", YEAR, "1927 or later"), ("fact_year", YEAR, "1927 (possibly a decade earlier)")]
+SAME = [("name_seen", PLACE, "Ed Sullivan Theatre"), ("name_seen", PLACE, "the Ed Sullivan Theatre, or Ed Sullivan Theater"),
+        ("fact_architect", ARCHITECT, "H. J. Krapp"), ("fact_architect", ARCHITECT, "Herbert J. Krapp"),
+        ("compare", COMPARE, "Bowery Feast Plate, not Bowery Bistro Plate"), ("fact_year", YEAR, "1927"),
+        ("recall", RECALL, "Roma Tomato")]
+
+
+@pytest.mark.parametrize(("kind", "e", "answer"), HEDGES, ids=[a for *_x, a in HEDGES])
+def test_an_alternative_naming_no_candidate_is_a_hedge(kind: str, e: dict[str, Any], answer: str) -> None:
+    r = _judge(kind, e, answer)
+    assert not r["ok"] and "as an alternative" in r["why"], r
+
+
+@pytest.mark.parametrize(("kind", "e", "answer"), SAME, ids=[a for *_x, a in SAME])
+def test_a_spelling_or_initials_of_the_right_name_pass(kind: str, e: dict[str, Any], answer: str) -> None:
+    assert _judge(kind, e, answer)["ok"]
+
+
+def test_initials_another_architect_shares_name_no_one() -> None:
+    """Initials count only when no other architect of the wiki has them: every architect's initials form is unique
+    among the candidates, or it is no form of anyone's."""
+    people, firms = checks.architect_names()
+    c = checks.Candidates([*people, "Harold J. Krapp"], True, firms)
+    assert not c.named("H. J. Krapp", "Herbert J. Krapp") and c.named("Herbert J. Krapp", "Herbert J. Krapp")
+
+
+def test_the_rules_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the alternative rule the name hedges pass again; without the spellings "Theatre" names nothing."""
+    monkeypatch.setattr(checks, "unread_name", lambda *_a, **_k: None)
+    assert all(_judge(k, e, a)["ok"] for k, e, a in HEDGES if k != "fact_year")
+    monkeypatch.setattr(checks, "_unread_year", lambda _t: checks._result(True))
+    assert all(_judge(k, e, a)["ok"] for k, e, a in HEDGES)
+    monkeypatch.setattr(checks, "SPELLINGS", {})
+    assert not _judge("name_seen", PLACE, "Ed Sullivan Theatre")["ok"]
