@@ -121,3 +121,72 @@ def lazy_reader(tasks: list[Task]) -> dict[str, tuple[int, int]]:
         right, n = out.get(g["rule"], (0, 0))
         out[g["rule"]] = (right + (pick == g["store_id"]), n + 1)
     return out
+
+
+#: the rules that state a radius (read from the instruction, in the order of the purchases, as price limits are)
+RADIUS_RULES = ("cheapest_within", "within", "cheapest_near_place")
+
+
+def unbound_conditions(task: Task) -> list[tuple[dict[str, Any], list[str]]]:
+    """(purchase, the conditions of its store rule that do not bind:
+    :func:`embodiedweb.data_gen.binding.unbound_of`) for every purchase of ``task`` under a store rule (a single
+    purchase, each purchase of an errand; a basket's items follow no store rule). Built from the task file, the
+    catalogue and the map only (a radius and a price limit are read from the instruction)."""
+    from embodiedweb.data_gen.binding import stated_limits, stated_radii, unbound_of
+    from web_sites.shop import catalog
+
+    c = city()
+    stores = {s["store_id"]: c.locate(s["address"]).node_id for s in catalog.stores()}
+    start = task.embodied["start"]
+    shop = (task.web.get("sites") or {}).get("shop") or {}
+    radii, limits = stated_radii(task.instruction), stated_limits(task.instruction)
+    out = []
+    for t, buy in buys([task]):
+        assert t is task
+        pid = buy["product_id"]
+        selling = sorted(catalog.stores_selling(pid))
+        gone = {s for s, p in shop.get("out_of_stock", []) if p == pid}
+        facts: dict[str, Any] = {"dist": {s: c.shortest_length(start, stores[s]) for s in selling},
+                                 "price": catalog.offers(pid), "available": [s for s in selling if s not in gone]}
+        rule = buy["rule"]
+        if rule == "open_now":
+            facts["available"] = [s for s in selling if open_at(catalog.store(s)["hours"][buy["day"]], buy["minute"])]
+        if rule == "nearest_in_budget":
+            facts.update(budget=buy["budget"], total={s: round(catalog.price(pid, s, buy["options"]) * buy["qty"], 2)
+                                                      for s in selling})
+        if rule in RADIUS_RULES:
+            facts["radius"] = radii.pop(0)
+        if rule == "under_price":
+            facts["limit"] = limits.pop(0)
+        if buy.get("place"):
+            node = next(pl.node_id for pl in c.places.values() if pl.name == buy["place"])
+            facts["place_dist"] = {s: c.shortest_length(node, stores[s]) for s in selling}
+        out.append((buy, unbound_of(rule, buy["store_id"], selling, **facts)))
+    return out
+
+
+def binding_table(tasks: list[Task]) -> dict[tuple[str, str, str], tuple[int, int, Counter[str]]]:
+    """``{(single / errand, rule, split): (purchases with some condition that does not bind, purchases, how often
+    each condition does not bind)}``."""
+    out: dict[tuple[str, str, str], tuple[int, int, Counter[str]]] = {}
+    for t in tasks:
+        if "basket" in t.goal:
+            continue
+        for buy, free in unbound_conditions(t):
+            key = ("errand" if "errands" in t.goal else "single", buy["rule"], t.split)
+            bad, n, why = out.get(key, (0, 0, Counter()))
+            why.update(free)
+            out[key] = (bad + bool(free), n + 1, why)
+    return out
+
+
+if __name__ == "__main__":  # python -m tests.domains.outdoor.rank_prior [file]: the binding table
+    import sys
+
+    from embodiedweb.domains.outdoor.shopping import ShoppingDomain
+    from embodiedweb.paths import data_dir
+    from embodiedweb.tasks import load_tasks
+
+    path = sys.argv[1] if len(sys.argv) > 1 else data_dir() / "shopping" / "hard.jsonl"
+    for (kind, rule, split), (bad, n, why) in sorted(binding_table(load_tasks(path, ShoppingDomain().validate_task)).items()):
+        print(f"{kind:7} {rule:20} {split:5} {bad:3}/{n:<3} {dict(why)}")

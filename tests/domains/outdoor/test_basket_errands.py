@@ -173,6 +173,24 @@ def test_no_obvious_plan_is_the_answer(baskets):
                 assert info[a][1] > g["limit_m"] + gen.MISS_M or info[a][0] > g["budget"] + gen.BUDGET_MARGIN, (t.task_id, k)
 
 
+def both_limits_bind(t: Task) -> tuple[bool, bool]:
+    """(the cheapest assignment of all breaks the walking limit, the shortest-walk assignment of all breaks the
+    budget): each limit binds (stop 38, every condition a hard task states binds)."""
+    rows, *_ = rows_of(t)
+    g = t.goal
+    _a, _c, cheapest_walk = min(rows, key=lambda r: (r[1], r[2], r[0]))
+    _a, shortest_total, _w = min(rows, key=lambda r: (r[2], r[1], r[0]))
+    return cheapest_walk > g["limit_m"], shortest_total > g["budget"]
+
+
+def test_both_limits_bind(baskets):
+    """A basket's two limits bind by construction: the cheapest assignment walks too far and the shortest walk costs
+    too much (an agent ignoring either limit does not get the answer; 14 of 14 each)."""
+    assert len(baskets) == 14
+    for t in baskets:
+        assert both_limits_bind(t) == (True, True), t.task_id
+
+
 # ------------------------------------------------------------------------------------------- episodes
 class Basket(BasketOracle):
     """Buys a basket in one way: ``how`` names it, ``stores`` the store per item (the answer by default)."""
