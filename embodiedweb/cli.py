@@ -300,7 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "across versions, for cheap LLM runs")
     e.add_argument("--level", default="standard", choices=list(LEVELS),
                    help="the task tier: standard (default) or hard (envs whose spec names hard_tasks; see the "
-                        "README's Levels)")
+                        "README's Levels and docs/levels.md)")
     e.add_argument("--web-mode", default="text", choices=["text", "browser"])
     e.add_argument("--out", default=None, help="per-episode JSONL (appended; a rerun of the same agent, model "
                    "and settings resumes)")

@@ -104,7 +104,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     Cost: the checker runs only when the state it reads changed: the completion is kept while the env's
     ``state_version`` stays the same (a step that moved nothing, a failed action, a page read), for the
     domains whose ``check`` reads the states and the answer only (``Domain.completion_from_state``, all the
-    shipped ones); otherwise one checker call per step (see the README's measured figures). The checker
+    shipped ones); otherwise one checker call per step (see docs/rl-cost-per-step.md's measured figures). The checker
     reads the world's and the web session's states as the env's trace recorded them last (with
     ``record_trace``, the default: they are the current ones), without asking the world and the sites again.
     """
@@ -243,7 +243,7 @@ def canonical_action(action: str, drop_note: bool = False) -> str:
 REWARD_MODES = ("sparse", "progress", "subgoal", "distance")
 
 #: the default ``K`` of :class:`DiscreteActions` (the measured maximum candidate count over every oracle
-#: step of the whole suite, with margin; see the README's measured figures)
+#: step of the whole suite, with margin; see docs/rl-cost-per-step.md's measured figures)
 DEFAULT_MAX_ACTIONS = 512
 
 #: the capital letters a name may start with: Latin A-Z and every other upper-case letter (İzmir, Łódź, Ürümqi)

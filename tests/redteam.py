@@ -143,7 +143,7 @@ def table(env_id: str, classes: tuple[Any, ...], n: int = 100) -> list[dict[str,
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    """The README's shortcut-rate table."""
+    """A red-team table as the README and docs/checkers.md print them."""
     lines = ["| env | agent | kind | episodes (test) | overall | web | embodied |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:

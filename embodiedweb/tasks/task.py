@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 #: the task tiers: ``standard`` (the default: the ``tasks`` file of an env spec) and ``hard`` (its
-#: ``hard_tasks`` file: same env, action grammar and checker rules, harder tasks; see the README's "Levels")
+#: ``hard_tasks`` file: same env, action grammar and checker rules, harder tasks; see the README's "Levels" and docs/levels.md)
 LEVELS = ("standard", "hard")
 
 

@@ -7,7 +7,7 @@ also make); ``carried_out`` says whether this episode really did what the agent 
 action failed but the ones the shortcut expects to fail), so a pass cannot come from a plan that
 quietly fell back to the honest solution.
 
-``python -m tests.domains.cooking.redteam [N]`` prints the cooking rows of the README's shortcut-rate table.
+``python -m tests.domains.cooking.redteam [N]`` prints the cooking rows of docs/checkers.md's red-team table.
 """
 
 from __future__ import annotations

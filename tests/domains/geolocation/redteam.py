@@ -20,7 +20,7 @@ Kinds and the bound each is held to (overall, over its episodes):
 * ``genuine`` - at least 98 % (other answer forms and spellings, detours, research by search, other
   cues).
 
-``python -m tests.domains.geolocation.redteam`` prints the shortcut-rate table of the README.
+``python -m tests.domains.geolocation.redteam`` prints the red-team table of the README's Geolocation section.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ only through action strings; cheaters know the goal where the cheat needs it, ge
 need from the observations (the instruction, the shop's and the map's pages) and follow the map's route
 to the node it names.
 
-``python -m tests.domains.outdoor.redteam [N]`` prints the navigation and shopping rows of the README's
+``python -m tests.domains.outdoor.redteam [N]`` prints the navigation and shopping rows of docs/checkers.md's
 shortcut-rate table.
 """
 

@@ -6,7 +6,7 @@ it). ``applies`` says on which tasks the agent's idea can be carried out; ``carr
 this episode really did it (no action was refused), so a pass cannot come from a plan that quietly fell
 back to the honest solution.
 
-``python -m tests.domains.outdoor.redteam_traveling [N]`` prints the shortcut-rate table of the README.
+``python -m tests.domains.outdoor.redteam_traveling [N]`` prints the traveling red-team table of docs/checkers.md.
 """
 
 from __future__ import annotations

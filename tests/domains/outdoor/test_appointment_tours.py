@@ -411,7 +411,7 @@ def one_move(t: Task) -> list[str]:
 
 def test_one_place_moved_from_edf_is_not_capped(dated):
     """Measured, not capped: every tour's order is earliest appointment first with one place moved (capping it
-    starved the draw); the README reports it."""
+    starved the draw); docs/levels.md reports it."""
     assert sum(one_move(t) == t.goal["best_order"] for t in dated) == len(dated)
 
 
