@@ -222,6 +222,7 @@ class ActionRegistry:
         parts = _split_args(rest, len(spec.args), last_free)
         if spec.name == "type":
             parts = self._split_type(rest)
+            _refuse_unbracketed_flag(rest, parts)
         elif len(spec.args) == 1 and spec.args[0].kind == "url":
             parts = _split_url(rest)
         required = [a for a in spec.args if not a.optional]
@@ -306,6 +307,22 @@ RETIRED = {
     "fill": "'fill' is not an action here: type [id] [text] replaces a text field's content (type [id] [text] [1] "
             "also presses Enter).",
 }
+
+
+def _refuse_unbracketed_flag(rest: str, parts: list[str]) -> None:
+    """Refuse ``type [13] Longhe 1``: a text without brackets that ends in a lone 0 or 1. It reads as the Enter flag
+    to most players (stop 39: three of four who typed so meant Enter) and as part of the text to the grammar, which
+    typed "Longhe 1" and pressed nothing; which was meant is the agent's to say, so the answer shows both forms."""
+    if len(parts) != 2 or rest.strip().startswith("[") and "]" in rest and re.search(r"\]\s*\[", rest):
+        return
+    m = re.fullmatch(r"(.*\S)\s+(0|1|true|false|True|False)", parts[1].strip(), re.S)
+    if m is None:
+        return
+    text, flag = m.group(1), m.group(2)
+    raise ActionError(f"Is the last '{flag}' part of the text or the flag that presses Enter? Put the text in "
+                      f"brackets: `type [{parts[0]}] [{_clip(text, 40)}] [{flag}]` types '{_clip(text, 40)}' "
+                      f"{'and presses Enter' if flag in ('1', 'true', 'True') else 'without pressing Enter'}; "
+                      f"`type [{parts[0]}] [{_clip(parts[1].strip(), 40)}]` types all of it.")
 
 
 def _clip(s: str, n: int = 60) -> str:

@@ -19,6 +19,8 @@ from embodiedweb.actions import REGISTRY, ActionError
     ("type [7] [opened in 1976] 1", "type", {"id": "7", "text": "opened in 1976", "enter": True}),
     ("type [7] [a [b] c]  0", "type", {"id": "7", "text": "a [b] c", "enter": False}),
     ("type [7] [eggs] 12", "type", {"id": "7", "text": "[eggs] 12", "enter": False}),
+    ("type [7] [Pier 1]", "type", {"id": "7", "text": "Pier 1", "enter": False}),
+    ("type [7] 1", "type", {"id": "7", "text": "1", "enter": False}),
     ("press [Control+a]", "press", {"key_comb": "Control+a"}),
     ("scroll [Down]", "scroll", {"direction": "down"}),
     ("tab_focus [2]", "tab_focus", {"index": 2}),
@@ -56,6 +58,9 @@ def test_parses(text, name, args):
     ("tab_focus [one]", "not a whole number"),
     ("scroll [left]", "not one of up, down"),
     ("type [3] [x] [2]", "0 or 1"),
+    # a text without brackets ending in a lone flag: Enter, or part of the text? (stop 39: three players of four)
+    ("type [13] Longhe 1", "`type [13] [Longhe] [1]` types 'Longhe' and presses Enter; `type [13] [Longhe 1]`"),
+    ("type 13 3rd Ave & E 33rd St 0", "`type [13] [3rd Ave & E 33rd St] [0]` types '3rd Ave & E 33rd St' without"),
     ("$$$", "Cannot read an action name"),
     ("click[", "not an element id"),
     ("CookObject [Potato]", "food cooks only with heat"),
