@@ -310,15 +310,17 @@ RETIRED = {
 
 
 def _refuse_unbracketed_flag(rest: str, parts: list[str]) -> None:
-    """Refuse ``type [13] Longhe 1``: a text without brackets that ends in a lone 0 or 1. It reads as the Enter flag
-    to most players (stop 39: three of four who typed so meant Enter) and as part of the text to the grammar, which
-    typed "Longhe 1" and pressed nothing; which was meant is the agent's to say, so the answer shows both forms."""
+    """Refuse ``type [13] Longhe 1``: a text without brackets that ends in a lone flag (0, 1, true, false or enter,
+    bracketed or not). It reads as the Enter flag to players (stop 39: six of the ten who used ``type`` wrote so and
+    meant Enter) and as part of the text to the grammar, which typed "Longhe 1" and pressed nothing; which was meant
+    is the agent's to say, so the answer shows both forms."""
     if len(parts) != 2 or rest.strip().startswith("[") and "]" in rest and re.search(r"\]\s*\[", rest):
         return
-    m = re.fullmatch(r"(.*\S)\s+(0|1|true|false|True|False)", parts[1].strip(), re.S)
+    m = re.fullmatch(r"(.*\S)\s+(\[)?(0|1|true|false|True|False|enter|Enter)(?(2)\])", parts[1].strip(), re.S)
     if m is None:
         return
-    text, flag = m.group(1), m.group(2)
+    text, flag = m.group(1), m.group(3)
+    flag = "1" if flag in ("enter", "Enter") else flag
     raise ActionError(f"Is the last '{flag}' part of the text or the flag that presses Enter? Put the text in "
                       f"brackets: `type [{parts[0]}] [{_clip(text, 40)}] [{flag}]` types '{_clip(text, 40)}' "
                       f"{'and presses Enter' if flag in ('1', 'true', 'True') else 'without pressing Enter'}; "

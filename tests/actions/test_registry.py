@@ -61,6 +61,8 @@ def test_parses(text, name, args):
     # a text without brackets ending in a lone flag: Enter, or part of the text? (stop 39: three players of four)
     ("type [13] Longhe 1", "`type [13] [Longhe] [1]` types 'Longhe' and presses Enter; `type [13] [Longhe 1]`"),
     ("type 13 3rd Ave & E 33rd St 0", "`type [13] [3rd Ave & E 33rd St] [0]` types '3rd Ave & E 33rd St' without"),
+    ("type [13] Volkraak [enter]", "`type [13] [Volkraak] [1]` types 'Volkraak' and presses Enter"),
+    ("type [13] Midtown East [1]", "`type [13] [Midtown East] [1]` types 'Midtown East' and presses Enter"),
     ("$$$", "Cannot read an action name"),
     ("click[", "not an element id"),
     ("CookObject [Potato]", "food cooks only with heat"),

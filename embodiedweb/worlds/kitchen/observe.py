@@ -141,6 +141,9 @@ def scene_text(sim: KitchenSim, max_objects: int = 60) -> str:
 
     lines.append(f"Visible objects (interactable; distance to the nearest point, reach {VISIBILITY_DISTANCE:g} m):")
     lines += [line(o) for o in seen[:max_objects]] or ["- none"]
+    if len(seen) > max_objects:
+        # said, never silently dropped: an agent must not take the list's end for all it can reach (stop 39)
+        lines.append(f"- ... and {len(seen) - max_objects} more visible, farther away (move closer to see them listed)")
     if near:
         lines.append("Fixtures nearby, out of view (turn or look toward one to interact with it):")
         lines += [line(o) for o in near[: max(0, max_objects - len(seen))]]

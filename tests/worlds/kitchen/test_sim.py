@@ -313,3 +313,16 @@ def test_a_copy_of_the_simulator_acts_on_itself_not_on_the_original() -> None:
         assert twin.step(action, **kw).metadata["lastActionSuccess"], action
     assert (sim.rot, bool(fridge.state["isOpen"])) == (rot, opened)  # the original did not move
     assert twin.rot != rot and bool(twin.objects[fridge.object_id].state["isOpen"]) != opened
+
+
+def test_scene_text_says_how_many_visible_objects_it_leaves_out(sim):
+    """The list of visible objects is capped; what the cap leaves out is counted, never dropped silently (an agent
+    must not read the list's end as all it can reach)."""
+    text = sim.scene_text(max_objects=1)
+    section = text.split("Visible objects", 1)[1].split("Fixtures nearby", 1)[0]
+    listed = [ln for ln in section.splitlines() if ln.startswith("- ") and not ln.startswith("- ...")]
+    full = sim.scene_text(max_objects=1000).split("Visible objects", 1)[1].split("Fixtures nearby", 1)[0]
+    visible = [ln for ln in full.splitlines() if ln.startswith("- ")]
+    assert len(listed) == 1 and len(visible) > 1
+    assert f"- ... and {len(visible) - 1} more visible, farther away" in section
+    assert "more visible" not in full
