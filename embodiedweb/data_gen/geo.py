@@ -282,7 +282,11 @@ def build_standpoint(spot: tuple[Any, ...]) -> dict[str, Any]:
     shop = over.get("shop") or city_shop_words().get((code, city), c["shop"])
     plates = over.get("plates", c["plates"])
     continent = over.get("continent", c["continent"])
-    continent_alt = over.get("continent_alt", c["continent_alt"])
+    # a place counted in another continent than its country's (Novosibirsk, in Asia) keeps the continents the wiki
+    # gives the country as right answers too: "Russia ... lies in Europe (also counted in Asia)" is what an agent
+    # reads (stop 39: Europe was refused, and the alternatives held Asia twice)
+    country_continents = [c["continent"], *c["continent_alt"]]
+    continent_alt = over.get("continent_alt", [k for k in dict.fromkeys(country_continents) if k != continent])
     scene = scene_of(spot)
     veg = scene["veg"]
 
