@@ -4,7 +4,10 @@ descriptions, and the checks that keep a description from being guessed.
 A description is a place's kind (its wiki infobox's Type) and facts of its infobox (neighbourhood, decade
 completed, year opened, floors, architect, style) that fit it alone among the wiki's places, or a rank
 within its kind ("completed first"), or a hop through another place ("designed by the architect of ...");
-:func:`describe`, :func:`shortcut_free` and :class:`LazyCaps` give the rules. Used by
+:func:`describe`, :func:`shortcut_free` and :class:`LazyCaps` give the rules. Since stop 39 a description
+also fits its place alone under every natural reading of its words (:func:`unfair_readings`, the readings of
+:mod:`embodiedweb.data_gen.description_readings`), spelling the wiki's classification out where a wider
+reading would fit another place (:func:`spell_out`). Used by
 :mod:`embodiedweb.data_gen.hard_navigation` and :mod:`embodiedweb.data_gen.hard_traveling`.
 """
 
@@ -202,7 +205,8 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
     Every description fits only ``pid``, shares no telling word with its name (``names``: wiki titles),
     and every part a guesser might settle for (:func:`parts`) fits at least two places, :data:`MIN_WALKABLE`
     of them ``walkable`` (on the street graph), of which ``pid`` is not the first by name (among all, and among the ``walkable`` ones: the wiki's categories and lists
-    are alphabetical)."""
+    are alphabetical). A description drawn is then spelled out where a wider reading of its words would fit
+    another place (:func:`spell_out`), unless the spelled wording shares a telling word with the name."""
     box = boxes[pid]
     kind = box["Type"]
     facts = facts_of(box)
