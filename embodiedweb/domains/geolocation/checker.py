@@ -154,7 +154,9 @@ levels correct), and, from the episode (:func:`check_geolocation`):
   names another city's made-up cues does not count: listing many is not looking one up). Articles about
   country-level cues (driving side, plates, scripts) or about countries and cities do not count: they
   cannot tell this place from the rest of its country.
-* ``overall`` = **city correct, web and embodied**. The city is the headline level: the country often
+* ``overall`` = **city correct and one distinguishing cue both seen and researched**: the agent stood in its
+  view and was shown what it tells, its article read or a results page whose snippet of that article names
+  the city (checker version 11: a search whose snippet stops before the fact is no research). The city is the headline level: the country often
   follows from one strong cue and the street mostly measures spelling and luck in where one looked,
   while the city needs the research the task is about and is the level geolocation benchmarks usually
   report (city-level accuracy, 25 km). A correct city must come from that research: no sign names the
@@ -1692,11 +1694,13 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     """What the episode shows: distinguishing cues seen, their articles read, searches for them, and the cues
     both seen and researched (``both``: the cue names, e.g. ``["chain"]``).
 
-    A search counts when its query names a distinguishing cue of this place (the brand, the emblem, the
-    dish) and no made-up cue of any other city: one query listing many brands is not looking one up. A cue
-    counts for ``both`` when the agent stood at its viewpoint and read its article or searched for it, in
-    either order: researching a cue of the place that one never saw (found from the city's name, stop 38) is
-    no research of what one saw."""
+    A search counts (``searched``, the ``cue_searches`` metric) when its query names a distinguishing cue of
+    this place (the brand, the emblem, the dish) and no made-up cue of any other city: one query listing many
+    brands is not looking one up. A cue counts for ``both`` when the agent stood at its viewpoint and was
+    shown what the cue tells, in either order: its article read, or a results page whose snippet of its
+    article names the city (``told``, :func:`told_by_snippet`; checker version 11: a search alone no longer
+    counts). Researching a cue of the place that one never saw (found from the city's name, stop 38) is no
+    research of what one saw."""
     gz = gz or load_gazetteer()
     cues = distinguishing(standpoint)
     nodes = {c["node"] for c in cues}
@@ -1708,11 +1712,25 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
     mine = [p for p in map(_padded, terms) if p != "  "]
     searched = sorted({q for q in (wiki.get("searches") or []) if _looks_up(_padded(q), mine, others)})
-    queries = [_padded(q) for q in searched]
-    both = sorted({c["cue"] for c in cues if c["node"] in seen and (
-        set(c["articles"]) & set(read)
-        or any(_looks_up(q, [p for p in map(_padded, c.get("lookup", [])) if p != "  "], others) for q in queries))})
-    return {"seen": seen, "read": read, "searched": searched, "both": both}
+    told = sorted(told_by_snippet(wiki, slugs, standpoint))
+    both = sorted({c["cue"] for c in cues if c["node"] in seen and set(c["articles"]) & (set(read) | set(told))})
+    return {"seen": seen, "read": read, "searched": searched, "told": told, "both": both}
+
+
+def told_by_snippet(wiki: dict[str, Any], slugs: set[str], standpoint: dict[str, Any]) -> set[str]:
+    """The articles of ``slugs`` whose snippet on a search results page named the standpoint's city: the
+    fact the cue tells ("SVH is the public transport operator of Kyiv"; a regional chain's list of cities),
+    read from the wiki site's record of what each results page showed (``shown``: article and snippet text),
+    never from the HTML. A snippet that stops before the fact (the chain's "4 cities of 4 countries") tells
+    nothing (stop 39: a search of the cue alone counted as research, and the country's best-known city was
+    guessed)."""
+    city = str(standpoint.get("city") or "")
+    out = set()
+    for shown in wiki.get("shown") or []:
+        slug = shown.get("slug") if isinstance(shown, dict) else None
+        if slug in slugs and city and _mentions(str(shown.get("snippet", "")), city):
+            out.add(slug)
+    return out
 
 
 def check_geolocation(goal: dict[str, Any], answer: str | None, world: dict[str, Any], web: dict[str, Any],
