@@ -1574,6 +1574,75 @@ def _names_continent(answer: str | None, gz: Gazetteer) -> bool:
     return bool(_continents_in(answer or "", gz))
 
 
+def _goal_city_index(goal: dict[str, Any], gz: Gazetteer) -> int | None:
+    """The gazetteer index of the goal's city (its name and country), or None."""
+    names = _goal_city_names(goal, gz)
+    for i, c in enumerate(gz.cities):
+        if c.get("country") == goal.get("country") and {place_norm(n) for n in c.get("names", [c["name"]])} & names:
+            return i
+    return None
+
+
+def _other_place(alt: str, goal: dict[str, Any], gz: Gazetteer, table: dict[str, str]) -> str | None:
+    """Whether one alternative of an answer reads as the goal's place: ``None`` when it names the goal's city,
+    country, continent or a region that holds the city, a street (and no other city after it) or a number (a
+    coordinate, judged on its own), and nothing else; otherwise what it is ("another city (Busan)", "another
+    country (China)", "no place the judge reads")."""
+    goal_names = _goal_city_names(goal, gz)
+    goal_country = table.get(norm(goal["country"]), goal["country"])
+    continents = {goal["continent"], *goal.get("continent_alt", [])}
+    if not [t for t in norm(alt).split() if not t.replace(".", "").isdigit()]:
+        return None  # numbers only: a coordinate
+    street = is_street(alt) and _names_a_street(alt, gz)
+    city_texts = street_and_cities(alt, gz)[1] if street else [alt]
+    read = street
+    for text in city_texts:
+        for x in gz.named_cities(text):
+            if not {place_norm(n) for n in gz.cities[x].get("names", [gz.cities[x]["name"]])} & goal_names:
+                return f"another city ({gz.cities[x]['name']})"
+            read = True
+    if street:
+        return None
+    for c in replace(gz, country_index=table).named_countries(alt):
+        if c != goal_country:
+            return f"another country ({c})"
+        read = True
+    for c in _continents_in(alt, gz):
+        if c not in continents:
+            return f"another continent ({c})"
+        read = True
+    if not read and _region_part(alt, gz):
+        x = _goal_city_index(goal, gz)
+        toks = tuple(place_norm(alt).split())
+        if x is None or not any(toks[-len(r):] == r or r == toks for r in gz.regions[x]):
+            return "a region that does not hold the city"
+        read = True
+    return None if read else "no place the judge reads"
+
+
+#: a part's label before its value ("City:", "Lat/Lng:", "Coordinates (approx.):"): words before a colon, no digit
+_LABEL = re.compile(r"^[^:\d]*:(?!\S)")
+
+
+def hedged(goal: dict[str, Any], answer: str | None, gz: Gazetteer, table: dict[str, str]) -> str:
+    """Why the answer names no one place, or ``""``: it offers alternatives in some part (its ``;`` parts, or the
+    whole free text; :func:`embodiedweb.domains.outdoor.answers.alternatives`, the traveling, errand and
+    Assistant judges' rule) and one alternative does not read as the goal's place: another city, country,
+    continent or region, or a text naming no place the judge reads (an unread alternative: "Tromsø-ish, possibly
+    Bodø", Bodø having no wiki article). "Tainan, Taiwan", "maybe Tainan", a street beside its city pass
+    (checker version 11, stop 39: "Tainan or somewhere in Korea", "Taiwan or China" beside Tainan and "Asia or
+    Europe" passed the city)."""
+    from embodiedweb.domains.outdoor.answers import alternatives
+
+    for part in (answer or "").split(";"):
+        low = " ".join(_LABEL.sub("", part).lower().split())  # a label is no alternative ("Lat/Lng: ...")
+        for a, b in alternatives(low):
+            why = _other_place(low[a:b], goal, gz, table)
+            if why:
+                return f"the answer offers {' '.join(low[a:b].split())!r} as an alternative, {why}: a hedge names no one place"
+    return ""
+
+
 def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] | None = None,
                  gz: Gazetteer | None = None) -> dict[str, Any]:
     """Per-level correctness, distance and score of ``answer`` against a task's ``goal``. Here ``overall``
@@ -1604,6 +1673,10 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     city_ok, note = judge_city(goal, p, gz)
     if note:
         notes.append(note)
+    hedge = hedged(goal, answer, gz, table) if city_ok else ""
+    if hedge:  # alternatives must all read as the city (checker version 11)
+        city_ok = False
+        notes.append(hedge)
     one_city = hit[0] if p.city and len(hit := gz.named_cities(p.city)) == 1 else None
     if city_ok and one_city is not None:
         why = _city_contradicted(p, one_city, replace(gz, country_index=table), table)

@@ -172,7 +172,9 @@ class SearchSnippetOnly(rt.RedTeamAgent):
         yield f"stop [{self.answer()}]"
 
 
-SHORTCUTS = (*SHORTCUTS, SearchSnippetOnly)
+SHORTCUTS = (*SHORTCUTS, SearchSnippetOnly, rt.HedgeCityOrCountry, rt.HedgeTwoCountries, rt.HedgeTwoContinents,
+             rt.HedgeUnreadTown)
+GENUINE = (*GENUINE, rt.MaybeCityCountry)
 
 
 def best_known_city(task: Task) -> tuple[str, float, float]:
