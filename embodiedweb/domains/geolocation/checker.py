@@ -1770,9 +1770,9 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     A search counts (``searched``, the ``cue_searches`` metric) when its query names a distinguishing cue of
     this place (the brand, the emblem, the dish) and no made-up cue of any other city: one query listing many
     brands is not looking one up. A cue counts for ``both`` when the agent stood at its viewpoint and was
-    shown what the cue tells, in either order: its article read, or a results page whose snippet of its
-    article names the city (``told``, :func:`told_by_snippet`; checker version 11: a search alone no longer
-    counts). Researching a cue of the place that one never saw (found from the city's name, stop 38) is no
+    shown what the cue tells, in either order: its article read, or a search that looks the cue up and a
+    results page whose snippet of its article names the city (``told``, :func:`told_by_snippet`; checker
+    version 11: a search alone no longer counts, nor a snippet listed for a query naming many cues). Researching a cue of the place that one never saw (found from the city's name, stop 38) is no
     research of what one saw."""
     gz = gz or load_gazetteer()
     cues = distinguishing(standpoint)
@@ -1786,7 +1786,13 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     mine = [p for p in map(_padded, terms) if p != "  "]
     searched = sorted({q for q in (wiki.get("searches") or []) if _looks_up(_padded(q), mine, others)})
     told = sorted(told_by_snippet(wiki, slugs, standpoint))
-    both = sorted({c["cue"] for c in cues if c["node"] in seen and set(c["articles"]) & (set(read) | set(told))})
+    queries = [_padded(q) for q in searched]
+
+    def looked_up(c: dict[str, Any]) -> bool:  # a search of this cue alone (one listing many is no look-up)
+        return any(_looks_up(q, [p for p in map(_padded, c.get("lookup", [])) if p != "  "], others) for q in queries)
+
+    both = sorted({c["cue"] for c in cues if c["node"] in seen and (
+        set(c["articles"]) & set(read) or set(c["articles"]) & set(told) and looked_up(c))})
     return {"seen": seen, "read": read, "searched": searched, "told": told, "both": both}
 
 

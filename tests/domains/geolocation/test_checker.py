@@ -496,7 +496,8 @@ def test_research_counts_a_cue_seen_and_researched_not_one_seen_and_another_read
     shown = [{"slug": "spati-max", "snippet": "… a local chain based in Berlin, Germany …"}]
     m = check_geolocation(BERLIN, ans, {"visited": ["n2"]}, {"wiki": {"searches": ["what is späti max"], "shown": shown}},
                           standpoint=SP)
-    assert m["overall"] and ck.research(SP, {"visited": ["n2"]}, {"shown": shown}, GZ)["both"] == ["chain"]
+    assert m["overall"] and ck.research(SP, {"visited": ["n2"]}, {"searches": ["späti max"], "shown": shown},
+                                        GZ)["both"] == ["chain"]
 
 
 def test_coordinates_that_point_to_another_city_contradict_the_city_and_country_named():
@@ -1099,10 +1100,13 @@ def test_a_cue_is_researched_only_when_shown_what_it_tells():
 
     assert both({"searches": ["späti max"]}) == []
     assert both({"searches": ["späti max"], "shown": [{"slug": "spati-max", "snippet": "Späti Max is a chain of shops"}]}) == []
-    assert both({"shown": [{"slug": "spati-max", "snippet": "Späti Max is a chain based in Berlin"}]}) == ["chain"]
-    assert both({"shown": [{"slug": "berlin", "snippet": "Berlin is the capital"}]}) == []
-    assert both({"shown": [{"slug": "spati-max", "snippet": "based in Hamburg"}]}) == []
-    assert both({"shown": ["x", None, {"slug": "spati-max"}]}) == []  # bad records: no crash, nothing told
+    told = [{"slug": "spati-max", "snippet": "Späti Max is a chain based in Berlin"}]
+    assert both({"searches": ["späti max"], "shown": told}) == ["chain"]
+    assert both({"shown": told}) == []  # shown for no look-up of the cue
+    assert both({"searches": ["späti max hafen brot"], "shown": told}) == []  # a query naming many cues
+    assert both({"searches": ["späti max"], "shown": [{"slug": "berlin", "snippet": "Berlin is the capital"}]}) == []
+    assert both({"searches": ["späti max"], "shown": [{"slug": "spati-max", "snippet": "based in Hamburg"}]}) == []
+    assert both({"searches": ["späti max"], "shown": ["x", None, {"slug": "spati-max"}]}) == []  # bad records: no crash, nothing told
     assert both({"views": ["spati-max"]}) == ["chain"]
 
 
