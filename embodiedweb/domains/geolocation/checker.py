@@ -154,7 +154,9 @@ levels correct), and, from the episode (:func:`check_geolocation`):
   names another city's made-up cues does not count: listing many is not looking one up). Articles about
   country-level cues (driving side, plates, scripts) or about countries and cities do not count: they
   cannot tell this place from the rest of its country.
-* ``overall`` = **city correct, web and embodied**. The city is the headline level: the country often
+* ``overall`` = **city correct and one distinguishing cue both seen and researched**: the agent stood in its
+  view and was shown what it tells, its article read or a results page whose snippet of that article names
+  the city (checker version 11: a search whose snippet stops before the fact is no research). The city is the headline level: the country often
   follows from one strong cue and the street mostly measures spelling and luck in where one looked,
   while the city needs the research the task is about and is the level geolocation benchmarks usually
   report (city-level accuracy, 25 km). A correct city must come from that research: no sign names the
@@ -1572,6 +1574,75 @@ def _names_continent(answer: str | None, gz: Gazetteer) -> bool:
     return bool(_continents_in(answer or "", gz))
 
 
+def _goal_city_index(goal: dict[str, Any], gz: Gazetteer) -> int | None:
+    """The gazetteer index of the goal's city (its name and country), or None."""
+    names = _goal_city_names(goal, gz)
+    for i, c in enumerate(gz.cities):
+        if c.get("country") == goal.get("country") and {place_norm(n) for n in c.get("names", [c["name"]])} & names:
+            return i
+    return None
+
+
+def _other_place(alt: str, goal: dict[str, Any], gz: Gazetteer, table: dict[str, str]) -> str | None:
+    """Whether one alternative of an answer reads as the goal's place: ``None`` when it names the goal's city,
+    country, continent or a region that holds the city, a street (and no other city after it) or a number (a
+    coordinate, judged on its own), and nothing else; otherwise what it is ("another city (Busan)", "another
+    country (China)", "no place the judge reads")."""
+    goal_names = _goal_city_names(goal, gz)
+    goal_country = table.get(norm(goal["country"]), goal["country"])
+    continents = {goal["continent"], *goal.get("continent_alt", [])}
+    if not [t for t in norm(alt).split() if not t.replace(".", "").isdigit()]:
+        return None  # numbers only: a coordinate
+    street = is_street(alt) and _names_a_street(alt, gz)
+    city_texts = street_and_cities(alt, gz)[1] if street else [alt]
+    read = street
+    for text in city_texts:
+        for x in gz.named_cities(text):
+            if not {place_norm(n) for n in gz.cities[x].get("names", [gz.cities[x]["name"]])} & goal_names:
+                return f"another city ({gz.cities[x]['name']})"
+            read = True
+    if street:
+        return None
+    for c in replace(gz, country_index=table).named_countries(alt):
+        if c != goal_country:
+            return f"another country ({c})"
+        read = True
+    for c in _continents_in(alt, gz):
+        if c not in continents:
+            return f"another continent ({c})"
+        read = True
+    if not read and _region_part(alt, gz):
+        x = _goal_city_index(goal, gz)
+        toks = tuple(place_norm(alt).split())
+        if x is None or not any(toks[-len(r):] == r or r == toks for r in gz.regions[x]):
+            return "a region that does not hold the city"
+        read = True
+    return None if read else "no place the judge reads"
+
+
+#: a part's label before its value ("City:", "Lat/Lng:", "Coordinates (approx.):"): words before a colon, no digit
+_LABEL = re.compile(r"^[^:\d]*:(?!\S)")
+
+
+def hedged(goal: dict[str, Any], answer: str | None, gz: Gazetteer, table: dict[str, str]) -> str:
+    """Why the answer names no one place, or ``""``: it offers alternatives in some part (its ``;`` parts, or the
+    whole free text; :func:`embodiedweb.domains.outdoor.answers.alternatives`, the traveling, errand and
+    Assistant judges' rule) and one alternative does not read as the goal's place: another city, country,
+    continent or region, or a text naming no place the judge reads (an unread alternative: "Tromsø-ish, possibly
+    Bodø", Bodø having no wiki article). "Tainan, Taiwan", "maybe Tainan", a street beside its city pass
+    (checker version 11, stop 39: "Tainan or somewhere in Korea", "Taiwan or China" beside Tainan and "Asia or
+    Europe" passed the city)."""
+    from embodiedweb.domains.outdoor.answers import alternatives
+
+    for part in (answer or "").split(";"):
+        low = " ".join(_LABEL.sub("", part).lower().split())  # a label is no alternative ("Lat/Lng: ...")
+        for a, b in alternatives(low):
+            why = _other_place(low[a:b], goal, gz, table)
+            if why:
+                return f"the answer offers {' '.join(low[a:b].split())!r} as an alternative, {why}: a hedge names no one place"
+    return ""
+
+
 def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] | None = None,
                  gz: Gazetteer | None = None) -> dict[str, Any]:
     """Per-level correctness, distance and score of ``answer`` against a task's ``goal``. Here ``overall``
@@ -1602,6 +1673,10 @@ def check_answer(goal: dict[str, Any], answer: str | None, countries: list[str] 
     city_ok, note = judge_city(goal, p, gz)
     if note:
         notes.append(note)
+    hedge = hedged(goal, answer, gz, table) if city_ok else ""
+    if hedge:  # alternatives must all read as the city (checker version 11)
+        city_ok = False
+        notes.append(hedge)
     one_city = hit[0] if p.city and len(hit := gz.named_cities(p.city)) == 1 else None
     if city_ok and one_city is not None:
         why = _city_contradicted(p, one_city, replace(gz, country_index=table), table)
@@ -1692,11 +1767,13 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     """What the episode shows: distinguishing cues seen, their articles read, searches for them, and the cues
     both seen and researched (``both``: the cue names, e.g. ``["chain"]``).
 
-    A search counts when its query names a distinguishing cue of this place (the brand, the emblem, the
-    dish) and no made-up cue of any other city: one query listing many brands is not looking one up. A cue
-    counts for ``both`` when the agent stood at its viewpoint and read its article or searched for it, in
-    either order: researching a cue of the place that one never saw (found from the city's name, stop 38) is
-    no research of what one saw."""
+    A search counts (``searched``, the ``cue_searches`` metric) when its query names a distinguishing cue of
+    this place (the brand, the emblem, the dish) and no made-up cue of any other city: one query listing many
+    brands is not looking one up. A cue counts for ``both`` when the agent stood at its viewpoint and was
+    shown what the cue tells, in either order: its article read, or a search that looks the cue up and a
+    results page whose snippet of its article names the city (``told``, :func:`told_by_snippet`; checker
+    version 11: a search alone no longer counts, nor a snippet listed for a query naming many cues). Researching a cue of the place that one never saw (found from the city's name, stop 38) is no
+    research of what one saw."""
     gz = gz or load_gazetteer()
     cues = distinguishing(standpoint)
     nodes = {c["node"] for c in cues}
@@ -1708,11 +1785,31 @@ def research(standpoint: dict[str, Any], world: dict[str, Any], wiki: dict[str, 
     read = sorted({s for s in (wiki.get("views") or []) if s in slugs})
     mine = [p for p in map(_padded, terms) if p != "  "]
     searched = sorted({q for q in (wiki.get("searches") or []) if _looks_up(_padded(q), mine, others)})
+    told = sorted(told_by_snippet(wiki, slugs, standpoint))
     queries = [_padded(q) for q in searched]
+
+    def looked_up(c: dict[str, Any]) -> bool:  # a search of this cue alone (one listing many is no look-up)
+        return any(_looks_up(q, [p for p in map(_padded, c.get("lookup", [])) if p != "  "], others) for q in queries)
+
     both = sorted({c["cue"] for c in cues if c["node"] in seen and (
-        set(c["articles"]) & set(read)
-        or any(_looks_up(q, [p for p in map(_padded, c.get("lookup", [])) if p != "  "], others) for q in queries))})
-    return {"seen": seen, "read": read, "searched": searched, "both": both}
+        set(c["articles"]) & set(read) or set(c["articles"]) & set(told) and looked_up(c))})
+    return {"seen": seen, "read": read, "searched": searched, "told": told, "both": both}
+
+
+def told_by_snippet(wiki: dict[str, Any], slugs: set[str], standpoint: dict[str, Any]) -> set[str]:
+    """The articles of ``slugs`` whose snippet on a search results page named the standpoint's city: the
+    fact the cue tells ("SVH is the public transport operator of Kyiv"; a regional chain's list of cities),
+    read from the wiki site's record of what each results page showed (``shown``: article and snippet text),
+    never from the HTML. A snippet that stops before the fact (the chain's "4 cities of 4 countries") tells
+    nothing (stop 39: a search of the cue alone counted as research, and the country's best-known city was
+    guessed)."""
+    city = str(standpoint.get("city") or "")
+    out = set()
+    for shown in wiki.get("shown") or []:
+        slug = shown.get("slug") if isinstance(shown, dict) else None
+        if slug in slugs and city and _mentions(str(shown.get("snippet", "")), city):
+            out.add(slug)
+    return out
 
 
 def check_geolocation(goal: dict[str, Any], answer: str | None, world: dict[str, Any], web: dict[str, Any],

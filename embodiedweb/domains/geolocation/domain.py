@@ -66,7 +66,7 @@ class GeolocationDomain(Domain):
     completion_from_state = True
 
     name = "geolocation"
-    checker_version = 10  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
+    checker_version = 11  # 2: the street level counts only where a view shows the street's name; 3: "Nanjing Donglu" is a street;
     # 4: a city's own first-level region named beside it ("Seattle, Washington") is not a second city;
     # 5: a street part may end with its city ("Portage Avenue in Winnipeg", "Newbury Street Boston"), spaced dashes
     # separate free-text parts, and a street's directions and ordinals must match ("Nanjing Donglu", not "Nanjing
@@ -89,6 +89,9 @@ class GeolocationDomain(Domain):
     # one city named when it lies over 50 km from them, and the one country named when none of its cities does
     # ("Graz" with Vienna's coordinates); overall needs one distinguishing cue both seen and researched (a cue's
     # article read without standing in its view, beside another cue seen, counted)
+    # 11 (stop 39): a cue is researched when the agent was shown what it tells: its article read, or a search
+    # results page whose snippet of its article names the city (a search of a regional chain whose snippet stops
+    # before its list of cities counted, and the country's best-known city was guessed)
     world = GeoWorld
     heuristic = "baselines.geo_heuristic:GeoHeuristic"
     prompt_guidance = ("You stand somewhere in the world. Look around (the four views), move to nearby viewpoints "

@@ -226,6 +226,66 @@ class SearchSpray(RedTeamAgent):
         yield f"stop [{self.answer()}]"
 
 
+def other_country(task: Task) -> str:
+    """A country of the wiki other than the task's, on its continent where one is (the first such in the table)."""
+    from embodiedweb.data_gen.geo import COUNTRIES
+
+    g = task.goal
+    others = [c["name"] for c in COUNTRIES if c["name"] != g["country"]]
+    return next((c["name"] for c in COUNTRIES if c["name"] != g["country"] and c["continent"] == g["continent"]),
+                others[0])
+
+
+class HedgeCityOrCountry(RedTeamAgent):
+    """Researches honestly, then offers the right city or somewhere in another country ("Tainan or somewhere in
+    Korea"), the stop 39 cheater's hedge."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"; {g['continent']}; {g['country']}; {g['city']} or somewhere in {other_country(self.task)}; "
+
+
+class HedgeTwoCountries(RedTeamAgent):
+    """Researches honestly, then names the right city and two countries ("Taiwan or China")."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"; {g['continent']}; {g['country']} or {other_country(self.task)}; {g['city']}; "
+
+
+class HedgeTwoContinents(RedTeamAgent):
+    """Researches honestly, then names the right city and country and two continents ("Asia or Europe")."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        g = self.goal()
+        other = next(c for c in ("Europe", "Africa", "Asia") if c not in (g["continent"], *g.get("continent_alt", [])))
+        return f"; {g['continent']} or {other}; {g['country']}; {g['city']}; "
+
+
+class HedgeUnreadTown(RedTeamAgent):
+    """Researches honestly, then answers in free text "<city>-ish, possibly a smaller town nearby": an alternative
+    the judge cannot read (stop 39's "Tromsø-ish, possibly Bodø", Bodø having no wiki article)."""
+
+    kind = "shortcut"
+
+    def answer(self) -> str:
+        return f"{self.goal()['city']}-ish, possibly a smaller town nearby"
+
+
+class MaybeCityCountry(RedTeamAgent):
+    """Researches honestly and answers "maybe <city>, <country>": a hedge word with one place only."""
+
+    def answer(self) -> str:
+        g = self.goal()
+        return f"maybe {g['city']}, {g['country']}"
+
+
 class SprayCityField(RedTeamAgent):
     """Researches honestly, then names every city of the country in the city part."""
 
@@ -725,12 +785,12 @@ class SearchResultsOnly(RedTeamAgent):
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     StreetMemory, KnowsAnswerNoWalk, WalkWithoutCueResearch, SearchSpray, SprayCityField, SprayFreeText, SprayCoordinates,
     SprayExtraParts, ShortNameBeside, LabelledAlternative, CityNearInStreetPart, CountryNameAsCity, NameOneCoordsAnother,
-    ResearchesUnseenCue)
+    ResearchesUnseenCue, HedgeCityOrCountry, HedgeTwoCountries, HedgeTwoContinents, HedgeUnreadTown)
 GUESSES: tuple[type[RedTeamAgent], ...] = (SignsWithoutWeb, CapitalOfCountry, RandomCityOfCountry, TrainSplitCity)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     RedTeamAgent, FreeTextAnswer, LabelledAnswer, SemicolonCoordinates, OtherCityName, CoordinatesOnly, Detour,
     FarthestCue, ReadThenLook, SearchBoxResearch, SearchResultsOnly, ShortOrPunctuatedName, NativeScriptName,
-    CityRegionCountry, RoughCoordinates, NameWithoutCoordinates)
+    CityRegionCountry, RoughCoordinates, NameWithoutCoordinates, MaybeCityCountry)
 BOUND = {"shortcut": 0.02, "genuine": 0.98, "SignsWithoutWeb": 0.10, "CapitalOfCountry": 0.20}
 
 

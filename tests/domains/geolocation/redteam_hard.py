@@ -154,3 +154,44 @@ def hard_tasks() -> list[Task]:
     from embodiedweb.tasks import load_tasks
 
     return list(load_tasks(data_dir() / "geo" / "hard.jsonl", GeolocationDomain().validate_task))
+
+
+class SearchSnippetOnly(rt.RedTeamAgent):
+    """Walks to the regional chain, searches its name and answers the true place from the results page alone,
+    never opening an article: the snippet of the chain's article stops before the cities it lists, so the
+    agent was shown nothing that leads to the city (stop 39's cheater guessed the country's best-known city)."""
+
+    kind = "shortcut"
+
+    def plan(self) -> Plan:
+        cue = self.nearest_cue()
+        yield from self.walk_to(cue["node"])
+        yield from self.to_web()
+        yield f"goto [/wiki/search?q={cue['lookup'][0]}]"
+        self.idea = self.goal()["city"] not in self.obs["web_text"]  # the page shows no city
+        yield f"stop [{self.answer()}]"
+
+
+SHORTCUTS = (*SHORTCUTS, SearchSnippetOnly, rt.HedgeCityOrCountry, rt.HedgeTwoCountries, rt.HedgeTwoContinents,
+             rt.HedgeUnreadTown)
+GENUINE = (*GENUINE, rt.MaybeCityCountry)
+
+
+def best_known_city(task: Task) -> tuple[str, float, float]:
+    """The country's best-known city but its capital (no hard task is in a capital): the first other city of
+    the generator's list, written best-known first (Casablanca for Morocco)."""
+    cap = rt.capital_of(task)[0]
+    return next(c for c in rt.country_cities(task) if c[0] != cap)
+
+
+class BestKnownCityAfterSearch(SearchSnippetOnly):
+    """Stop 39's cheater: walks to the regional chain, searches its name (a token search; the snippet names no
+    city) and answers the country's best-known city but the capital, rule-blind. The true city is that one on
+    a third of the hard test split (10 of 30; chance 15 %), and each such guess passed while a search counted
+    as research."""
+
+    kind = "guess"
+
+    def answer(self) -> str:
+        city, lat, lng = best_known_city(self.task)
+        return f"{lat:.4f}, {lng:.4f}; {self.goal()['continent']}; {self.goal()['country']}; {city}; "

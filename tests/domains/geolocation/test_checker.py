@@ -431,10 +431,10 @@ def test_research():
             "searches": ["späti max", "what is Späti Max", "späti max or hafen brot", "boulangerie zed späti max",
                          "späti", "currywurst"]}
     assert ck.research(SP, world, wiki, GZ) == {"seen": ["n2", "n3"], "read": ["dish-y", "spati-max"],
-                                                "searched": ["späti max", "what is Späti Max"],
+                                                "searched": ["späti max", "what is Späti Max"], "told": [],
                                                 "both": ["chain", "dish"]}
     assert ck.research(SP, {}, {"views": None, "searches": None}, GZ) == {"seen": [], "read": [], "searched": [],
-                                                                          "both": []}
+                                                                          "told": [], "both": []}
     # a term of this same place is no other city's cue, wherever it is listed
     assert ck.research({**SP, "city": "Hamburg"}, {}, {"searches": ["späti max"]}, GZ)["searched"] == []
 
@@ -462,9 +462,13 @@ def test_check_geolocation_flags_and_counts():
         "embodied": True, "web": True, "overall": True, "distinguishing_viewpoints_seen": 1,
         "cue_articles_read": ["spati-max"], "cue_searches": 1, "viewpoints_visited": 2, "wiki_articles_read": 3}
     assert m["city"] and m["completion"] == 1.0
-    # a search alone is research; a wrong city is never overall
+    # a search alone is no research (checker 11); a snippet of the cue's article naming the city is; a wrong city
+    # is never overall
     m = check_geolocation(BERLIN, ans, world, {"wiki": {"searches": ["späti max"]}}, standpoint=SP)
-    assert m["web"] and m["overall"] and m["cue_articles_read"] == [] and m["wiki_articles_read"] == 0
+    assert m["web"] and not m["overall"] and m["cue_articles_read"] == [] and m["wiki_articles_read"] == 0
+    told = {"searches": ["späti max"], "shown": [{"slug": "spati-max", "snippet": "Späti Max is a chain of Berlin"}]}
+    m = check_geolocation(BERLIN, ans, world, {"wiki": told}, standpoint=SP)
+    assert m["overall"] and m["cue_articles_read"] == []
     m = check_geolocation({**BERLIN, "country": "Ruritania"}, "Ruritania, Berlin", world, web, ["Ruritania"], SP)
     assert m["country"] and m["parsed_answer"]["country"] == "Ruritania"
     m = check_geolocation(BERLIN, "; Europe; Germany; Hamburg; ", world, web, standpoint=SP)
@@ -489,9 +493,11 @@ def test_research_counts_a_cue_seen_and_researched_not_one_seen_and_another_read
     assert m["embodied"] and m["web"] and not m["overall"]
     m = check_geolocation(BERLIN, ans, dish_seen, {"wiki": {"views": ["spati-max", "dish-y"]}}, standpoint=SP)
     assert m["overall"] and m["cues_seen_and_researched"] == 1
-    m = check_geolocation(BERLIN, ans, {"visited": ["n2"]}, {"wiki": {"searches": ["what is späti max"]}},
+    shown = [{"slug": "spati-max", "snippet": "… a local chain based in Berlin, Germany …"}]
+    m = check_geolocation(BERLIN, ans, {"visited": ["n2"]}, {"wiki": {"searches": ["what is späti max"], "shown": shown}},
                           standpoint=SP)
-    assert m["overall"] and ck.research(SP, {"visited": ["n2"]}, {"searches": ["späti max"]}, GZ)["both"] == ["chain"]
+    assert m["overall"] and ck.research(SP, {"visited": ["n2"]}, {"searches": ["späti max"], "shown": shown},
+                                        GZ)["both"] == ["chain"]
 
 
 def test_coordinates_that_point_to_another_city_contradict_the_city_and_country_named():
@@ -1080,3 +1086,54 @@ def test_every_continent_the_wiki_gives_a_country_is_right_for_its_places(gz):
             assert ck.check_answer(g, answer, gz=gz)["continent"], (t["task_id"], cont)
             checked += 1
     assert checked > len(tasks) and {"Europe", "Asia"} <= set(lies["Russia"])
+
+
+# ------------------------------------------------------- stop 39: research needs the fact; hedges (checker 11)
+def test_a_cue_is_researched_only_when_shown_what_it_tells():
+    """Stop 39: a search for the cue whose results snippet stops before the fact ("a chain of shops in 4 cities of
+    4 countries") is no research; a snippet of the cue's article naming the city is, and so is the article read.
+    A snippet of another article, or of the cue's naming another city, is not."""
+    seen = {"visited": ["n1", "n2"]}
+
+    def both(wiki):
+        return ck.research(SP, seen, wiki, GZ)["both"]
+
+    assert both({"searches": ["späti max"]}) == []
+    assert both({"searches": ["späti max"], "shown": [{"slug": "spati-max", "snippet": "Späti Max is a chain of shops"}]}) == []
+    told = [{"slug": "spati-max", "snippet": "Späti Max is a chain based in Berlin"}]
+    assert both({"searches": ["späti max"], "shown": told}) == ["chain"]
+    assert both({"shown": told}) == []  # shown for no look-up of the cue
+    assert both({"searches": ["späti max hafen brot"], "shown": told}) == []  # a query naming many cues
+    assert both({"searches": ["späti max"], "shown": [{"slug": "berlin", "snippet": "Berlin is the capital"}]}) == []
+    assert both({"searches": ["späti max"], "shown": [{"slug": "spati-max", "snippet": "based in Hamburg"}]}) == []
+    assert both({"searches": ["späti max"], "shown": ["x", None, {"slug": "spati-max"}]}) == []  # bad records: no crash, nothing told
+    assert both({"views": ["spati-max"]}) == ["chain"]
+
+
+#: (answer, city right) for Tainan, Taiwan: alternatives must all read as the city (stop 39's cheater's hedges)
+TAINAN_HEDGES = [
+    ("; Asia; Taiwan; Tainan or somewhere in Korea; ", False), ("; Asia; Taiwan or China; Tainan;", False),
+    ("; Asia or Europe; Taiwan; Tainan;", False), ("; Asia; Taiwan, China, Japan or Korea; Tainan;", False),
+    ("; Asia; Taiwan; Tainan or the Hehua city in Turkey;", False), ("Tainan or Busan", False),
+    ("Tainan, or possibly a smaller town nearby", False), ("Tainan / Kaohsiung, Taiwan", False),
+    ("Tainan, Taiwan", True), ("maybe Tainan, Taiwan", True), ("; Asia; Taiwan; Tainan or 臺南;", True),
+    ("Tainan (or Tainan City), Taiwan", True), ("臺南市", True), ("; Asia; Taiwan; Tainan; Minzu Road", True),
+    ("Probably Tainan, in Taiwan", True), ("22.99, 120.2; Asia; Taiwan; Tainan", True),
+]
+
+
+@pytest.mark.parametrize(("answer", "right"), TAINAN_HEDGES)
+def test_an_answer_offering_alternatives_names_its_city_only_if_all_read_as_it(gz, answer, right):
+    goal = {**_goal_of(gz, "Tainan"), "continent": "Asia"}
+    m = check_answer(goal, answer, None, gz)
+    assert m["city"] == right, m.get("answer_notes")
+    if not right and "or" in answer and m.get("answer_notes"):
+        assert any("hedge" in n or "countries" in n or "cities" in n for n in m["answer_notes"])
+
+
+def test_an_unread_alternative_is_another_place(gz):
+    """Tromsø-ish, possibly Bodø: Bodø has no wiki article, so the judge cannot read it as Tromsø."""
+    goal = {**_goal_of(gz, "Tromsø"), "continent": "Europe"}
+    assert check_answer(goal, "Tromso", None, gz)["city"]
+    m = check_answer(goal, "Tromsø-ish, possibly Bodø", None, gz)
+    assert not m["city"] and "hedge" in " ".join(m["answer_notes"])

@@ -192,9 +192,10 @@ def test_web_and_embodied_mean_a_distinguishing_cue_of_this_place():
     other_cues = [a for c in other["distinguishing"] for a in c["articles"] if a not in
                   {a for c in sp["distinguishing"] for a in c["articles"]}]
 
-    def run(visited, views=(), searches=()):
+    def run(visited, views=(), searches=(), shown=()):
         return check_geolocation(GOAL, ANSWER, _world(sp, visited), {"wiki": {"views": list(views),
-                                                                              "searches": list(searches)}},
+                                                                              "searches": list(searches),
+                                                                              "shown": list(shown)}},
                                  countries(), standpoint=sp)
 
     m = run(plain, country_level + other_cues, ["berlin", "germany capital"])
@@ -209,8 +210,11 @@ def test_web_and_embodied_mean_a_distinguishing_cue_of_this_place():
                               {"wiki": {"views": [cue["articles"][0]]}}, countries(), standpoint=sp)
     assert wrong["web"] and wrong["embodied"] and not wrong["overall"]
     named = next((c for c in sp["distinguishing"] if c["lookup"]), None)
-    if named is not None:  # searching the wiki for the cue by its name is research too
-        m = run([named["node"]], [], [f"what is {named['lookup'][0].lower()}"])
+    if named is not None:  # searching the wiki for the cue by its name is research when a snippet tells the city
+        m = run([named["node"]], [], [f"what is {named['lookup'][0].lower()}"])  # (checker 11: not alone)
+        assert m["web"] and not m["overall"] and m["cue_searches"] == 1
+        snippet = {"slug": named["articles"][0], "snippet": f"{named['lookup'][0]} is a chain based in {sp['city']}"}
+        m = run([named["node"]], [], [f"what is {named['lookup'][0].lower()}"], [snippet])
         assert m["web"] and m["overall"] and m["cue_searches"] == 1
         m = run([named["node"]], [], [named["lookup"][0][:-1]])
         assert not m["web"]

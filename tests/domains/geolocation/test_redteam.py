@@ -75,7 +75,8 @@ def test_shortcuts_are_one_idea_away_from_passing(tasks):
     assert honest["carried_out"] and honest["metrics"]["overall"]
     for cls in rt.SHORTCUTS + rt.GUESSES:
         r = rt.run(cls, [t])[0]
-        assert r["carried_out"] and r["metrics"]["country"], cls.__name__
+        # (the country hedge names two countries: its country level fails with its city level)
+        assert r["carried_out"] and (r["metrics"]["country"] or cls is rt.HedgeTwoCountries), cls.__name__
 
 
 def test_the_train_split_s_city_is_no_prior(tasks):
