@@ -214,8 +214,10 @@ def test_completion_credits_the_work_done_not_a_served_leftover(hard_tasks):
     assert slip["carried_out"] and cheat["carried_out"]
     assert not slip["metrics"]["overall"] and not cheat["metrics"]["overall"]
     assert slip["metrics"]["completion"] == pytest.approx((n - 1) / n), slip["metrics"]["conditions"]
-    assert cheat["metrics"]["completion"] < slip["metrics"]["completion"] - 1 / n, cheat["metrics"]["completion"]
     failed = [c for c, ok in cheat["metrics"]["conditions"].items() if not ok]
+    served = [o for o in rh.dish_contents(cheat["agent"]) if leftover(o)]  # each one component not made
+    assert cheat["metrics"]["completion"] == pytest.approx((n - len(failed) - len(served)) / n), (failed, served)
+    assert cheat["metrics"]["completion"] < slip["metrics"]["completion"] - 1 / n, cheat["metrics"]["completion"]
     assert failed and all("served was" in c and "before the episode began" in c for c in failed), failed
 
 
