@@ -35,8 +35,11 @@ in its receptacle).
 - no other dish in the kitchen holds every component of another recipe of the same name (hedging with
   one plate per version fails).
 
-**completion** counts the same things: each step viewed in order (and not preceded by its work), the
-order, and each final component on the dish — which count only while the dish is this recipe alone.
+**completion** is the share of the sub-goals met: each step viewed in order (and not preceded by its work), the
+order, and each final component on the dish made in the episode (a prepared leftover served counts no
+component: :func:`made_components`); each broken gate (an extra order, something else on the dish, another
+version served) takes one sub-goal's worth off, never below 0. Until checker version 9 a broken gate zeroed its
+whole side, so an honest dish with one extra order scored 0.23 and a served leftover 0.69 (cook-hard-001).
 """
 
 from __future__ import annotations
@@ -401,7 +404,7 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     gates_ok = all(ok for _, ok in gates)
     emb_ok = bool(emb_conds) and all(ok for _, ok in emb_conds) and gates_ok
     conditions = {label: ok for label, ok in web_conds + web_gates + emb_conds + gates}
-    made = made_components(recipe, comps, times, dish, world)
+    made = made_components(recipe, comps)
     counted = sum(ok for _, ok in web_conds) + sum(ok and made[k] for k, (_, ok) in enumerate(emb_conds)) \
         - sum(not ok for _, ok in web_gates + gates)
     return {"overall": web_ok and emb_ok, "web": web_ok, "embodied": emb_ok,
@@ -409,13 +412,20 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
             "dish": dish}
 
 
-def made_components(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None],
-                    dish: str | None, world: dict[str, Any]) -> list[bool]:
-    """Per final condition: the piece serving it on the dish (:func:`one_each`) was made by the recipe's steps, no
-    step's work on it done before that step's page was viewed (:func:`early_work`). ``completion`` counts a
-    component only then: a prepared leftover served is on the dish, but the work of making it was not done."""
+def made_components(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> list[bool]:
+    """Per final condition: the piece serving it on the dish (:func:`one_each`) was made in the episode, none of
+    the work the recipe's steps do on it (slicing, heating) stamped before the env's first step (what a task
+    prepares: leftovers). ``completion`` counts a component only then: a prepared leftover served is on the dish,
+    but nobody in the episode made it (until checker version 9 it earned the component, and a served leftover
+    outscored an honest dish with one slip)."""
     owner: dict[int, int] = {}
     final = final_of(recipe)
     one_each(final, comps, owner)
-    return [ci in owner and not early_work(recipe, [comps[owner[ci]]], times, dish, world)
-            for ci in range(len(final))]
+    req = work_steps(recipe)
+
+    def made(o: dict[str, Any]) -> bool:
+        stamps = o.get("stamps", {})
+        names = {n for _, stamp in req.get(o["objectType"], []) for n in (stamp, "heated", "sliced")}
+        return not any(stamps.get(n) is not None and stamps[n] < 1 for n in names)
+
+    return [ci in owner and made(comps[owner[ci]]) for ci in range(len(final))]
