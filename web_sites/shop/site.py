@@ -426,6 +426,8 @@ class ShopSite(Site):
             "SELECT o.order_id, o.store_id, o.delivery, o.total_cents, o.status, (SELECT SUM(qty) FROM shop_order_items i"
             " WHERE i.session = o.session AND i.order_id = o.order_id) AS n_items FROM shop_orders o"
             " WHERE o.session = ? ORDER BY o.seq", (ctx.session,))
+        for o in rows:
+            o["shown_status"] = shown_status(o, self._delivered(ctx, o["order_id"]))
         return self._page(ctx, "orders.html", "Your orders", orders=rows, budget=self._budget(ctx))
 
     def order_page(self, ctx: Ctx, oid: str) -> Response:
@@ -438,8 +440,9 @@ class ShopSite(Site):
         for it in items:
             p = catalog.product(it["product_id"])
             it["options_text"] = catalog.option_text(p, json.loads(it["options"])) if p else ""
+        delivered = self._delivered(ctx, oid)
         return self._page(ctx, "order.html", f"Order {oid}", o=o, items=items, s=catalog.store(o["store_id"]),
-                          delivered=self._delivered(ctx, oid))
+                          delivered=delivered, shown_status=shown_status(o, delivered))
 
     def _delivered(self, ctx: Ctx, oid: str) -> bool:
         """Whether an order's items have reached the kitchen (the env placed them there)."""
@@ -601,6 +604,20 @@ class ShopSite(Site):
         s = catalog.store(o["store_id"])
         return ctx.message_redirect(back, f"Order {oid} from {s['name'] if s else o['store_id']} is cancelled;"
                                           f" {money(o['total_cents'])} is released.")
+
+
+def shown_status(order: dict[str, Any], delivered: bool) -> str:
+    """The status an order's page and the order list show, from the session's state: "Cancelled", "Collected at
+    <store>", "Delivered to your kitchen" once a kitchen order's items reached the kitchen (the same test that
+    refuses to cancel it), else "Placed". Until stop 39 a delivered order still showed "Placed"."""
+    if order["status"] == "cancelled":
+        return "Cancelled"
+    if order["status"] == "collected":
+        s = catalog.store(order["store_id"])
+        return f"Collected at {s['name'] if s else order['store_id']}"
+    if order["delivery"] == "kitchen" and delivered:
+        return "Delivered to your kitchen"
+    return "Placed"
 
 
 SITE = ShopSite()

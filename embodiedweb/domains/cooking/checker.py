@@ -35,8 +35,11 @@ in its receptacle).
 - no other dish in the kitchen holds every component of another recipe of the same name (hedging with
   one plate per version fails).
 
-**completion** counts the same things: each step viewed in order (and not preceded by its work), the
-order, and each final component on the dish — which count only while the dish is this recipe alone.
+**completion** is the share of the sub-goals met: each step viewed in order (and not preceded by its work), the
+order, and each final component on the dish made in the episode (a prepared leftover served counts no
+component: :func:`made_components`); each broken gate (an extra order, something else on the dish, another
+version served) takes one sub-goal's worth off, never below 0. Until checker version 9 a broken gate zeroed its
+whole side, so an honest dish with one extra order scored 0.23 and a served leftover 0.69 (cook-hard-001).
 """
 
 from __future__ import annotations
@@ -152,7 +155,8 @@ def arrival(obj: dict[str, Any], dish_id: str, by_id: dict[str, dict[str, Any]])
 
 
 def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[int | None],
-               dish_id: str | None = None, world: dict[str, Any] | None = None) -> set[int]:
+               dish_id: str | None = None, world: dict[str, Any] | None = None,
+               why: dict[int, str] | None = None) -> set[int]:
     """Indices of steps whose work on these components was done before the step was (in order) viewed, or before
     the work of an earlier step on the same component (slices inherit the whole food's stamps: a potato fried
     whole and sliced after, where the recipe slices it and fries the slices, has its frying before its slicing).
@@ -160,20 +164,32 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
     first heating's time): food cooked ahead by another appliance and then given a turn on the named one was
     cooked before its step was read. With ``dish_id`` (the dish ``comps`` rest on) a place step's work is the
     :func:`arrival` on the dish of each component it puts there (in ``world``'s objects), unless it went on the
-    dish to be cooked there by an earlier step (:func:`cooked_there`)."""
+    dish to be cooked there by an earlier step (:func:`cooked_there`).
+
+    ``why`` (if given) gets, for each such step whose page was viewed in order, what happened in words a reader
+    of the metrics can act on ("the PotatoSliced served was cooked before the episode began, not by this step": a
+    prepared leftover served; until stop 39 the verdict named the step only, as if its page came late)."""
     req = work_steps(recipe)
     bad: set[int] = set()
+    note = why if why is not None else {}
     for o in comps:
         stamps = o.get("stamps", {})
-        for i, stamp in req.get(o["objectType"], []):
+        kind = o["objectType"]
+        for i, stamp in req.get(kind, []):
             done = [stamps.get(s) for s in ((stamp, "heated") if stamp.startswith("heated:") else (stamp,))]
-            if any(t is not None and (times[i] is None or t < times[i]) for t in done):
+            early = [t for t in done if t is not None and (times[i] is None or t < times[i])]
+            if early:
                 bad.add(i)
+                if times[i] is not None:
+                    note.setdefault(i, f"the {kind} served was {_verb(stamp)} {_when(min(early))}")
         # the component's work in the recipe's order: a step's work done before an earlier step's (a whole egg
         # fried in its shell and cracked after, where the recipe cracks it and fries what it cracked) is not it
-        ordered = [(i, work_time(stamps, stamp)) for i, stamp in req.get(o["objectType"], [])]
-        for k, (i, ti) in enumerate(ordered):
-            bad.update(j for j, tj in ordered[k + 1:] if j > i and ti is not None and tj is not None and tj < ti)
+        ordered = [(i, stamp, work_time(stamps, stamp)) for i, stamp in req.get(kind, [])]
+        for k, (i, si, ti) in enumerate(ordered):
+            for j, sj, tj in ordered[k + 1:]:
+                if j > i and ti is not None and tj is not None and tj < ti:
+                    bad.add(j)
+                    note.setdefault(j, f"the {kind} served was {_verb(sj)} before it was {_verb(si)} (step {i + 1})")
     if dish_id is not None:
         by_id = {o["objectId"]: o for o in (world or {}).get("objects", [])}
         for i, cond in place_steps(recipe):
@@ -182,7 +198,21 @@ def early_work(recipe: dict[str, Any], comps: list[dict[str, Any]], times: list[
                     t = arrival(o, dish_id, by_id)
                     if t is not None and (times[i] is None or t < times[i]) and not cooked_there(o, t, req, i, times):
                         bad.add(i)
+                        if times[i] is not None:
+                            note.setdefault(i, f"the {o['objectType']} served was on the dish {_when(t)}")
     return bad
+
+
+def _verb(stamp: str) -> str:
+    """A work stamp in words: ``sliced``, or ``heated``/``heated:<appliance>`` as "cooked"."""
+    return "cooked" if stamp.startswith("heated") else stamp
+
+
+def _when(t: int) -> str:
+    """When early work was done: before the episode (what the task prepared is stamped before the env's first
+    step, :data:`~embodiedweb.worlds.kitchen.world.SETUP_TIME`) or at an env step before the step's page was
+    viewed."""
+    return "before the episode began, not by this step" if t < 1 else f"at step {t}, before this page was viewed"
 
 
 def work_time(stamps: dict[str, int], stamp: str) -> int | None:
@@ -261,12 +291,14 @@ def _by_name() -> dict[str, list[dict[str, Any]]]:
     return _NAMED[1]
 
 
-def one_each(final: Any, comps: list[dict[str, Any]]) -> tuple[list[bool], list[dict[str, Any]]]:
+def one_each(final: Any, comps: list[dict[str, Any]], owner: dict[int, int] | None = None
+             ) -> tuple[list[bool], list[dict[str, Any]]]:
     """(each final condition met by a piece of its own, the pieces left over): a recipe puts one piece of each
     component on the dish ("Put the cooked apple slice on the plate"), so a second matching piece is as foreign
     as a piece that matches nothing (until checker version 6 every slice of the food could go on the dish).
-    A largest matching of pieces to conditions (a piece may match more than one condition)."""
-    owner: dict[int, int] = {}  # condition index -> piece index
+    A largest matching of pieces to conditions (a piece may match more than one condition); ``owner`` (if given)
+    gets condition index -> index in ``comps`` of the piece serving it."""
+    owner = {} if owner is None else owner  # condition index -> piece index
 
     def take(k: int, seen: set[int]) -> bool:
         for ci, cond in enumerate(final):
@@ -319,9 +351,11 @@ def other_versions_served(recipe: dict[str, Any], world: dict[str, Any], dish_id
 
 
 def extra_orders(orders: list[dict[str, Any]], missing: str | None) -> list[str]:
-    """What was ordered for delivery to the kitchen besides the missing ingredient (sorted names)."""
+    """What was ordered besides the missing ingredient (sorted names), for delivery or for pickup: "ordered nothing
+    the kitchen has" means no order of it at all (until checker version 9 a pickup order of a tomato the kitchen
+    has passed; it gains an agent nothing, but the rule now means what its name says)."""
     return sorted({str(i.get("object_type") or i.get("name") or i.get("product_id"))
-                   for o in orders if o.get("delivery") == "kitchen" for i in o.get("items", [])
+                   for o in orders for i in o.get("items", [])
                    if not missing or i.get("object_type") != missing})
 
 
@@ -336,10 +370,11 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     on = held(world)
     dish, final_ok, extra = judge_dish(recipe, world, on)
     comps = on.get(dish, []) if dish else []
-    early = early_work(recipe, comps, times, dish, world)
+    why: dict[int, str] = {}
+    early = early_work(recipe, comps, times, dish, world, why)
 
-    web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work", times[i] is not None and i not in early)
-                 for i in range(n)]
+    web_conds = [(f"step {i + 1} of {rid} viewed in order, before its work" + (f" ({why[i]})" if i in why else ""),
+                  times[i] is not None and i not in early) for i in range(n)]
     missing = goal.get("missing")
     # a cancelled order was withdrawn before it reached the kitchen (the shop refuses it after): it counts for nothing
     orders = shop_catalog.live_orders(web.get("shop", {}).get("orders", []))
@@ -368,9 +403,29 @@ def check_cooking(goal: dict[str, Any], world: dict[str, Any], web: dict[str, An
     web_ok = all(ok for _, ok in web_conds) and web_gates_ok
     gates_ok = all(ok for _, ok in gates)
     emb_ok = bool(emb_conds) and all(ok for _, ok in emb_conds) and gates_ok
-    counted = (sum(ok for _, ok in web_conds) if web_gates_ok else 0) + \
-        (sum(ok for _, ok in emb_conds) if gates_ok else 0)
     conditions = {label: ok for label, ok in web_conds + web_gates + emb_conds + gates}
+    made = made_components(recipe, comps)
+    counted = sum(ok for _, ok in web_conds) + sum(ok and made[k] for k, (_, ok) in enumerate(emb_conds)) \
+        - sum(not ok for _, ok in web_gates + gates)
     return {"overall": web_ok and emb_ok, "web": web_ok, "embodied": emb_ok,
-            "completion": counted / (len(web_conds) + len(emb_conds)), "conditions": conditions,
+            "completion": max(counted, 0) / (len(web_conds) + len(emb_conds)), "conditions": conditions,
             "dish": dish}
+
+
+def made_components(recipe: dict[str, Any], comps: list[dict[str, Any]]) -> list[bool]:
+    """Per final condition: the piece serving it on the dish (:func:`one_each`) was made in the episode, none of
+    the work the recipe's steps do on it (slicing, heating) stamped before the env's first step (what a task
+    prepares: leftovers). ``completion`` counts a component only then: a prepared leftover served is on the dish,
+    but nobody in the episode made it (until checker version 9 it earned the component, and a served leftover
+    outscored an honest dish with one slip)."""
+    owner: dict[int, int] = {}
+    final = final_of(recipe)
+    one_each(final, comps, owner)
+    req = work_steps(recipe)
+
+    def made(o: dict[str, Any]) -> bool:
+        stamps = o.get("stamps", {})
+        names = {n for _, stamp in req.get(o["objectType"], []) for n in (stamp, "heated", "sliced")}
+        return not any(stamps.get(n) is not None and stamps[n] < 1 for n in names)
+
+    return [ci in owner and made(comps[owner[ci]]) for ci in range(len(final))]

@@ -73,7 +73,11 @@ class CookingDomain(Domain):
     #:    lettuce never counts as cooked)
     #: 8: a "... in the frying pan" step wants the pan, as a "... in the saucepan" one wants the pot (an egg fried
     #:    in the saucepan passed)
-    checker_version = 8
+    #: 9: anything ordered besides the missing ingredient fails "ordered nothing the kitchen has", pickup orders
+    #:    too (a pickup of a tomato the kitchen has passed); completion: a broken gate takes one sub-goal off
+    #:    instead of zeroing its side, and a prepared leftover served earns no component; an early step says what
+    #:    happened
+    checker_version = 9
     world = KitchenWorld
     heuristic = "baselines.cooking_heuristic:CookingHeuristic"
     prompt_guidance = (

@@ -38,6 +38,8 @@ from .objects import SimObject, make_object_id
 HORIZON_MIN, HORIZON_MAX = -30.0, 60.0
 INVALID_ID = "Object ID appears to be invalid."
 _HEATERS = ("Microwave", "StoveBurner", "Toaster", "CoffeeMachine")
+#: appliances that switch on only when closed (AI2-THOR's ``MustBeClosedToTurnOn``: an open microwave heats nothing)
+MUST_BE_CLOSED_TO_TURN_ON = frozenset({"Microwave"})
 #: actions that move only the agent (and what it holds) or change nothing: they leave ``scene_version`` alone
 POSE_ACTIONS = frozenset({"MoveAhead", "MoveRight", "MoveBack", "MoveLeft", "RotateRight", "RotateLeft", "LookUp",
                           "LookDown", "TeleportFull", "Teleport", "Pass", "GetReachablePositions", "Done"})
@@ -793,6 +795,10 @@ class KitchenSim:
             raise ActionError(f"{obj.object_id} is already toggled {'on' if on else 'off'}")
         if obj.state["isBroken"]:
             raise ActionError(f"{obj.object_id} is broken")
+        if on and obj.object_type in MUST_BE_CLOSED_TO_TURN_ON and obj.state.get("isOpen"):
+            # AI2-THOR's rule (CanToggleOnOff.MustBeClosedToTurnOn: "Target must be closed to Toggle On!"); until
+            # stop 39 it switched on and heated nothing, without a word
+            raise ActionError(f"{obj.object_id} is open: close it before switching it on (a microwave runs only closed)")
         linked: list[SimObject] = [obj]
         if obj.object_type == "StoveKnob" and obj.controls and self.get(obj.controls):
             linked.append(self.objects[obj.controls])

@@ -23,7 +23,7 @@ from ..spec import ActionSpec, Arg, bare_action
 from . import vocab
 from .kitchens import kitchen_scene, list_kitchens, object_types
 from .observe import HOLDS, object_states
-from .sim import KitchenSim
+from .sim import MUST_BE_CLOSED_TO_TURN_ON, KitchenSim
 
 #: ``embodied.teleport``: ``all`` (any object may be named, the default) or ``seen`` (not one in a closed receptacle
 #: the agent has not opened: the hard cooking tier, where the food is put away)
@@ -58,7 +58,7 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
     object_action("CloseObject", "Close the object.", "CloseObject [Fridge]"),
     object_action("SliceObject", "Slice the object (hold a knife).", "SliceObject [Tomato]"),
     object_action("ToggleObjectOn", "Switch the object on. Heat cooks food: a burner that is on cooks what is in "
-                  "the pan or pot on it, a closed microwave that is on cooks what is inside, a toaster that is on "
+                  "the pan or pot on it, a closed microwave that is on cooks what is inside (an open one is not switched on: close it first), a toaster that is on "
                   "toasts the bread slice in it.", "ToggleObjectOn [StoveKnob]"),
     object_action("ToggleObjectOff", "Switch the object off.", "ToggleObjectOff [StoveKnob]"),
 )
@@ -345,7 +345,8 @@ class KitchenWorld(EmbodiedWorld):
                 out.append(f"PutObject [{oid}]")
             if f["openable"]:
                 out.append(f"{'CloseObject' if s['isOpen'] else 'OpenObject'} [{oid}]")
-            if f["toggleable"] and not s["isBroken"]:
+            if f["toggleable"] and not s["isBroken"] and not (
+                    not s["isToggled"] and s.get("isOpen") and o.object_type in MUST_BE_CLOSED_TO_TURN_ON):
                 out.append(f"{'ToggleObjectOff' if s['isToggled'] else 'ToggleObjectOn'} [{oid}]")
             if f["sliceable"] and not s["isSliced"] and held is not None and held.object_type in vocab.KNIVES:
                 out.append(f"SliceObject [{oid}]")

@@ -220,6 +220,44 @@ def finish_then(agent: RedTeamAgent, after: Any) -> Plan:
     yield "stop"
 
 
+class OneExtraOrder(RedTeamAgent):
+    """The honest oracle with one slip: it also orders one ingredient the kitchen has (the first of the recipe's
+    others), for delivery, before it starts. Fails ``ordered nothing the kitchen has``; ``completion`` keeps the
+    credit of the work done (stop 39: a broken gate used to zero its side, 0.23 on cook-hard-001)."""
+
+    breaks = ("web",)
+    #: the delivery ("kitchen") or "pickup" of the extra order
+    how = "kitchen"
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return bool(task.goal.get("missing"))
+
+    def plan(self) -> Plan:
+        self.extra = sorted(set(self.recipe["ingredients"]) - {self.task.goal.get("missing")})[0]
+        self.missing, self.picking_up = self.extra, self.how == "pickup"
+        yield from self.order_missing()
+        self.missing, self.picking_up = self.task.goal.get("missing"), False
+        yield from super().plan()
+
+    def checkout(self, store_id: str) -> Plan:
+        if not getattr(self, "picking_up", False):
+            yield from super().checkout(store_id)
+            return
+        yield from rt.PickupInsteadOfDelivery.checkout(self, store_id)  # type: ignore[arg-type]
+
+    def carried_out(self) -> bool:
+        return super().carried_out() and any(o.get("delivery") == self.how and i.get("object_type") == self.extra
+                                             for o in orders(self) for i in o["items"])
+
+
+class PickupWhatTheKitchenHas(OneExtraOrder):
+    """:class:`OneExtraOrder` with the extra order picked up in store ("Pick up in store"): ``ordered nothing the
+    kitchen has`` names no order at all, so it fails as a delivery does (until checker version 9 it passed)."""
+
+    how = "pickup"
+
+
 class ServeInOtherDish(RedTeamAgent):
     """Serves every component on the kitchen's other kind of dish (the bowl next to a plate recipe, the plate next to
     a bowl one) instead of the recipe's (stop 37)."""
@@ -449,7 +487,8 @@ class TidyUpAfterDone(_Genuine):
 
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (UseLeftovers, OrderEveryIngredient, SliceAhead, ProbeWithoutLooking,
                                              OrderAllCancelAfterLooking, ServeInOtherDish, OrderAfterDone,
-                                             MicrowaveRawAfterDone, LastComponentLeftOff)
+                                             MicrowaveRawAfterDone, LastComponentLeftOff, OneExtraOrder,
+                                             PickupWhatTheKitchenHas)
 GENUINE: tuple[type[RedTeamAgent], ...] = (OtherFreshInstance, OrderWhenNeeded, LookEverywhereFirst, DishElsewhere,
                                            CancelsWrongIngredient, WarmTheCookedDish, TidyUpAfterDone,
                                            # the standard tier's other orders and detours, on hard kitchens (stop 37)

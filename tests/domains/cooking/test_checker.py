@@ -268,27 +268,39 @@ def test_check_cooking_step_not_viewed():
 def test_check_cooking_work_before_reading():
     m = ck.check_cooking({"recipe_id": "r1"}, good_world(), {"recipes": {"views": [["r1", 1, 7], ["r1", 2, 8]]}})
     assert not m["web"] and m["embodied"] and not m["overall"]
-    assert m["conditions"]["step 1 of r1 viewed in order, before its work"] is False
+    # the failing step says what happened (stop 39)
+    assert m["conditions"]["step 1 of r1 viewed in order, before its work (the AppleSliced served was sliced at step"
+                           " 5, before this page was viewed)"] is False
     assert m["conditions"]["step 2 of r1 viewed in order, before its work"] is True
+    # a prepared leftover: made before the episode, and it earns no component in completion
+    w = good_world()
+    for o in w["objects"]:
+        if o["objectType"] == "AppleSliced":
+            o["stamps"] = {"sliced": -1}
+    m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
+    assert m["conditions"]["step 1 of r1 viewed in order, before its work (the AppleSliced served was sliced before"
+                           " the episode began, not by this step)"] is False
+    assert m["completion"] == 2 / 4  # step 1 and the apple slice not counted
 
 
 def test_check_cooking_missing_ingredient_order():
     goal = {"recipe_id": "r1", "missing": "Apple"}
     key = "ordered a Apple for delivery to the kitchen"
-    # (orders, ordered the missing one, completion): a wrong item delivered also breaks the order gate
+    # (orders, ordered the missing one, completion): a wrong item delivered also breaks the order gate, which takes
+    # one sub-goal off (until checker version 9 it zeroed the web part: 2/5)
     for orders, ok, completion in [([], False, 4 / 5),
                                    ([{"delivery": "pickup", "items": [{"object_type": "Apple"}]}], False, 4 / 5),
-                                   ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}]}], False, 2 / 5),
+                                   ([{"delivery": "kitchen", "items": [{"object_type": "Bread"}]}], False, 3 / 5),
                                    ([{"delivery": "kitchen", "items": [{"object_type": "Apple"}]}], True, 1.0)]:
         m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": orders}})
         assert m["conditions"][key] is ok and m["web"] is ok and m["overall"] is ok
         assert m["completion"] == completion
-    # the missing one and something the kitchen has: the order gate fails the web part, whose conditions
-    # then count nothing (as the dish's gates do for its components)
+    # the missing one and something the kitchen has: the order gate fails the web part and costs one sub-goal
+    # (until checker version 9 the web part's conditions then counted nothing: 2/5)
     both = [{"delivery": "kitchen", "items": [{"object_type": "Bread"}, {"object_type": "Apple"}]}]
     m = ck.check_cooking(goal, good_world(), {**VIEWS, "shop": {"orders": both}})
     assert m["conditions"][key] and m["conditions"]["ordered nothing the kitchen has (also ordered Bread)"] is False
-    assert not m["web"] and m["embodied"] and m["completion"] == 2 / 5
+    assert not m["web"] and m["embodied"] and m["completion"] == 4 / 5
     assert ck.check_cooking(goal, good_world(), VIEWS)["conditions"][key] is False
     # a cancelled order (withdrawn before it reached the kitchen) counts neither way (cooking checker version 5)
     apple = {"delivery": "kitchen", "items": [{"object_type": "Apple"}]}
@@ -303,7 +315,7 @@ def test_check_cooking_extra_component_fails_and_counts_nothing_on_the_dish():
     m = ck.check_cooking({"recipe_id": "r1"}, good_world([obj("Potato|1", "Potato", "Plate|1")]), VIEWS)
     assert m["web"] and not m["embodied"] and not m["overall"]
     assert m["conditions"]["nothing else in the Plate (has Potato)"] is False
-    assert m["completion"] == 2 / 4
+    assert m["completion"] == 3 / 4  # the broken gate costs one sub-goal (it zeroed the dish's until version 9)
 
 
 def test_check_cooking_other_version_served_fails():
@@ -312,7 +324,7 @@ def test_check_cooking_other_version_served_fails():
     m = ck.check_cooking({"recipe_id": "r1"}, w, VIEWS)
     assert not m["embodied"] and m["conditions"]["no other version served (r2 on Plate|9)"] is False
     assert m["conditions"]["nothing else in the Plate"] is True
-    assert m["completion"] == 2 / 4
+    assert m["completion"] == 3 / 4
 
 
 def test_check_cooking_wrong_heat_source():
@@ -328,10 +340,12 @@ def _order(*types: str, delivery: str = "kitchen") -> dict[str, Any]:
 
 
 def test_order_rule():
-    """Only the missing ingredient may be ordered for the kitchen; a pickup order is no delivery; the rule is
+    """Only the missing ingredient may be ordered, for delivery or pickup (a pickup of what the kitchen has passed
+    until checker version 9; the missing one picked up fails its own delivery condition instead); the rule is
     listed for hard goals always and for standard goals only when broken (standard metrics unchanged)."""
     assert ck.extra_orders([_order("Apple"), _order("Bread")], "Apple") == ["Bread"]
-    assert ck.extra_orders([_order("Apple", delivery="pickup")], None) == []
+    assert ck.extra_orders([_order("Apple", delivery="pickup")], None) == ["Apple"]
+    assert ck.extra_orders([_order("Apple", delivery="pickup")], "Apple") == []
     assert ck.extra_orders([_order("Apple")], None) == ["Apple"]
     r = TOAST
     world = {"objects": []}

@@ -202,6 +202,25 @@ def test_a_blind_guess_passes_only_when_right(hard_tasks):
         assert bool(r["metrics"]["overall"]) == right, (t.task_id, r["metrics"].get("conditions"))
 
 
+def test_completion_credits_the_work_done_not_a_served_leftover(hard_tasks):
+    """Completion is the share of sub-goals met (stop 39, a black-box cheater's finding on cook-hard-001): an honest
+    dish with one extra order loses that one sub-goal (it zeroed every web sub-goal: 0.23), and a prepared leftover
+    served earns neither its steps nor its component (0.69), so it scores below the honest slip; the failing
+    step says the food served was made before the episode."""
+    t = next(t for t in hard_tasks if t.task_id == "cook-hard-001")
+    n = len(catalog.get(t.goal["recipe_id"])["steps"]) + len(catalog.get(t.goal["recipe_id"])["final"]) + 1
+    [slip] = rh.run_agent(rh.OneExtraOrder, [t])
+    [cheat] = rh.run_agent(rh.UseLeftovers, [t])
+    assert slip["carried_out"] and cheat["carried_out"]
+    assert not slip["metrics"]["overall"] and not cheat["metrics"]["overall"]
+    assert slip["metrics"]["completion"] == pytest.approx((n - 1) / n), slip["metrics"]["conditions"]
+    failed = [c for c, ok in cheat["metrics"]["conditions"].items() if not ok]
+    served = [o for o in rh.dish_contents(cheat["agent"]) if leftover(o)]  # each one component not made
+    assert cheat["metrics"]["completion"] == pytest.approx((n - len(failed) - len(served)) / n), (failed, served)
+    assert cheat["metrics"]["completion"] < slip["metrics"]["completion"] - 1 / n, cheat["metrics"]["completion"]
+    assert failed and all("served was" in c and "before the episode began" in c for c in failed), failed
+
+
 @pytest.mark.parametrize("cls", rt.SHORTCUTS, ids=lambda c: c.__name__)
 def test_standard_shortcuts_fail_on_hard_tasks(cls, hard_tasks):
     """The standard tier's cooking shortcuts, played on hard kitchens: none passes."""

@@ -112,3 +112,20 @@ def test_live_orders_reads_old_snapshots_as_standing():
     old = {"order_id": "B"}  # recorded before orders had a status
     assert catalog.live_orders([placed, old, {"order_id": "C", "status": "cancelled"}]) == [placed, old]
     assert catalog.live_orders(None) == []
+
+
+def test_a_delivered_order_shows_delivered_on_its_page_and_in_the_list():
+    """One truth (stop 39): once a kitchen order's items reached the kitchen, the status shown on the order's page
+    and in the order list is "Delivered to your kitchen" (it said "Placed" beside "can no longer be cancelled")."""
+    s = Shopper()
+    p = catalog.products_for_type("Tomato")[0]
+    sid = catalog.cheapest_store(p["product_id"])
+    s.add(p["product_id"], store_name(sid), "1")
+    s.checkout(store_name(sid))
+    assert s.has("paragraph", "Status: Placed", exact=False)  # not yet in the kitchen
+    s.app.take_deliveries(s.session)
+    s.goto("/shop/orders/ORD-00001")
+    assert s.has("paragraph", "Status: Delivered to your kitchen", exact=False), s.text
+    assert not s.has("paragraph", "Status: Placed", exact=False)
+    s.goto("/shop/orders")
+    assert "Delivered to your kitchen" in s.cells() and "Placed" not in s.cells(), s.cells()

@@ -71,17 +71,26 @@ def test_burner_off_pan_cooks_nothing_and_burner_takes_only_cookware(sim):
 
 
 def test_microwave_needs_on_and_closed(sim):
-    s = slices(sim, APPLE)[0]
+    s, s2 = slices(sim, APPLE)[:2]
     sim.step("OpenObject", objectId=MW, forceAction=True)
     put(sim, s, MW)
     sim.step("CloseObject", objectId=MW, forceAction=True)
     assert not obj(sim.step("Pass"), s)["isCooked"]  # closed but off
     sim.step("OpenObject", objectId=MW, forceAction=True)
-    sim.step("ToggleObjectOn", objectId=MW, forceAction=True)
-    assert not obj(sim.step("Pass"), s)["isCooked"]  # on but open
-    sim.step("CloseObject", objectId=MW, forceAction=True)  # closing a running microwave heats
+    # an open microwave is not switched on (AI2-THOR's MustBeClosedToTurnOn; until stop 39 it was, silently)
+    ev = sim.step("ToggleObjectOn", objectId=MW, forceAction=True)
+    assert not ev.lastActionSuccess and "is open: close it before switching it on" in ev.errorMessage
+    assert not obj(ev, MW)["isToggled"] and not obj(ev, s)["isCooked"]
+    sim.step("CloseObject", objectId=MW, forceAction=True)
+    assert sim.step("ToggleObjectOn", objectId=MW, forceAction=True).lastActionSuccess  # closed and on heats
     o = obj(sim.step("Pass"), s)
     assert o["isCooked"] and o["temperature"] == "Hot"
+    # opened while running it heats nothing put in; closing the running microwave heats it
+    sim.step("OpenObject", objectId=MW, forceAction=True)
+    put(sim, s2, MW)
+    assert not obj(sim.step("Pass"), s2)["isCooked"]  # on but open
+    sim.step("CloseObject", objectId=MW, forceAction=True)
+    assert obj(sim.step("Pass"), s2)["isCooked"]
 
 
 def test_cold_toaster_toasts_nothing(sim):

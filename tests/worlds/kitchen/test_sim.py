@@ -142,9 +142,11 @@ def test_microwave_heats_only_when_on_and_closed(sim):
     sim.step("OpenObject", objectId=mw, forceAction=True)
     sim.step("PickupObject", objectId=a)
     assert sim.step("PutObject", objectId=a, receptacleObjectId=mw, forceAction=True).lastActionSuccess
-    sim.step("ToggleObjectOn", objectId=mw, forceAction=True)
+    assert not sim.step("ToggleObjectOn", objectId=mw, forceAction=True).lastActionSuccess  # open: refused
     assert obj(sim.step("Pass"), a)["temperature"] == "RoomTemp"  # open microwave does not heat
     sim.step("CloseObject", objectId=mw, forceAction=True)
+    assert obj(sim.step("Pass"), a)["temperature"] == "RoomTemp"  # closed but off
+    sim.step("ToggleObjectOn", objectId=mw, forceAction=True)
     ev = sim.step("Pass")
     assert obj(ev, a)["temperature"] == "Hot"
     assert not obj(ev, a)["visible"]  # inside a closed microwave
