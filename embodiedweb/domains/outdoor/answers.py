@@ -394,6 +394,118 @@ def hedge_reason(item: str) -> str:
     return f"the answer offers {item!r} as an alternative, which is no value the judge can read: a hedge"
 
 
+# ------------------------------------------------------------------------------------------------ list items
+#: where an answer is cut into its items (stop 39): list and aside punctuation (",", ";", "&", "+", "/", brackets,
+#: quotes, a line break, a dash between spaces or an em dash), "and", "or", "nor", and a sentence's end (".", "!" or
+#: "?" before a space or the end, unless it closes an initial or an abbreviation: :data:`_NOT_A_SENTENCE_END`)
+_ITEM_CUT = re.compile(r"\s*(?:[,;&+/|()\[\]{}\"\n\u2014]|\s[-\u2013]+\s|\b(?:and|or|nor)\b|[.!?](?=\s|$))\s*")
+#: the words a "." closes without ending a sentence ("St. Regis", "Dr. Reid", "Mt. Vernon")
+_NOT_A_SENTENCE_END = frozenset({"st", "mt", "mr", "mrs", "ms", "dr", "jr", "sr", "no", "ft", "ave", "rd", "vs", "co",
+                                 "inc", "ltd", "prof", "approx", "ca", "c", "e", "w", "n", "s"})
+#: words that tie a list item to the value beside it, so that the item is context, not another value: articles and
+#: determiners, pronouns and relatives, prepositions, verbs ("designed by", "the architect", "1930, the year it
+#: opened", "15th floor, of 39", "near the elevators"); "a" and "an" only in a name answer ("a Norwegian architect"),
+#: since "a beaver, a fox" lists two animals
+CONTEXT_WORDS = frozenset("""
+    the this that these those its his her their our my your whose who whom which where when while what
+    it he she they we i you there here
+    of in on at by for from to with near into onto upon within across along around about via per inside outside
+    between among under over above below beside behind through toward towards against during since until throughout
+    is was are were be been being has had have having did does do will would can could may might must should
+    designed built completed opened founded established located situated called named known made created drawn
+    painted carved led run owned managed planned commissioned finished erected constructed dedicated housed shown
+    displayed exhibited found seen listed written according including designing building opening
+    """.split())
+#: words by which an item that reads no number or time still points to one ("15th floor, top floor", "2092, the year
+#: after", "2:15 pm, or noon"): the item is another value the judge cannot check, context words or not
+_RELATIVE = frozenset("""
+    top ground bottom basement penthouse roof rooftop lobby mezzanine attic cellar upper lower highest lowest uppermost
+    next previous following preceding same last after before prior higher taller shorter more less fewer
+    later earlier sooner thereabouts beyond onward onwards another other else some dozen couple few several
+    """.split())
+
+
+def list_items(text: str) -> list[tuple[int, int]]:
+    """The items of an answer as ``(start, end)`` in ``text`` (folded), cut at :data:`_ITEM_CUT` (stop 39): "Astrid V.
+    Halvorsen, Tomas leRoux" has two, "15th floor. The top floor is 39." two sentences; an initial's or an
+    abbreviation's dot cuts nothing ("Astrid V. Halvorsen", "St. Regis")."""
+    cuts = [0]
+    for m in _ITEM_CUT.finditer(text):
+        if text[m.start():m.end()].strip() in ".!?" and text[m.start():m.end()].strip():
+            before = re.search(r"([a-z0-9]+)\s*$", text[:m.start()])
+            if before is None or len(before.group(1)) == 1 or before.group(1) in _NOT_A_SENTENCE_END:
+                continue
+        cuts += [m.start(), m.end()]
+    cuts.append(len(text))
+    return [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if b > a]
+
+
+def unread_item(text: str, read: Iterable[tuple[int, int]], kind: str, filler: Iterable[str] = (),
+                foreign: Iterable[str] = ()) -> str | None:
+    """The first item of the answer's list (:func:`list_items`) that is a value the judge cannot read, or None (stop
+    39: "Astrid V. Halvorsen, Tomas leRoux" passed a question of one person, the misspelt second name read as no one).
+    An item in which the judge read a value (``read``: ``(start, end)`` in ``text`` of every value, denial and context
+    it read) is judged by the judge; an item of filler only (:data:`ALTERNATIVE_FILLER`, ``filler``) or firmly denied
+    (:func:`_denied`: "not Tomas leRoux") offers nothing. Another item is a value when, by ``kind``:
+
+    - ``name``: it holds no context word (:data:`CONTEXT_WORDS`, "a" and "an" too: "Tomas leRoux", "T. leRoux"), or a
+      word of another person's name (``foreign``: "the architect Tomas leRoux");
+    - ``choice``: it holds no context word ("a fox" beside "a beaver");
+    - ``number``: it holds a word that points to a number (:data:`_RELATIVE`: "top floor", "the year after").
+
+    So appositions and context pass ("Astrid V. Halvorsen, the architect", "designed by Astrid V. Halvorsen", "1930,
+    the year it opened", "15th floor, of 39", "15th floor, 405 Lexington Avenue, New York", "a beaver, the state
+    animal"), as do sentences and a team's every name ("A and B"), while a bare second value is a hedge. The
+    traveling, errand and Assistant judges share this rule."""
+    spans = list(read)
+    for a, b in value_items(text, kind, filler, foreign):
+        if not any(s < b and a < e for s, e in spans):
+            return " ".join(text[a:b].split())
+    return None
+
+
+def value_items(text: str, kind: str, filler: Iterable[str] = (), foreign: Iterable[str] = ()
+                ) -> list[tuple[int, int]]:
+    """The items of the answer's list (:func:`list_items`) that would be a value of their own, were no value read in
+    them (:func:`offers_value`). In a name or choice answer an item with a digit is no name (an address, a year, a
+    count), and neither is an item after it in the same sentence: the rest of an address ("Ed Sullivan Theater, 1697
+    Broadway, New York")."""
+    out: list[tuple[int, int]] = []
+    address, end = False, 0
+    for a, b in list_items(text):
+        if re.search(r"[.!?\n]", text[end:a]):
+            address = False
+        end = b
+        if kind in ("name", "choice") and (address or re.search(r"\d", text[a:b])):
+            address = True
+            continue
+        if offers_value(text, a, b, kind, filler, foreign):
+            out.append((a, b))
+    return out
+
+
+def offers_value(text: str, a: int, b: int, kind: str, filler: Iterable[str] = (), foreign: Iterable[str] = ()
+                 ) -> bool:
+    """Whether the list item ``text[a:b]``, in which the judge read no value, is a value of its own by ``kind``
+    (:func:`unread_item`'s rule; the Assistant's judge asks it of the items that name none of its candidates)."""
+    words = list(_ALT_WORD.finditer(text, a, b))
+    content = [w for w in words if w.group(0) not in ALTERNATIVE_FILLER | set(filler)]
+    if not content or _denied(text, content[0].start()):
+        return False
+    said = {w.group(0) for w in words}
+    if kind == "name":
+        return not said & (CONTEXT_WORDS | {"a", "an"}) or bool(said & set(foreign))
+    if kind == "choice":
+        return not said & CONTEXT_WORDS
+    return bool(said & _RELATIVE)
+
+
+def item_reason(item: str) -> str:
+    """The verdict's reason for a list item the judge cannot read (:func:`unread_item`)."""
+    return (f"the answer lists {item!r} beside the value, which is no value the judge can read: another value it "
+            f"cannot check (a hedge)")
+
+
 #: the landmark's other numbers an answer may state beside the asked one, each named by the words beside it
 #: (:func:`_another_fact`): its years (``year_built``, ``opened``), its ``height_m`` and its ``floors`` in all
 OTHER_FACTS = ("year_built", "opened", "height_m", "floors")
@@ -509,7 +621,11 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
     # (a number's span ends with its unit, or with its digits: the word after a bare number is not read)
     read = [(q.start, q.end if q.unit else q.digits_end or q.end) for q in found if id(q) not in context]
     item = unread_alternative(text, read, _NUMBER_FILLER)
-    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(text, [*read, *((q.start, q.end) for q in found if id(q) in context)], "number",
+                         _NUMBER_FILLER)
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
 
 
 #: a Roman numeral of a year, in capitals ("MCMXXXI", "MMXCVIII"): 1000 or more and three letters or more, so
@@ -1101,8 +1217,12 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     # a surname said alone of a person of the wiki is a name the judge reads (another's names that person; the right
     # one's own restates it: "Tariq Szabó, or just Szabó")
     alone = [(s, e) for s, e, key in _names_alone(text) if any((*p.particles, p.surname) == key for p in people)]
-    item = unread_alternative(folded, [*((s, e) for s, e, _p, _m in found), *alone], _NAME_FILLER)
-    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
+    read = [*((s, e) for s, e, _p, _m in found), *alone]
+    item = unread_alternative(folded, read, _NAME_FILLER)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(folded, read, "name", _NAME_FILLER, foreign)
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
 
 
 def _surname_alone(tokens: list[str], gaps: Sequence[str], p: Person) -> bool:
@@ -1219,4 +1339,7 @@ def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
     if named[0] != gold:
         return Verdict(False, f"{named[0]} is not {gold}")
     item = unread_alternative(text, [(a, b) for a, b, _label in hits])
-    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(text, [(a, b) for a, b, _label in hits], "choice")
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
