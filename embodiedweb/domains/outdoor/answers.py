@@ -357,11 +357,22 @@ ALTERNATIVE_FILLER = frozenset("""
 _ALT_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
+#: approximation idioms that offer no alternative ("more or less", "or so"): "5:50 pm, more or less" is one time,
+#: approximately (the judge lets "about 38 m" pass by design, stop 36)
+_IDIOMS = re.compile(r"\bmore\s+or\s+less\b")
+
+
+def _blank_idioms(text: str) -> str:
+    """``text`` with :data:`_IDIOMS` blanked out (the same length: positions keep)."""
+    return _IDIOMS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def alternatives(text: str, filler: Iterable[str] = ()) -> list[tuple[int, int]]:
     """The alternatives an answer offers, as ``(start, end)`` in ``text`` (folded): none unless it offers
     alternatives (:data:`_OFFERS`); then the stretches between its disjunctions and list or aside punctuation
     (:data:`_ALT_CUT`) that hold a word besides :data:`ALTERNATIVE_FILLER` and ``filler`` (the judge's own words
     around a value: units, titles). Each must read as a value the judge reads (:func:`unread_alternative`)."""
+    text = _blank_idioms(text)
     if not _OFFERS.search(text):
         return []
     skip = ALTERNATIVE_FILLER | set(filler)
@@ -396,9 +407,14 @@ def hedge_reason(item: str) -> str:
 
 # ------------------------------------------------------------------------------------------------ list items
 #: where an answer is cut into its items (stop 39): list and aside punctuation (",", ";", "&", "+", "/", brackets,
-#: quotes, a line break, a dash between spaces or an em dash), "and", "or", "nor", and a sentence's end (".", "!" or
+#: quotes, a line break, a dash between spaces or an em dash, an ellipsis, a colon before a space), "and", "or", "nor",
+#: the words of a condition ("if", "unless", "else", "otherwise", "alternatively") and a sentence's end (".", "!" or
 #: "?" before a space or the end, unless it closes an initial or an abbreviation: :data:`_NOT_A_SENTENCE_END`)
-_ITEM_CUT = re.compile(r"\s*(?:[,;&+/|()\[\]{}\"\n\u2014]|\s[-\u2013]+\s|\b(?:and|or|nor)\b|[.!?](?=\s|$))\s*")
+_ITEM_CUT = re.compile(r"\s*(?:[,;&+/|()\[\]{}\"\n\u2014\u2026]|\.{2,}|:(?=\s|$)|\s[-\u2013]+\s"
+                       r"|\b(?:and|or|nor|if|unless|else|otherwise|alternatively)\b|[.!?](?=\s|$))\s*")
+#: what also cuts a name answer into items: the words that join a team ("with", "alongside", "plus"; a fact's value
+#: joins its people by "with" too), so "Astrid V. Halvorsen with Tomas leRoux" lists two
+_NAME_ITEM_CUT = re.compile(r"\s*\b(?:with|alongside|plus)\b\s*")
 #: the words a "." closes without ending a sentence ("St. Regis", "Dr. Reid", "Mt. Vernon")
 _NOT_A_SENTENCE_END = frozenset({"st", "mt", "mr", "mrs", "ms", "dr", "jr", "sr", "no", "ft", "ave", "rd", "vs", "co",
                                  "inc", "ltd", "prof", "approx", "ca", "c", "e", "w", "n", "s"})
@@ -419,23 +435,35 @@ CONTEXT_WORDS = frozenset("""
 #: words by which an item that reads no number or time still points to one ("15th floor, top floor", "2092, the year
 #: after", "2:15 pm, or noon"): the item is another value the judge cannot check, context words or not
 _RELATIVE = frozenset("""
-    top ground bottom basement penthouse roof rooftop lobby mezzanine attic cellar upper lower highest lowest uppermost
     next previous following preceding same last after before prior higher taller shorter more less fewer
-    later earlier sooner thereabouts beyond onward onwards another other else some dozen couple few several
+    later earlier sooner thereabouts beyond onward onwards another other else some dozen couple few several above below
+    half quarter past
+    """.split())
+#: the words that name a floor without its number ("top floor", "the basement"): values in a floor answer only ("38 m,
+#: from the ground to the tip" is context)
+_FLOOR_WORDS = frozenset("""
+    top ground bottom basement penthouse roof rooftop lobby mezzanine attic cellar upper lower highest lowest uppermost
     """.split())
 
 
-def list_items(text: str) -> list[tuple[int, int]]:
-    """The items of an answer as ``(start, end)`` in ``text`` (folded), cut at :data:`_ITEM_CUT` (stop 39): "Astrid V.
-    Halvorsen, Tomas leRoux" has two, "15th floor. The top floor is 39." two sentences; an initial's or an
+def list_items(text: str, kind: str = "") -> list[tuple[int, int]]:
+    """The items of an answer as ``(start, end)`` in ``text`` (folded), cut at :data:`_ITEM_CUT` (and, for a ``kind``
+    ``"name"``, :data:`_NAME_ITEM_CUT`; stop 39): "Astrid V. Halvorsen, Tomas leRoux" has two, "15th floor. The top floor is 39." two sentences; an initial's or an
     abbreviation's dot cuts nothing ("Astrid V. Halvorsen", "St. Regis")."""
-    cuts = [0]
+    text = _blank_idioms(text)
+    marks: list[tuple[int, int]] = []
     for m in _ITEM_CUT.finditer(text):
         if text[m.start():m.end()].strip() in ".!?" and text[m.start():m.end()].strip():
             before = re.search(r"([a-z0-9]+)\s*$", text[:m.start()])
             if before is None or len(before.group(1)) == 1 or before.group(1) in _NOT_A_SENTENCE_END:
                 continue
-        cuts += [m.start(), m.end()]
+        marks.append((m.start(), m.end()))
+    if kind == "name":
+        marks += [(m.start(), m.end()) for m in _NAME_ITEM_CUT.finditer(text)]
+    cuts = [0]
+    for a, b in sorted(marks):
+        if a >= cuts[-1]:
+            cuts += [a, b]
     cuts.append(len(text))
     return [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if b > a]
 
@@ -451,7 +479,9 @@ def unread_item(text: str, read: Iterable[tuple[int, int]], kind: str, filler: I
     - ``name``: it holds no context word (:data:`CONTEXT_WORDS`, "a" and "an" too: "Tomas leRoux", "T. leRoux"), or a
       word of another person's name (``foreign``: "the architect Tomas leRoux");
     - ``choice``: it holds no context word ("a fox" beside "a beaver");
-    - ``number``: it holds a word that points to a number (:data:`_RELATIVE`: "top floor", "the year after").
+    - ``number`` (and ``time``): it holds a word that points to another value (:data:`_RELATIVE`: "the year after",
+      "the next one", "a little more");
+    - ``floor``: the same, or a floor's word (:data:`_FLOOR_WORDS`: "top floor", "the basement").
 
     So appositions and context pass ("Astrid V. Halvorsen, the architect", "designed by Astrid V. Halvorsen", "1930,
     the year it opened", "15th floor, of 39", "15th floor, 405 Lexington Avenue, New York", "a beaver, the state
@@ -472,7 +502,7 @@ def value_items(text: str, kind: str, filler: Iterable[str] = (), foreign: Itera
     Broadway, New York")."""
     out: list[tuple[int, int]] = []
     address, end = False, 0
-    for a, b in list_items(text):
+    for a, b in list_items(text, kind):
         if re.search(r"[.!?\n]", text[end:a]):
             address = False
         end = b
@@ -488,6 +518,7 @@ def offers_value(text: str, a: int, b: int, kind: str, filler: Iterable[str] = (
                  ) -> bool:
     """Whether the list item ``text[a:b]``, in which the judge read no value, is a value of its own by ``kind``
     (:func:`unread_item`'s rule; the Assistant's judge asks it of the items that name none of its candidates)."""
+    text = _blank_idioms(text)
     words = list(_ALT_WORD.finditer(text, a, b))
     content = [w for w in words if w.group(0) not in ALTERNATIVE_FILLER | set(filler)]
     if not content or _denied(text, content[0].start()):
@@ -497,7 +528,7 @@ def offers_value(text: str, a: int, b: int, kind: str, filler: Iterable[str] = (
         return not said & (CONTEXT_WORDS | {"a", "an"}) or bool(said & set(foreign))
     if kind == "choice":
         return not said & CONTEXT_WORDS
-    return bool(said & _RELATIVE)
+    return bool(said & (_RELATIVE | _FLOOR_WORDS if kind == "floor" else _RELATIVE))
 
 
 def item_reason(item: str) -> str:
@@ -623,8 +654,8 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
     item = unread_alternative(text, read, _NUMBER_FILLER)
     if item is not None:
         return Verdict(False, hedge_reason(item))
-    listed = unread_item(text, [*read, *((q.start, q.end) for q in found if id(q) in context)], "number",
-                         _NUMBER_FILLER)
+    listed = unread_item(text, [*read, *((q.start, q.end) for q in found if id(q) in context)],
+                         "floor" if dim == "floor" else "number", _NUMBER_FILLER)
     return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
 
 
@@ -918,7 +949,19 @@ def _judge_time(text: str, value: str) -> Verdict:
             ok = mi < 60 and gold in ((h % 12) * 60 + mi, (h % 12 + 12) * 60 + mi)
         if not ok:
             return Verdict(False, f"{h}:{mi:02d}{' ' + half if half else ''} is not {value}")
-    return Verdict(True)
+    # stop 39: the alternatives (:func:`unread_alternative`) and list items (:func:`unread_item`) of a time answer, by
+    # the number judge's rules; a stretch with a digit is read (a time, or a platform's number: no time)
+    read = [(m.start(), m.end()) for m in re.finditer(r"\d+", text)]
+    item = unread_alternative(text, read, _TIME_FILLER)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(text, read, "number", _TIME_FILLER)
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
+
+
+#: the words of a time answer that stand beside a time ("pm", "o'clock", "hrs")
+_TIME_FILLER = frozenset({"am", "pm", "a", "p", "m", "o", "clock", "o'clock", "h", "hr", "hrs", "hours", "noon",
+                          "midday", "midnight", "sharp", "exactly", "time"})
 
 
 # ------------------------------------------------------------------------------------------------ names
