@@ -62,3 +62,47 @@ def test_the_rules_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all(_judge(k, e, a)["ok"] for k, e, a in HEDGES)
     monkeypatch.setattr(checks, "SPELLINGS", {})
     assert not _judge("name_seen", PLACE, "Ed Sullivan Theatre")["ok"]
+
+
+#: stop 39: a name (year) listed beside the right one that names none of the candidates
+LISTED = [("name_seen", PLACE, "Ed Sullivan Theater, Apolo Theatre"), ("name_seen", PLACE, "Apolo Theatre; Ed Sullivan Theater"),
+          ("fact_architect", ARCHITECT, "Herbert J. Krapp and Tomas Lamb"),
+          ("fact_architect", ARCHITECT, "Herbert J. Krapp (Tomas Lamb)"),
+          ("compare", COMPARE, "Bowery Feast Plate, Zanzibar Noodle Bowl"),
+          ("recall", RECALL, "Roma Tomato: San Marzano Tomato"), ("fact_year", YEAR, "1927, the year after"),
+          ("fact_year", YEAR, "1927 (the next year)")]
+#: context beside the right name: no name of its own
+IN_CONTEXT = [("name_seen", PLACE, "Ed Sullivan Theater, on Broadway"),
+              ("name_seen", PLACE, "Ed Sullivan Theater, 1697 Broadway, New York"),
+              ("name_seen", PLACE, "The Ed Sullivan Theater, where the Late Show is taped"),
+              ("name_seen", PLACE, "Ed Sullivan, Theater"), ("fact_architect", ARCHITECT, "Herbert J. Krapp, the architect"),
+              ("recall", RECALL, "Roma Tomatoes, as you asked"), ("recall", {"name": "Blueberries, 6 oz", "others": []},
+                                                                  "blueberry, 6 oz"),
+              ("recall", {"name": "Cherry Tomatoes", "others": []}, "the cherry tomato, tomatoes"),
+              ("fact_year", YEAR, "1927, the year it opened"), ("fact_year", YEAR, "1927. I read it on the wiki.")]
+
+
+@pytest.mark.parametrize(("kind", "e", "answer"), LISTED, ids=[a for *_x, a in LISTED])
+def test_a_listed_name_naming_no_candidate_is_a_hedge(kind: str, e: dict[str, Any], answer: str) -> None:
+    r = _judge(kind, e, answer)
+    assert not r["ok"] and "beside the" in r["why"], r
+
+
+@pytest.mark.parametrize(("kind", "e", "answer"), IN_CONTEXT, ids=[a for *_x, a in IN_CONTEXT])
+def test_context_beside_the_name_passes(kind: str, e: dict[str, Any], answer: str) -> None:
+    assert _judge(kind, e, answer)["ok"]
+
+
+def test_the_list_rule_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the list rule the listed names and years pass; with every item a value, the context fails."""
+    monkeypatch.setattr(checks, "unread_listed", lambda *_a, **_k: None)
+    from embodiedweb.domains.outdoor import answers
+
+    monkeypatch.setattr(answers, "value_items", lambda *_a, **_k: [])
+    assert all(_judge(k, e, a)["ok"] for k, e, a in LISTED)
+    monkeypatch.undo()
+    monkeypatch.setattr(answers, "offers_value", lambda *_a, **_k: True)
+    assert sum(_judge(k, e, a)["ok"] for k, e, a in IN_CONTEXT) <= 4  # (the address and the right name's own words)
+    monkeypatch.undo()
+    monkeypatch.setattr(checks, "_stem", lambda w: w)
+    assert not _judge("recall", {"name": "Blueberries, 6 oz", "others": []}, "blueberry, 6 oz")["ok"]
