@@ -430,7 +430,7 @@ CONTEXT_WORDS = frozenset("""
     is was are were be been being has had have having did does do will would can could may might must should
     designed built completed opened founded established located situated called named known made created drawn
     painted carved led run owned managed planned commissioned finished erected constructed dedicated housed shown
-    displayed exhibited found seen listed written according including designing building opening
+    displayed exhibited found seen listed written according including designing building opening compared than
     """.split())
 #: words by which an item that reads no number or time still points to one ("15th floor, top floor", "2092, the year
 #: after", "2:15 pm, or noon"): the item is another value the judge cannot check, context words or not
@@ -448,8 +448,9 @@ _FLOOR_WORDS = frozenset("""
 
 def list_items(text: str, kind: str = "") -> list[tuple[int, int]]:
     """The items of an answer as ``(start, end)`` in ``text`` (folded), cut at :data:`_ITEM_CUT` (and, for a ``kind``
-    ``"name"``, :data:`_NAME_ITEM_CUT`; stop 39): "Astrid V. Halvorsen, Tomas leRoux" has two, "15th floor. The top floor is 39." two sentences; an initial's or an
-    abbreviation's dot cuts nothing ("Astrid V. Halvorsen", "St. Regis")."""
+    ``"name"``, :data:`_NAME_ITEM_CUT`; stop 39): "Astrid V. Halvorsen, Tomas leRoux" has two, "15th floor. The top
+    floor is 39." two sentences; an initial's or an abbreviation's dot cuts nothing ("Astrid V. Halvorsen", "St.
+    Regis")."""
     text = _blank_idioms(text)
     marks: list[tuple[int, int]] = []
     for m in _ITEM_CUT.finditer(text):
@@ -469,7 +470,7 @@ def list_items(text: str, kind: str = "") -> list[tuple[int, int]]:
 
 
 def unread_item(text: str, read: Iterable[tuple[int, int]], kind: str, filler: Iterable[str] = (),
-                foreign: Iterable[str] = ()) -> str | None:
+                foreign: Iterable[str] = (), team: bool = False) -> str | None:
     """The first item of the answer's list (:func:`list_items`) that is a value the judge cannot read, or None (stop
     39: "Astrid V. Halvorsen, Tomas leRoux" passed a question of one person, the misspelt second name read as no one).
     An item in which the judge read a value (``read``: ``(start, end)`` in ``text`` of every value, denial and context
@@ -488,21 +489,21 @@ def unread_item(text: str, read: Iterable[tuple[int, int]], kind: str, filler: I
     animal"), as do sentences and a team's every name ("A and B"), while a bare second value is a hedge. The
     traveling, errand and Assistant judges share this rule."""
     spans = list(read)
-    for a, b in value_items(text, kind, filler, foreign):
+    for a, b in value_items(text, kind, filler, foreign, team):
         if not any(s < b and a < e for s, e in spans):
             return " ".join(text[a:b].split())
     return None
 
 
-def value_items(text: str, kind: str, filler: Iterable[str] = (), foreign: Iterable[str] = ()
+def value_items(text: str, kind: str, filler: Iterable[str] = (), foreign: Iterable[str] = (), team: bool = False
                 ) -> list[tuple[int, int]]:
     """The items of the answer's list (:func:`list_items`) that would be a value of their own, were no value read in
     them (:func:`offers_value`). In a name or choice answer an item with a digit is no name (an address, a year, a
     count), and neither is an item after it in the same sentence: the rest of an address ("Ed Sullivan Theater, 1697
-    Broadway, New York")."""
+    Broadway, New York"). With ``team`` (the traveling judge's name answers) the words that join a team cut it too."""
     out: list[tuple[int, int]] = []
     address, end = False, 0
-    for a, b in list_items(text, kind):
+    for a, b in list_items(text, "name" if team else ""):
         if re.search(r"[.!?\n]", text[end:a]):
             address = False
         end = b
@@ -1264,7 +1265,7 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     item = unread_alternative(folded, read, _NAME_FILLER)
     if item is not None:
         return Verdict(False, hedge_reason(item))
-    listed = unread_item(folded, read, "name", _NAME_FILLER, foreign)
+    listed = unread_item(folded, read, "name", _NAME_FILLER, foreign, team=True)
     return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
 
 

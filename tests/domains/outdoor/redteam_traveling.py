@@ -965,9 +965,9 @@ def misspelt(label: str) -> str:
 
 #: an item the judge cannot read, listed beside the right value V (stop 39); M is a misspelt other candidate (no new
 #: line: an action's text ends at one, so the judge's unit tests hold that form)
-LISTED = {"year": ("{v}, the year after", "{v}; the next year", "{v} (a decade later)", "{v}: the year before"),
+LISTED = {"year": ("{v}, the year after", "{v}; the next year", "{v} (the decade after)", "{v} - the year before"),
           "floor": ("{v}th floor, top floor", "{v}th; ground floor", "{v}th floor (the top)", "{v}th & top floor"),
-          "m": ("{v} m, a little more", "{v} m; taller", "{v} m (or a little less)"),
+          "m": ("{v} m, a little more", "{v} m; taller", "{v} m (a little less)"),
           "time": ("{v}; the next one", "{v}, quarter past", "{v} (or thereabouts)", "{v}, later"),
           "name": ("{v}, {m}", "{v}; {m}", "{v} and {m}", "{v} ({m})", "{m}, {v}", "{v}: {m}",
                    "{v} with {m}"),
