@@ -591,7 +591,8 @@ def _unread_year(text: str) -> dict[str, Any]:
         if not _YEAR.search(text[a:b]):
             return _result(False, f"answer offers {' '.join(text[a:b].split())!r} as an alternative, which is no "
                                   f"year: a hedge")
-    for a, b in value_items(text, "number", _YEAR_FILLER):  # stop 39: "1904, the year after" (the list rule)
+    for a, b in value_items(text, "number"):  # stop 39: "1904, the year after" (the list rule; a year's item is one
+        # with a word that points to another value, whatever words stand beside it)
         if not _YEAR.search(text[a:b]):
             return _result(False, f"answer lists {' '.join(text[a:b].split())!r} beside the year, which is no year: "
                                   f"another value the judge cannot check (a hedge)")

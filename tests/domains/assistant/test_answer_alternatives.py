@@ -106,3 +106,28 @@ def test_the_list_rule_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     monkeypatch.setattr(checks, "_stem", lambda w: w)
     assert not _judge("recall", {"name": "Blueberries, 6 oz", "others": []}, "blueberry, 6 oz")["ok"]
+
+
+@pytest.mark.parametrize(("word", "stem"), [("blueberries", "blueberry"), ("tomatoes", "tomato"), ("peaches", "peach"),
+                                            ("dishes", "dish"), ("boxes", "box"), ("cats", "cat"), ("glass", "glass"),
+                                            ("bus", "bus"), ("ties", "tie"), ("plate", "plate")])
+def test_a_plural_ending_is_dropped(word: str, stem: str) -> None:
+    """:func:`checks._stem` (the right name's own words in :func:`checks.unread_listed`): "ss" and three letters kept."""
+    assert checks._stem(word) == stem
+
+
+def test_a_longer_candidate_is_read_before_one_inside_it() -> None:
+    """A candidate whose name holds another's and a cut mark ("Broadway/Times Square" holds "Times Square") is read
+    whole, the longest first, by both rules: read shortest (or in alphabetical order) first, "Broadway" would be left
+    as an alternative and an item naming no one."""
+    c = checks.Candidates(["Times Square", "Broadway/Times Square"])
+    assert checks.unread_name(c, "Broadway/Times Square") is None
+    assert checks.unread_listed(c, "Broadway/Times Square", "Times Square") is None  # (judged against another name)
+
+
+def test_the_year_hedges_reason() -> None:
+    assert checks._unread_year("1927 or later") == {
+        "ok": False, "why": "answer offers 'later' as an alternative, which is no year: a hedge"}
+    assert checks._unread_year("1927, the year after") == {
+        "ok": False, "why": "answer lists 'the year after' beside the year, which is no year: another value the judge "
+                            "cannot check (a hedge)"}
