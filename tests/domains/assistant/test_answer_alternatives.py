@@ -126,8 +126,8 @@ def test_a_longer_candidate_is_read_before_one_inside_it() -> None:
 
 
 def test_the_year_hedges_reason() -> None:
-    assert checks._unread_year("1927 or later") == {
-        "ok": False, "why": "answer offers 'later' as an alternative, which is no year: a hedge"}
+    assert checks._unread_year("1927 or the year after") == {
+        "ok": False, "why": "answer offers 'the year after' as an alternative, which is no year: a hedge"}
     assert checks._unread_year("1927, the year after") == {
         "ok": False, "why": "answer lists 'the year after' beside the year, which is no year: another value the judge "
                             "cannot check (a hedge)"}
