@@ -51,6 +51,9 @@ def test_initials_another_architect_shares_name_no_one() -> None:
     people, firms = checks.architect_names()
     c = checks.Candidates([*people, "Harold J. Krapp"], True, firms)
     assert not c.named("H. J. Krapp", "Herbert J. Krapp") and c.named("Herbert J. Krapp", "Herbert J. Krapp")
+    # (neither of the two: the shared form given to either one, whichever a set yields first, fails; stop 39: the
+    # mutant that gave it to one of them survived stop 38's sampled run, this file not among the module's tests)
+    assert not c.named("H. J. Krapp", "Harold J. Krapp")
 
 
 def test_the_rules_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
