@@ -95,6 +95,15 @@ Avenue") and, in a floor question, the building's floor count after "of" once a 
 "the 15th of 39 floors"; ``known["floors"]``) are context, no value; an address is no value for an alternative either
 ("15th floor or 16th St" is a hedge).
 
+List items (stop 39; :func:`unread_item`): an item of the answer's list (:func:`list_items`: ",", ";", "&", brackets,
+quotes, a new line, a colon, "and", "or", "if", "unless", a new sentence ...) in which the judge read no value is
+another value it cannot check when it is one by the kind (:func:`offers_value`): a name or an option with no context
+word ("Astrid V. Halvorsen, Tomas leRoux", "a beaver, a fox"; a name item with a word of another person's name, "the
+architect Tomas leRoux"), a number or time item with a word pointing to another value ("2092, the year after", "15th
+floor, top floor", "2:15 pm; the next one"). Appositions and context pass ("Astrid V. Halvorsen, the architect",
+"1930, the year it opened", "15th floor, 405 Lexington Avenue, New York"), as do a team's names and sentences. The
+time judge applies the alternative and list rules too.
+
 Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
 fails. Text given in ``ignore`` (the landmark's name, say) is removed first, so "the 30 Rockefeller
 Plaza mosaic is 14.6 m long" holds one number. :func:`judge` never raises: a malformed fact or answer
