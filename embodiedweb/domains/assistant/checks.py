@@ -328,7 +328,11 @@ def answer_name(e: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
     if hedged:
         return _result(False, f"answer also names {hedged[:5]}{' ...' if len(hedged) > 5 else ''}")
     item = unread_name(c, answer)
-    return _result(item is None, f"answer offers {item!r} as an alternative, which names none of the candidates: a hedge")
+    if item is not None:
+        return _result(False, f"answer offers {item!r} as an alternative, which names none of the candidates: a hedge")
+    item = unread_listed(c, answer, e["name"])
+    return _result(item is None, f"answer lists {item!r} beside the name, which names none of the candidates: "
+                                 f"another name the judge cannot check (a hedge)")
 
 
 def unread_name(c: Candidates, answer: str) -> str | None:
@@ -349,6 +353,39 @@ def unread_name(c: Candidates, answer: str) -> str | None:
         if _WHOLE not in text[a:b] and not any(c.named(text[a:b], n) for n in c.names):
             return " ".join(text[a:b].split())
     return None
+
+
+def unread_listed(c: Candidates, answer: str, name: str) -> str | None:
+    """The first item of the answer's list (:func:`~embodiedweb.domains.outdoor.answers.list_items`: commas, "and",
+    "&", ";", brackets, a line break, a new sentence) that names none of the candidates ``c``, holds a word that is not
+    a word of the right ``name`` and is a name of its own by the traveling judge's rule
+    (:func:`~embodiedweb.domains.outdoor.answers.offers_value`: no context word such as "the", "on", "where"), or
+    None. "Ed Sullivan Theater, Apolo Theatre", "Herbert J. Krapp, Tomas Lamb" are hedges (stop 39: they passed
+    until assistant checker version 11); "Ed Sullivan Theater, on Broadway", "Herbert J. Krapp, the architect",
+    "McKim, Mead and White" (the right name's own words) are not."""
+    from embodiedweb.domains.outdoor.answers import fold, value_items
+
+    text = fold(answer or "")
+    for n in sorted(c.names, key=len, reverse=True):
+        if (f := fold(n)) in text:
+            text = text.replace(f, f" {_WHOLE} ")
+    own = {_stem(w) for w in norm(name).split()}
+    for a, b in value_items(text, "name", _NAME_FILLER):
+        item = text[a:b]
+        if _WHOLE not in item and not {_stem(w) for w in norm(item).split()} <= own and \
+                not any(c.named(item, n) for n in c.names):
+            return " ".join(item.split())
+    return None
+
+
+def _stem(word: str) -> str:
+    """A word without its plural ending ("blueberries" -> "blueberry", "tomatoes" -> "tomato"), for
+    :func:`unread_listed`'s words of the right name."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("oes") or word.endswith(("ches", "shes", "xes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
 
 #: what stands for a candidate's name written whole while an answer is cut into alternatives (:func:`unread_name`)
@@ -548,12 +585,17 @@ def _unread_year(text: str) -> dict[str, Any]:
     (:func:`~embodiedweb.domains.outdoor.answers.alternatives`) must hold a year (:data:`_YEAR`), or it offers a year
     the judge cannot read: "1904 or later", "1904 (possibly a decade earlier)" are hedges (stop 38, the traveling
     judge's rule)."""
-    from embodiedweb.domains.outdoor.answers import alternatives
+    from embodiedweb.domains.outdoor.answers import alternatives, value_items
 
     for a, b in alternatives(text, _YEAR_FILLER):
         if not _YEAR.search(text[a:b]):
             return _result(False, f"answer offers {' '.join(text[a:b].split())!r} as an alternative, which is no "
                                   f"year: a hedge")
+    for a, b in value_items(text, "number"):  # stop 39: "1904, the year after" (the list rule; a year's item is one
+        # with a word that points to another value, whatever words stand beside it)
+        if not _YEAR.search(text[a:b]):
+            return _result(False, f"answer lists {' '.join(text[a:b].split())!r} beside the year, which is no year: "
+                                  f"another value the judge cannot check (a hedge)")
     return _result(True)
 
 

@@ -64,8 +64,10 @@ class AssistantDomain(Domain):
     #: (stop 36); 10 (stop 38): no turn may cancel an order that stood at its start (until 9 only an order turn
     #: checked it: an order cancelled while answering "what did I order first?" passed) nor take out the food an
     #: earlier turn put where it was asked, and a denial or comparison
-    #: taken back in other words ("X beats Y, or the other way", "or the converse", "either way") offers both
-    checker_version = 10
+    #: taken back in other words ("X beats Y, or the other way", "or the converse", "either way") offers both; 11 (stop
+    #: 39): a name or year listed beside the answer that names none of the candidates is a hedge ("Ed Sullivan Theater,
+    #: Apolo Theatre", "1927, the year after")
+    checker_version = 11
     world = HomeAndCity
     multi_turn = True
     completion_from_state = True  # check() reads the judged turns only (each ``done`` moves state_version)

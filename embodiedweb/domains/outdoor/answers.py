@@ -95,6 +95,15 @@ Avenue") and, in a floor question, the building's floor count after "of" once a 
 "the 15th of 39 floors"; ``known["floors"]``) are context, no value; an address is no value for an alternative either
 ("15th floor or 16th St" is a hedge).
 
+List items (stop 39; :func:`unread_item`): an item of the answer's list (:func:`list_items`: ",", ";", "&", brackets,
+quotes, a new line, a colon, "and", "or", "if", "unless", a new sentence ...) in which the judge read no value is
+another value it cannot check when it is one by the kind (:func:`offers_value`): a name or an option with no context
+word ("Astrid V. Halvorsen, Tomas leRoux", "a beaver, a fox"; a name item with a word of another person's name, "the
+architect Tomas leRoux"), a number or time item with a word pointing to another value ("2092, the year after", "15th
+floor, top floor", "2:15 pm; the next one"). Appositions and context pass ("Astrid V. Halvorsen, the architect",
+"1930, the year it opened", "15th floor, 405 Lexington Avenue, New York"), as do a team's names and sentences. The
+time judge applies the alternative and list rules too.
+
 Every kind: an empty answer, or one longer than :data:`MAX_WORDS` words or :data:`MAX_CHARS` characters,
 fails. Text given in ``ignore`` (the landmark's name, say) is removed first, so "the 30 Rockefeller
 Plaza mosaic is 14.6 m long" holds one number. :func:`judge` never raises: a malformed fact or answer
@@ -357,11 +366,22 @@ ALTERNATIVE_FILLER = frozenset("""
 _ALT_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
+#: approximation idioms that offer no alternative ("more or less", "or so"): "5:50 pm, more or less" is one time,
+#: approximately (the judge lets "about 38 m" pass by design, stop 36)
+_IDIOMS = re.compile(r"\bmore\s+or\s+less\b")
+
+
+def _blank_idioms(text: str) -> str:
+    """``text`` with :data:`_IDIOMS` blanked out (the same length: positions keep)."""
+    return _IDIOMS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def alternatives(text: str, filler: Iterable[str] = ()) -> list[tuple[int, int]]:
     """The alternatives an answer offers, as ``(start, end)`` in ``text`` (folded): none unless it offers
     alternatives (:data:`_OFFERS`); then the stretches between its disjunctions and list or aside punctuation
     (:data:`_ALT_CUT`) that hold a word besides :data:`ALTERNATIVE_FILLER` and ``filler`` (the judge's own words
     around a value: units, titles). Each must read as a value the judge reads (:func:`unread_alternative`)."""
+    text = _blank_idioms(text)
     if not _OFFERS.search(text):
         return []
     skip = ALTERNATIVE_FILLER | set(filler)
@@ -392,6 +412,139 @@ def unread_alternative(text: str, read: Iterable[tuple[int, int]], filler: Itera
 def hedge_reason(item: str) -> str:
     """The verdict's reason for an alternative the judge cannot read (:func:`unread_alternative`)."""
     return f"the answer offers {item!r} as an alternative, which is no value the judge can read: a hedge"
+
+
+# ------------------------------------------------------------------------------------------------ list items
+#: where an answer is cut into its items (stop 39): list and aside punctuation (",", ";", "&", "+", "/", brackets,
+#: quotes, a line break, a dash between spaces or an em dash, an ellipsis, a colon before a space), "and", "or", "nor",
+#: the words of a condition ("if", "unless", "else", "otherwise", "alternatively") and a sentence's end (".", "!" or
+#: "?" before a space or the end, unless it closes an initial or an abbreviation: :data:`_NOT_A_SENTENCE_END`)
+_ITEM_CUT = re.compile(r"\s*(?:[,;&+/|()\[\]{}\"\n\u2014\u2026]|\.{2,}|:(?=\s|$)|\s[-\u2013]+\s"
+                       r"|\b(?:and|or|nor|if|unless|else|otherwise|alternatively)\b|[.!?](?=\s|$))\s*")
+#: what also cuts a name answer into items: the words that join a team ("with", "alongside", "plus"; a fact's value
+#: joins its people by "with" too), so "Astrid V. Halvorsen with Tomas leRoux" lists two
+_NAME_ITEM_CUT = re.compile(r"\s*\b(?:with|alongside|plus)\b\s*")
+#: the words a "." closes without ending a sentence ("St. Regis", "Dr. Reid", "Mt. Vernon")
+_NOT_A_SENTENCE_END = frozenset({"st", "mt", "mr", "mrs", "ms", "dr", "jr", "sr", "no", "ft", "ave", "rd", "vs", "co",
+                                 "inc", "ltd", "prof", "approx", "ca", "c", "e", "w", "n", "s"})
+#: words that tie a list item to the value beside it, so that the item is context, not another value: articles and
+#: determiners, pronouns and relatives, prepositions, verbs ("designed by", "the architect", "1930, the year it
+#: opened", "15th floor, of 39", "near the elevators"); "a" and "an" only in a name answer ("a Norwegian architect"),
+#: since "a beaver, a fox" lists two animals
+CONTEXT_WORDS = frozenset("""
+    the this that these those its his her their our my your whose who whom which where when while what
+    it he she they we i you there here
+    of in on at by for from to with near into onto upon within across along around about via per inside outside
+    between among under over above below beside behind through toward towards against during since until throughout
+    is was are were be been being has had have having did does do will would can could may might must should
+    designed built completed opened founded established located situated called named known made created drawn
+    painted carved led run owned managed planned commissioned finished erected constructed dedicated housed shown
+    displayed exhibited found seen listed written according including designing building opening compared than
+    """.split())
+#: words by which an item that reads no number or time still points to one ("15th floor, top floor", "2092, the year
+#: after", "2:15 pm, or noon"): the item is another value the judge cannot check, context words or not
+_RELATIVE = frozenset("""
+    next previous following preceding same last after before prior higher taller shorter more less fewer
+    later earlier sooner thereabouts beyond onward onwards another other else some dozen couple few several above below
+    half quarter past
+    """.split())
+#: the words that name a floor without its number ("top floor", "the basement"): values in a floor answer only ("38 m,
+#: from the ground to the tip" is context)
+_FLOOR_WORDS = frozenset("""
+    top ground bottom basement penthouse roof rooftop lobby mezzanine attic cellar upper lower highest lowest uppermost
+    """.split())
+
+
+def list_items(text: str, kind: str = "") -> list[tuple[int, int]]:
+    """The items of an answer as ``(start, end)`` in ``text`` (folded), cut at :data:`_ITEM_CUT` (and, for a ``kind``
+    ``"name"``, :data:`_NAME_ITEM_CUT`; stop 39): "Astrid V. Halvorsen, Tomas leRoux" has two, "15th floor. The top
+    floor is 39." two sentences; an initial's or an abbreviation's dot cuts nothing ("Astrid V. Halvorsen", "St.
+    Regis")."""
+    text = _blank_idioms(text)
+    marks: list[tuple[int, int]] = []
+    for m in _ITEM_CUT.finditer(text):
+        if text[m.start():m.end()].strip() in ".!?" and text[m.start():m.end()].strip():
+            before = re.search(r"([a-z0-9]+)\s*$", text[:m.start()])
+            if before is None or len(before.group(1)) == 1 or before.group(1) in _NOT_A_SENTENCE_END:
+                continue
+        marks.append((m.start(), m.end()))
+    if kind == "name":
+        marks += [(m.start(), m.end()) for m in _NAME_ITEM_CUT.finditer(text)]
+    cuts = [0]
+    for a, b in sorted(marks):
+        if a >= cuts[-1]:
+            cuts += [a, b]
+    cuts.append(len(text))
+    return [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if b > a]
+
+
+def unread_item(text: str, read: Iterable[tuple[int, int]], kind: str, filler: Iterable[str] = (),
+                foreign: Iterable[str] = (), team: bool = False) -> str | None:
+    """The first item of the answer's list (:func:`list_items`) that is a value the judge cannot read, or None (stop
+    39: "Astrid V. Halvorsen, Tomas leRoux" passed a question of one person, the misspelt second name read as no one).
+    An item in which the judge read a value (``read``: ``(start, end)`` in ``text`` of every value, denial and context
+    it read) is judged by the judge; an item of filler only (:data:`ALTERNATIVE_FILLER`, ``filler``) or firmly denied
+    (:func:`_denied`: "not Tomas leRoux") offers nothing. Another item is a value when, by ``kind``:
+
+    - ``name``: it holds no context word (:data:`CONTEXT_WORDS`, "a" and "an" too: "Tomas leRoux", "T. leRoux"), or a
+      word of another person's name (``foreign``: "the architect Tomas leRoux");
+    - ``choice``: it holds no context word ("a fox" beside "a beaver");
+    - ``number`` (and ``time``): it holds a word that points to another value (:data:`_RELATIVE`: "the year after",
+      "the next one", "a little more");
+    - ``floor``: the same, or a floor's word (:data:`_FLOOR_WORDS`: "top floor", "the basement").
+
+    So appositions and context pass ("Astrid V. Halvorsen, the architect", "designed by Astrid V. Halvorsen", "1930,
+    the year it opened", "15th floor, of 39", "15th floor, 405 Lexington Avenue, New York", "a beaver, the state
+    animal"), as do sentences and a team's every name ("A and B"), while a bare second value is a hedge. The
+    traveling, errand and Assistant judges share this rule."""
+    spans = list(read)
+    for a, b in value_items(text, kind, filler, foreign, team):
+        if not any(s < b and a < e for s, e in spans):
+            return " ".join(text[a:b].split())
+    return None
+
+
+def value_items(text: str, kind: str, filler: Iterable[str] = (), foreign: Iterable[str] = (), team: bool = False
+                ) -> list[tuple[int, int]]:
+    """The items of the answer's list (:func:`list_items`) that would be a value of their own, were no value read in
+    them (:func:`offers_value`). In a name or choice answer an item with a digit is no name (an address, a year, a
+    count), and neither is an item after it in the same sentence: the rest of an address ("Ed Sullivan Theater, 1697
+    Broadway, New York"). With ``team`` (the traveling judge's name answers) the words that join a team cut it too."""
+    out: list[tuple[int, int]] = []
+    address, end = False, 0
+    for a, b in list_items(text, "name" if team else ""):
+        if re.search(r"[.!?\n]", text[end:a]):
+            address = False
+        end = b
+        if kind in ("name", "choice") and (address or re.search(r"\d", text[a:b])):
+            address = True
+            continue
+        if offers_value(text, a, b, kind, filler, foreign):
+            out.append((a, b))
+    return out
+
+
+def offers_value(text: str, a: int, b: int, kind: str, filler: Iterable[str] = (), foreign: Iterable[str] = ()
+                 ) -> bool:
+    """Whether the list item ``text[a:b]``, in which the judge read no value, is a value of its own by ``kind``
+    (:func:`unread_item`'s rule; the Assistant's judge asks it of the items that name none of its candidates)."""
+    text = _blank_idioms(text)
+    words = list(_ALT_WORD.finditer(text, a, b))
+    content = [w for w in words if w.group(0) not in ALTERNATIVE_FILLER | set(filler)]
+    if not content or _denied(text, content[0].start()):
+        return False
+    said = {w.group(0) for w in words}
+    if kind == "name":
+        return not said & (CONTEXT_WORDS | {"a", "an"}) or bool(said & set(foreign))
+    if kind == "choice":
+        return not said & CONTEXT_WORDS
+    return bool(said & (_RELATIVE | _FLOOR_WORDS if kind == "floor" else _RELATIVE))
+
+
+def item_reason(item: str) -> str:
+    """The verdict's reason for a list item the judge cannot read (:func:`unread_item`)."""
+    return (f"the answer lists {item!r} beside the value, which is no value the judge can read: another value it "
+            f"cannot check (a hedge)")
 
 
 #: the landmark's other numbers an answer may state beside the asked one, each named by the words beside it
@@ -509,7 +662,11 @@ def _judge_number(text: str, fact: dict[str, Any], ignore_numbers: Sequence[floa
     # (a number's span ends with its unit, or with its digits: the word after a bare number is not read)
     read = [(q.start, q.end if q.unit else q.digits_end or q.end) for q in found if id(q) not in context]
     item = unread_alternative(text, read, _NUMBER_FILLER)
-    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(text, [*read, *((q.start, q.end) for q in found if id(q) in context)],
+                         "floor" if dim == "floor" else "number", _NUMBER_FILLER)
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
 
 
 #: a Roman numeral of a year, in capitals ("MCMXXXI", "MMXCVIII"): 1000 or more and three letters or more, so
@@ -802,7 +959,19 @@ def _judge_time(text: str, value: str) -> Verdict:
             ok = mi < 60 and gold in ((h % 12) * 60 + mi, (h % 12 + 12) * 60 + mi)
         if not ok:
             return Verdict(False, f"{h}:{mi:02d}{' ' + half if half else ''} is not {value}")
-    return Verdict(True)
+    # stop 39: the alternatives (:func:`unread_alternative`) and list items (:func:`unread_item`) of a time answer, by
+    # the number judge's rules; a stretch with a digit is read (a time, or a platform's number: no time)
+    read = [(m.start(), m.end()) for m in re.finditer(r"\d+", text)]
+    item = unread_alternative(text, read, _TIME_FILLER)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(text, read, "number", _TIME_FILLER)
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
+
+
+#: the words of a time answer that stand beside a time ("pm", "o'clock", "hrs")
+_TIME_FILLER = frozenset({"am", "pm", "a", "p", "m", "o", "clock", "o'clock", "h", "hr", "hrs", "hours", "noon",
+                          "midday", "midnight", "sharp", "exactly", "time"})
 
 
 # ------------------------------------------------------------------------------------------------ names
@@ -1101,8 +1270,12 @@ def _judge_name(text: str, fact: dict[str, Any], others: Sequence[str]) -> Verdi
     # a surname said alone of a person of the wiki is a name the judge reads (another's names that person; the right
     # one's own restates it: "Tariq Szabó, or just Szabó")
     alone = [(s, e) for s, e, key in _names_alone(text) if any((*p.particles, p.surname) == key for p in people)]
-    item = unread_alternative(folded, [*((s, e) for s, e, _p, _m in found), *alone], _NAME_FILLER)
-    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
+    read = [*((s, e) for s, e, _p, _m in found), *alone]
+    item = unread_alternative(folded, read, _NAME_FILLER)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(folded, read, "name", _NAME_FILLER, foreign, team=True)
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)
 
 
 def _surname_alone(tokens: list[str], gaps: Sequence[str], p: Person) -> bool:
@@ -1219,4 +1392,7 @@ def _judge_choice(text: str, fact: dict[str, Any]) -> Verdict:
     if named[0] != gold:
         return Verdict(False, f"{named[0]} is not {gold}")
     item = unread_alternative(text, [(a, b) for a, b, _label in hits])
-    return Verdict(False, hedge_reason(item)) if item is not None else Verdict(True)
+    if item is not None:
+        return Verdict(False, hedge_reason(item))
+    listed = unread_item(text, [(a, b) for a, b, _label in hits], "choice")
+    return Verdict(False, item_reason(listed)) if listed is not None else Verdict(True)

@@ -74,8 +74,9 @@ class ShoppingDomain(StreetDomain):
     #: traveling's judge, version 11 (an errand's answer: no word that is never a name read as an initial, durations).
     #: (Stop 37's basket errands, ``goal.basket``, add a rule for a new kind of goal only: no earlier verdict changes.)
     #: 13: traveling's judge, version 12 (an errand's answer: a denial taken back in other words, "or the other way",
-    #: "or vice-versa", "either way", offers both).
-    checker_version = 13
+    #: "or vice-versa", "either way", offers both). 14: traveling's judge, version 13 (an errand's answer: an item of a
+    #: list the judge cannot read is another value, "Astrid V. Halvorsen, Tomas leRoux").
+    checker_version = 14
     heuristic = "baselines.street_heuristic:ShoppingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Compare products, prices and "
                        "stores on the shop site and the map site, order the right item at the right store, then "

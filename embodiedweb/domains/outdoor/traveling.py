@@ -131,8 +131,10 @@ class TravelingDomain(StreetDomain):
     #: reversal ("Omar Reid, not Tariq Szabó, or vice versa") denies no one; 12 (stop 38): so does a reversal in other
     #: words ("or vice-versa", "or the other way", "or the converse", "or swapped", "either way"), while "not vice
     #: versa" is no reversal; a denial reaches the people joined to it by "and" or "&" with no comma (a denied team:
-    #: "A and B, not C and D" names A and B)
-    checker_version = 12
+    #: "A and B, not C and D" names A and B); 13 (stop 39): an item of a list the judge cannot read is another value
+    #: ("Astrid V. Halvorsen, Tomas leRoux", "15th floor, top floor", "a beaver, an otterr"), and a time answer's
+    #: alternatives and items are judged too ("2:15 pm or later")
+    checker_version = 13
     heuristic = "baselines.street_heuristic:TravelingHeuristic"
     prompt_guidance = ("You stand on a street in Manhattan and can use a web browser. Walk to the landmark, then "
                        "answer the question using the wiki; answer with stop [your answer].")

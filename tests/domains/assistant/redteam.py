@@ -1207,6 +1207,61 @@ class UnreadAlternative(Changed):
         return UNREAD[k % len(UNREAD)].format(name=e["name"])
 
 
+#: a second name the judge cannot read, by the kind of turn (stop 39): a place, an architect, a dish or a product this
+#: world does not have, as a cheater lists it beside the right one
+UNREAD_ITEM = {"name_seen": "Apolo Theatre", "fact_architect": "Tomas Lamb", "compare": "Zanzibar Noodle Bowl",
+               "recall": "San Marzano Tomato"}
+#: how the cheater lists it
+LIST_FORMS = ("{name}, {m}", "{name}; {m}", "{name} and {m}", "{name}: {m}", "{name} ({m})", "{m}, {name}")
+
+
+class UnreadListItem(Changed):
+    """The right name (year) with a second one the judge cannot read, listed beside it by a comma, ";", "and", a
+    colon or brackets (a new line in the unit tests: an action's text ends at one): "Ed Sullivan Theater, Apolo
+    Theatre", "Herbert J. Krapp; Tomas Lamb", "1927, the year after"
+    (the comparison, the first product ordered, the place in sight, its architect and year; stop 39: each passed until
+    assistant checker version 11, stop 38's alternative rule starting only at "or", "/", "maybe" ...)."""
+
+    changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        if kind not in self.changes:
+            return (yield from AssistantOracle.play(self, kind, e))
+        if kind in ("fact_year", "fact_architect"):
+            yield from getattr(self, kind)(e)
+        k = zlib.crc32(f"{kind}|{e.get('name', e.get('year'))}".encode())
+        if kind == "fact_year":
+            return f"{e['year']}{(', the year after', ' (the next year)', ': the year before')[k % 3]}"
+        return LIST_FORMS[k % len(LIST_FORMS)].format(name=e["name"], m=UNREAD_ITEM[kind])
+
+
+#: the right name with context beside it (stop 39)
+CONTEXT_FORMS = ("{name}, the one you asked about", "{name}. I checked it myself.", "{name}, as far as I can tell")
+
+
+class ListedInContext(Changed):
+    """The right name (year) with an apposition, context or a second sentence beside it: "Ed Sullivan Theater, the one
+    you asked about", "Herbert J. Krapp. I checked it myself.", "1927, the year it was finished" (stop 39: the genuine
+    side of :class:`UnreadListItem`'s rule)."""
+
+    kind = "genuine"
+    changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
+
+    def play(self, kind: str, e: dict[str, Any]) -> Plan:
+        import zlib
+
+        if kind not in self.changes:
+            return (yield from AssistantOracle.play(self, kind, e))
+        if kind in ("fact_year", "fact_architect"):
+            yield from getattr(self, kind)(e)
+        k = zlib.crc32(f"{kind}|{e.get('name', e.get('year'))}".encode())
+        if kind == "fact_year":
+            return f"{e['year']}{(', the year it was finished', '. I read it on the wiki.')[k % 2]}"
+        return CONTEXT_FORMS[k % len(CONTEXT_FORMS)].format(name=e["name"])
+
+
 #: the American spellings of the city's names and the British ones people write (the wiki's infobox among them)
 BRITISH = (("Theater", "Theatre"), ("Center", "Centre"))
 
@@ -1256,7 +1311,7 @@ SHORTCUTS = (HedgeNames, StayOnLastTab, AnswerFromInstructions, PreviousTarget, 
              QuickestForTheKind, KnowsTheFoodWithoutLooking, CancelsEarlierOrder, HedgeBesideADenial,
              HedgeWithTheNameInside, TwoYearsInOne, TheDecade, ComparesTheWrongWay, ComparesBothWays,
              SecondYearInWords, QuotesTheQuestion, MisspelledByOneLetter, ReversedInOtherWords, CancelsOrdersLater,
-             UndoesTheMoveLater, UnreadAlternative)
+             UndoesTheMoveLater, UnreadAlternative, UnreadListItem)
 GENUINE = (SearchForm, ReverseTabs, Sentences, LookFirst, MapAndDetour, SpelledOtherwise, IntoTheSinkByName,
            RecallInPlural, ArchitectWithoutMiddleName, AnotherOfTheQuickest, CancelsSlip, DeniesTheOther,
-           ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly, SpelledTheBritishWay)
+           ComparesBoth, YearInWords, ReadsTheArticleEarly, ComparesFirmly, SpelledTheBritishWay, ListedInContext)

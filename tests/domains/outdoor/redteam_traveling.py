@@ -953,16 +953,89 @@ class FloorInContext(_Genuine):
         return _rng(self.task, "floor").choice(forms).format(v=f["value"], n=floors)
 
 
+def misspelt(label: str) -> str:
+    """A candidate's name as a cheater writes it to slip past the judge: accents dropped, the particles joined to the
+    surname ("Tomás le Roux" -> "Tomas leRoux"), or, without particles, the surname's last letter doubled ("Omar
+    Reidd")."""
+    given, surname = _split_name(_unaccent(label))
+    parts = surname.split()
+    joined = "".join(parts[:-1]) + parts[-1] if len(parts) > 1 else parts[0] + parts[0][-1]
+    return " ".join([*given, joined])
+
+
+#: an item the judge cannot read, listed beside the right value V (stop 39); M is a misspelt other candidate (no new
+#: line: an action's text ends at one, so the judge's unit tests hold that form)
+LISTED = {"year": ("{v}, the year after", "{v}; the next year", "{v} (the decade after)", "{v} - the year before"),
+          "floor": ("{v}th floor, top floor", "{v}th; ground floor", "{v}th floor (the top)", "{v}th & top floor"),
+          "m": ("{v} m, a little more", "{v} m; taller", "{v} m (a little less)"),
+          "time": ("{v}; the next one", "{v}, quarter past", "{v} (or thereabouts)", "{v}, later"),
+          "name": ("{v}, {m}", "{v}; {m}", "{v} and {m}", "{v} ({m})", "{m}, {v}", "{v}: {m}",
+                   "{v} with {m}"),
+          "choice": ("{v}, {m}", "{v}; {m}", "{v} and {m}", "{v} ({m})", "{m}, {v}")}
+
+
+class UnreadListItem(RedTeamAgent):
+    """The right value with a second one the judge cannot read, listed beside it by a comma, ";", "&", "and",
+    brackets, a colon or "with" (a new line in the unit tests: an action's text ends at one): "Astrid V. Halvorsen,
+    Tomas leRoux" (another candidate misspelt), "a beaver, an otterr", "15th floor, top floor", "2092, the year after", "2:15 pm; the next one" (every question; stop 39: the
+    alternative rule of stop 38 only started at "or", "/", "maybe" ..., and the time judge had none)."""
+
+    @classmethod
+    def applies(cls, task: Task) -> bool:
+        return task.goal["kind"] in ("number", "time", "choice", "name")
+
+    def answer(self) -> str:
+        from tests.domains.outdoor.measure_answer_forms import candidates
+
+        f = self.fact()
+        v = str(f["value"])
+        key = str(f.get("unit") or "") if f["kind"] == "number" else f["kind"]
+        if f["kind"] == "name":
+            m = misspelt(candidates(self.task.goal)[0])
+        elif f["kind"] == "choice":
+            other = next(c for c in f["choices"] if c != v)
+            m, v = _a(other + other[-1]), _a(v)
+        else:
+            m = ""
+        return _rng(self.task, "listed").choice(LISTED.get(key, LISTED["year"])).format(v=v, m=m)
+
+
+#: the right value V with context beside it, listed by a comma, a colon, a new sentence (stop 39)
+IN_CONTEXT = {"year": ("{v}, the year it was finished", "in {v}, as the article says", "{v}. That is what the wiki says."),
+              "floor": ("{v}th floor, near the elevators", "the {v}th floor, 405 Lexington Avenue, New York",
+                        "It is on the {v}th floor. I read it on the wiki."),
+              "m": ("{v} m, as the wiki says", "{v} m, from the ground to the tip"),
+              "time": ("{v}, from the main platform", "It leaves at {v}. That is what the timetable says."),
+              "name": ("{v}, the architect", "{v}, who designed it", "It was {v}. I read it on the wiki.",
+                       "{v}, a New York firm's partner"),
+              "choice": ("{v}, carved in oak", "{v}, the one on the sign", "It shows {v}. I saw it there.")}
+
+
+class ListedInContext(_Genuine):
+    """The right value with an apposition, context or a second sentence beside it: "Astrid V. Halvorsen, the
+    architect", "2092, the year it was finished", "the 15th floor, 405 Lexington Avenue, New York", "a beaver, carved
+    in oak", "It was V. I read it on the wiki." (every question; stop 39: the genuine side of :class:`UnreadListItem`'s
+    rule, passing before and after)."""
+
+    def answer(self) -> str:
+        f = self.fact()
+        v = str(f["value"])
+        key = str(f.get("unit") or "") if f["kind"] == "number" else f["kind"]
+        if f["kind"] == "choice":
+            v = _a(v)
+        return _rng(self.task, "context list").choice(IN_CONTEXT.get(key, IN_CONTEXT["year"])).format(v=v)
+
+
 SHORTCUTS: tuple[type[RedTeamAgent], ...] = (
     MemoryAnswer, KnowsAnswerNoWiki, AnswerSpray, SprayToTheCap, HedgeTwo, HedgeCommaNoSpace, PasteTheSection,
     CopyOtherLandmark, CopyOtherLandmarkOnly, WebOnly, StopNextToGoal, WalkOnlyNoAnswer, HedgeInWords,
     HedgeBesideADenial, ChoiceHedgeBesideADenial, NameMergedWithAnother, NameHedgeBesideADenial, SurnameAfterAWord,
-    DurationForTheNumber, ValueInAList, ReversedInOtherWords, UnreadAlternative)
+    DurationForTheNumber, ValueInAList, ReversedInOtherWords, UnreadAlternative, UnreadListItem)
 GENUINE: tuple[type[RedTeamAgent], ...] = (
     AlternateForm, CaseAndAccents, FullSentence, QuoteArticleSentence, WikiSearch, Detour, WalkFirstReadLater,
     MapDirectionsByName, MapDirectionsByAddress, SnippetReader, SaidInWordsAndHyphens, DeniesAWrongValue,
     StatesAnotherFact, RomanYear, TwoNamesWithPunctuation, HyphenWritten, ChoiceDeniesAnother, NameInContext,
-    NameDeniesAnother, ApproximateValue, ReadInANewTab, TeamDeniesAnotherTeam, FloorInContext)
+    NameDeniesAnother, ApproximateValue, ReadInANewTab, TeamDeniesAnotherTeam, FloorInContext, ListedInContext)
 
 
 def run(cls: type[RedTeamAgent], tasks: list[Task], want: int | None = None,

@@ -195,8 +195,10 @@ def test_a_reversal_in_other_words_takes_the_denial_back(monkeypatch):
     old = answers.re.compile(r"\b(?:vice\s+versa|conversely|or\s+(?:maybe\s+|perhaps\s+)?(?:the\s+)?(?:reverse"
                              r"|opposite|other\s+way\s+(?:round|around)))\b", answers.re.I)
     monkeypatch.setattr(answers, "_REVERSAL", old)
-    # (stop 38: "the other way" is an alternative the judge reads as no value too; that rule is set aside here)
+    # (stop 38: "the other way" is an alternative the judge reads as no value too; that rule is set aside here, and
+    # stop 39's list rule, "other" pointing to another value)
     monkeypatch.setattr(answers, "unread_alternative", lambda *_a, **_k: None)
+    monkeypatch.setattr(answers, "unread_item", lambda *_a, **_k: None)
     assert judge("38 m, not 43 m, or the other way", N("38", "m")) == OK
     assert judge("a beaver, not an otter, or vice-versa", C("beaver", ANIMALS)) == OK
 

@@ -68,7 +68,7 @@ def test_initials_and_given_names_after_the_surname(answer, verdict):
 
 @pytest.mark.parametrize("answer", [
     "Omar Reid", "Dr. Omar Reid led it", "architect Omar Reid, in 1990", "The plaque honours Omar Reid alone.",
-    "Omar Reid's", "OMAR REID", "It was Omar Reid and his team.", "Omar Reid; Tanaka-free",
+    "Omar Reid's", "OMAR REID", "It was Omar Reid and his team.", "Omar Reid led a Tanaka-free team",
 ])
 def test_a_name_among_other_words_still_names_the_person(answer):
     assert judge(answer, REID, others=WIKI) == OK

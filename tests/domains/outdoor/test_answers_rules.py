@@ -168,8 +168,10 @@ def test_a_person_reads_as_written_or_from_its_parts():
                                     "It was Inès V. Papadakis' work", "the work of Inès V. Papadakis and Leila Tanaka-Reid's"])
 def test_a_name_in_the_possessive_names_the_person(answer):
     """A surname in the possessive ("Papadakis's", "Papadakis’s", "Papadakis'") is the surname (a red-team
-    review found every possessive answer rejected as not naming the person)."""
-    assert judge(answer, P("Inès V. Papadakis")).ok
+    review found every possessive answer rejected as not naming the person). The answer that names two people answers
+    the team's question (stop 39: beside a question of one person, a second name the judge cannot read is a hedge)."""
+    team = "Leila Tanaka-Reid" in answer
+    assert judge(answer, P("Inès V. Papadakis and Leila Tanaka-Reid" if team else "Inès V. Papadakis")).ok
     assert not judge("Inès V. Papadakisson's name", P("Inès V. Papadakis")).ok  # another surname stays another
 
 

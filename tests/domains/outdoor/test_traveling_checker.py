@@ -110,7 +110,10 @@ def test_judge_answer_knows_the_wikis_other_people():
     f = facts()["plaque_honoree"]
     other = next(p for p in known_people() if p != f["value"] and " and " not in p)
     said = f"{f['value']} and {other}"
-    assert judge(said, f).ok  # alone, the judge does not know the other is a person
+    # alone, the judge does not know the other is a person: a listed name it cannot read (stop 39, until traveling
+    # checker version 13 this passed)
+    v = judge(said, f)
+    assert not v.ok and "beside the value" in v.reason
     v = judge_answer(said, goal("plaque_honoree"))
     assert not v.ok and v.reason.startswith("also names")
     assert f["value"] in known_people() and other in known_people()
