@@ -925,6 +925,13 @@ def clock_times(text: str, bare: bool = False) -> list[tuple[int, int, str | Non
     return out
 
 
+#: a time as four (or three) digits, hours then minutes ("1140", "945")
+_HHMM = re.compile(r"(?<![\w.:])([01]?\d|2[0-3])([0-5]\d)(?![\w.:])")
+#: a clock time glued to the word or label before it ("at1:45 pm", "alt:1:45 pm"): a time all the same (stop 39: a
+#: black-box cheater's "11:40 am (alt:1:45 pm)" passed, its second time unread); never inside a time ("11:40:00")
+_GLUED_TIME = re.compile(r"(?:(?<=[a-z])|(?<=[a-z]:))(?=\d{1,2}[:.]\d{2}\b)")
+
+
 #: a window around a time ("give or take 20 minutes", "± 10 min", "plus or minus a quarter of an hour")
 _MARGIN = re.compile(r"(?:\b(?:give\s+or\s+take|plus\s+or\s+minus)\b|±|\+/-)\s*(?:an?\s+)?"
                      rf"(?:\d|(?:{_NUM_WORD}|quarter|half|few)\b)")
@@ -947,6 +954,7 @@ def _judge_time(text: str, value: str) -> Verdict:
     gold = parse_time(value)
     if _MARGIN.search(text):  # "5:50 pm, give or take 20 minutes": a window of times, not one
         return Verdict(False, "a margin around the time is a hedge: give one time")
+    text = _GLUED_TIME.sub(" ", text)
     ts = clock_times(text, bare=True)
     if not ts:
         return Verdict(False, "no clock time in the answer")
@@ -960,9 +968,14 @@ def _judge_time(text: str, value: str) -> Verdict:
         if not ok:
             return Verdict(False, f"{h}:{mi:02d}{' ' + half if half else ''} is not {value}")
     # stop 39: the alternatives (:func:`unread_alternative`) and list items (:func:`unread_item`) of a time answer, by
-    # the number judge's rules; a stretch with a digit is read (a time, or a platform's number: no time)
+    # the number judge's rules; a stretch with a digit is read (a time, or a platform's number: context), but not
+    # digits that write another time without its colon ("11:40 am or 1145", "... or twelve-thirty", spelled "1230"):
+    # the judge reads no time there, so that alternative is another value
     read = [(m.start(), m.end()) for m in re.finditer(r"\d+", text)]
-    item = unread_alternative(text, read, _TIME_FILLER)
+    other_times = [(m.start(), m.end()) for m in _HHMM.finditer(text)
+                   if gold not in {(int(m.group(1)) % 12 + k) * 60 + int(m.group(2)) for k in (0, 12)}]
+    times = [span for span in read if span not in other_times]
+    item = unread_alternative(text, times, _TIME_FILLER)
     if item is not None:
         return Verdict(False, hedge_reason(item))
     listed = unread_item(text, read, "number", _TIME_FILLER)

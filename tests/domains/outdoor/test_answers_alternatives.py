@@ -68,3 +68,24 @@ def test_the_rules_broken_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not _judge("15th floor of 39", FLOOR).ok
     assert not _judge("15th floor on 1st Ave & E 43rd St", FLOOR).ok
     assert not judge("the 14th floor of the 70-storey tower", N("14", "floor"), known={"floors": 39}).ok
+
+
+TIME = {"kind": "time", "value": "11:40 am"}
+
+
+@pytest.mark.parametrize("answer", [
+    # stop 39's black-box cheater (shop-hard-181, reward 1.0 on each before): a second time glued to a word or label,
+    # written without its colon, or spelled so that the judge did not read it as a time
+    "11:40 am (alt:1:45 pm)", "11:40 am or at1:45 pm", "11:40 am or x1:45 pm", "11:40 am or 1145",
+    "11:40 am or twelve-thirty",
+])
+def test_a_time_alternative_read_as_no_time_is_another_value(answer):
+    assert not judge(answer, TIME).ok, answer
+
+
+@pytest.mark.parametrize("answer", [
+    "11:40 am", "11:40 am or 11.40", "11:40 am (or 1140 hrs)", "eleven forty or 11:40 am", "11:40 am, from platform 3",
+    "Saturdays at 11:40 am", "11:40:00 am", "11:40 am (11:40)", "eleven forty am",
+])
+def test_the_same_time_written_twice_is_no_hedge(answer):
+    assert judge(answer, TIME).ok, answer
