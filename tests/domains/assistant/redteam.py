@@ -1181,16 +1181,9 @@ class ReadsTheArticleEarly(Changed):
         yield
 
 
-#: alternatives naming nothing of this world, as a cheater writes them beside the right name (stop 38)
-UNREAD = ("{name} or the Apollo Theater", "{name} / Thomas W. Lamb", "{name} (or possibly something else)",
-          "{name} or Bowery Feast Plate")
-
-
-class UnreadAlternative(Changed):
-    """The right name (year) with an alternative that names nothing the judge knows: "X or the Apollo Theater", "X /
-    Thomas W. Lamb", "X (or possibly something else)", "1904 or later" (the comparison, the first product ordered,
-    the place in sight, its architect and year; stop 38: each passed until assistant checker version 10, the judge
-    reading only the candidates of this world)."""
+class _Reworded(Changed):
+    """The oracle's work, with the answers of the comparison, the first product ordered, the place in sight, its
+    architect and year reworded by :meth:`answer` (``k``: a stable hash of the turn, to vary the form)."""
 
     changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
 
@@ -1202,6 +1195,24 @@ class UnreadAlternative(Changed):
         if kind in ("fact_year", "fact_architect"):
             yield from getattr(self, kind)(e)
         k = zlib.crc32(f"{kind}|{e.get('name', e.get('year'))}".encode())
+        return self.answer(kind, e, k)
+
+    def answer(self, kind: str, e: dict[str, Any], k: int) -> str:
+        raise NotImplementedError
+
+
+#: alternatives naming nothing of this world, as a cheater writes them beside the right name (stop 38)
+UNREAD = ("{name} or the Apollo Theater", "{name} / Thomas W. Lamb", "{name} (or possibly something else)",
+          "{name} or Bowery Feast Plate")
+
+
+class UnreadAlternative(_Reworded):
+    """The right name (year) with an alternative that names nothing the judge knows: "X or the Apollo Theater", "X /
+    Thomas W. Lamb", "X (or possibly something else)", "1904 or later" (the comparison, the first product ordered,
+    the place in sight, its architect and year; stop 38: each passed until assistant checker version 10, the judge
+    reading only the candidates of this world)."""
+
+    def answer(self, kind: str, e: dict[str, Any], k: int) -> str:
         if kind == "fact_year":
             return f"{e['year']} {('or later', '(possibly a decade earlier)', 'or the year after')[k % 3]}"
         return UNREAD[k % len(UNREAD)].format(name=e["name"])
@@ -1215,23 +1226,14 @@ UNREAD_ITEM = {"name_seen": "Apolo Theatre", "fact_architect": "Tomas Lamb", "co
 LIST_FORMS = ("{name}, {m}", "{name}; {m}", "{name} and {m}", "{name}: {m}", "{name} ({m})", "{m}, {name}")
 
 
-class UnreadListItem(Changed):
+class UnreadListItem(_Reworded):
     """The right name (year) with a second one the judge cannot read, listed beside it by a comma, ";", "and", a
     colon or brackets (a new line in the unit tests: an action's text ends at one): "Ed Sullivan Theater, Apolo
     Theatre", "Herbert J. Krapp; Tomas Lamb", "1927, the year after"
     (the comparison, the first product ordered, the place in sight, its architect and year; stop 39: each passed until
     assistant checker version 11, stop 38's alternative rule starting only at "or", "/", "maybe" ...)."""
 
-    changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
-
-    def play(self, kind: str, e: dict[str, Any]) -> Plan:
-        import zlib
-
-        if kind not in self.changes:
-            return (yield from AssistantOracle.play(self, kind, e))
-        if kind in ("fact_year", "fact_architect"):
-            yield from getattr(self, kind)(e)
-        k = zlib.crc32(f"{kind}|{e.get('name', e.get('year'))}".encode())
+    def answer(self, kind: str, e: dict[str, Any], k: int) -> str:
         if kind == "fact_year":
             return f"{e['year']}{(', the year after', ' (the next year)', ': the year before')[k % 3]}"
         return LIST_FORMS[k % len(LIST_FORMS)].format(name=e["name"], m=UNREAD_ITEM[kind])
@@ -1241,22 +1243,14 @@ class UnreadListItem(Changed):
 CONTEXT_FORMS = ("{name}, the one you asked about", "{name}. I checked it myself.", "{name}, as far as I can tell")
 
 
-class ListedInContext(Changed):
+class ListedInContext(_Reworded):
     """The right name (year) with an apposition, context or a second sentence beside it: "Ed Sullivan Theater, the one
     you asked about", "Herbert J. Krapp. I checked it myself.", "1927, the year it was finished" (stop 39: the genuine
     side of :class:`UnreadListItem`'s rule)."""
 
     kind = "genuine"
-    changes = ("compare", "recall", "name_seen", "fact_year", "fact_architect")
 
-    def play(self, kind: str, e: dict[str, Any]) -> Plan:
-        import zlib
-
-        if kind not in self.changes:
-            return (yield from AssistantOracle.play(self, kind, e))
-        if kind in ("fact_year", "fact_architect"):
-            yield from getattr(self, kind)(e)
-        k = zlib.crc32(f"{kind}|{e.get('name', e.get('year'))}".encode())
+    def answer(self, kind: str, e: dict[str, Any], k: int) -> str:
         if kind == "fact_year":
             return f"{e['year']}{(', the year it was finished', '. I read it on the wiki.')[k % 2]}"
         return CONTEXT_FORMS[k % len(CONTEXT_FORMS)].format(name=e["name"])
