@@ -4,10 +4,7 @@ descriptions, and the checks that keep a description from being guessed.
 A description is a place's kind (its wiki infobox's Type) and facts of its infobox (neighbourhood, decade
 completed, year opened, floors, architect, style) that fit it alone among the wiki's places, or a rank
 within its kind ("completed first"), or a hop through another place ("designed by the architect of ...");
-:func:`describe`, :func:`shortcut_free` and :class:`LazyCaps` give the rules. Since stop 39 a description
-also fits its place alone under every natural reading of its words (:func:`unfair_readings`, the readings of
-:mod:`embodiedweb.data_gen.description_readings`), spelling the wiki's classification out where a wider
-reading would fit another place (:func:`spell_out`). Used by
+:func:`describe`, :func:`shortcut_free` and :class:`LazyCaps` give the rules. Used by
 :mod:`embodiedweb.data_gen.hard_navigation` and :mod:`embodiedweb.data_gen.hard_traveling`.
 """
 
@@ -19,14 +16,6 @@ import random
 import re
 from typing import Any
 
-from embodiedweb.data_gen.description_readings import (
-    FIELD,
-    WIDENABLE,
-    kind_covers,
-    spelled_phrases,
-    value_covers,
-    wider_values,
-)
 from embodiedweb.paths import data_dir
 
 #: name words that say nothing of a place's identity (a description may share them with the name)
@@ -57,19 +46,14 @@ def facts_of(box: dict[str, str]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def matches(boxes: dict[str, dict[str, str]], kind: str, facts: dict[str, str],
-            wide: frozenset[str] = frozenset()) -> list[str]:
-    """The places of ``kind`` whose infobox has every fact of ``facts`` (``{key: value}``); the words of
-    ``wide`` (``kind`` and named facts, :data:`~embodiedweb.data_gen.description_readings.WIDENABLE`) read
-    in their wider sense (:func:`~embodiedweb.data_gen.description_readings.kind_covers`,
-    :func:`~embodiedweb.data_gen.description_readings.value_covers`)."""
+def matches(boxes: dict[str, dict[str, str]], kind: str, facts: dict[str, str]) -> list[str]:
+    """The places of ``kind`` whose infobox has every fact of ``facts`` (``{key: value}``)."""
     out = []
     for pid, box in boxes.items():
-        if not (kind_covers(kind, box) if "kind" in wide else box["Type"] == kind):
+        if box["Type"] != kind:
             continue
         mine = facts_of(box)
-        if all(k in mine and (mine[k][0] == v or k in wide and value_covers(v, mine[k][0]))
-               for k, v in facts.items()):
+        if all(k in mine and mine[k][0] == v for k, v in facts.items()):
             out.append(pid)
     return out
 
@@ -121,72 +105,16 @@ def parts(desc: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _phrase(kind: str, facts: dict[str, tuple[str, str]], combo: tuple[str, ...], rank: str | None = None,
-            anchor: str | None = None, spelled: dict[str, list[str]] | None = None) -> str:
-    spelled = spelled or {}
-
-    def said_as(key: str, plain: str) -> str:
-        value = facts[key][0] if key in facts else kind
-        return spelled_phrases(kind, key, value, spelled[key]) if key in spelled else plain
-
-    style = said_as("style", facts["style"][0]) + " " if "style" in combo else ""
-    where = said_as("neighborhood", facts["neighborhood"][1]) if "neighborhood" in combo else ""
+            anchor: str | None = None) -> str:
+    style = facts["style"][0] + " " if "style" in combo else ""
+    where = facts["neighborhood"][1] if "neighborhood" in combo else ""
     said = [facts[k][1] for k in ("decade", "opened", "floors") if k in combo]
     if "architect" in combo:
-        by = f"designed by the architect of {anchor}" if anchor else facts["architect"][1]
-        said.append(by + (" " + said_as("architect", "") if "architect" in spelled else ""))
+        said.append(f"designed by the architect of {anchor}" if anchor else facts["architect"][1])
     rest = " and ".join(said)
-    comma = "," if "kind" in spelled else ""
-    phrase = f"the {style}{said_as('kind', kind.lower())}" + (f"{comma} {where}" if where else "") + (
-        f"{',' if where or comma else ''} {rest}" if rest else "")
-    return phrase + (f"{',' if comma and where else ''} {RANKS[rank][2]}" if rank else "")
-
-
-def reading_fits(boxes: dict[str, dict[str, str]], desc: dict[str, Any], wide: frozenset[str]) -> list[str]:
-    """The places a description fits when the words of ``wide`` are read in their wider sense (:func:`fits`
-    with ``wide`` empty); a hop's anchor is never the place meant ("the landmark designed by the architect
-    of X" is not X)."""
-    base = matches(boxes, desc["kind"], desc["facts"], wide)
-    if wide and desc.get("anchor"):
-        base = [p for p in base if p != desc["anchor"]]
-    return ranked(boxes, base, desc["rank"]) if desc.get("rank") else base
-
-
-def readings(desc: dict[str, Any]) -> list[frozenset[str]]:
-    """The wider readings of a description: every non-empty set of its words that have a wider sense (its
-    kind, its neighbourhood, style and architect) and that it does not spell out (``spelled``)."""
-    words = [w for w in WIDENABLE if (w == "kind" or w in desc["facts"]) and w not in (desc.get("spelled") or ())]
-    return [frozenset(c) for n in range(1, len(words) + 1) for c in itertools.combinations(words, n)]
-
-
-def unfair_readings(boxes: dict[str, dict[str, str]], desc: dict[str, Any]) -> list[frozenset[str]]:
-    """The wider readings (:func:`readings`) under which the description fits another place, or several,
-    than it fits as the wiki classifies (:func:`fits`): what the stop 39 rule allows none of."""
-    meant = fits(boxes, desc)
-    return [w for w in readings(desc) if reading_fits(boxes, desc, w) != meant]
-
-
-def spell_out(boxes: dict[str, dict[str, str]], desc: dict[str, Any]) -> dict[str, Any]:
-    """``desc`` with the fewest of its words spelled out as the wiki classifies them (``spelled``: the
-    words, ``phrase``: the wording, :func:`~embodiedweb.data_gen.description_readings.spelled_phrases`) so
-    that it fits its place under every natural reading (:func:`unfair_readings` empty): each word whose
-    wider reading alone changes the answer, then the words of any wider reading still unfair."""
-    desc = {**desc, "spelled": []}
-    for w in [w for w in readings(desc) if len(w) == 1 and w in unfair_readings(boxes, desc)]:
-        desc["spelled"].extend(w)
-    while bad := unfair_readings(boxes, desc):
-        desc["spelled"].extend(sorted(bad[0]))
-    desc["spelled"] = [w for w in WIDENABLE if w in desc["spelled"]]
-    return desc
-
-
-def _spelled_phrase(boxes: dict[str, dict[str, str]], desc: dict[str, Any], facts: dict[str, tuple[str, str]],
-                    combo: tuple[str, ...], anchor: str | None = None) -> str:
-    """The wording of ``desc`` with its ``spelled`` words spelled out."""
-    spelled = {}
-    for w in desc["spelled"]:
-        values = [b[FIELD[w]] for b in boxes.values() if b.get(FIELD[w])] if w in FIELD else []
-        spelled[w] = wider_values(facts[w][0], values) if w in FIELD else []
-    return _phrase(desc["kind"], facts, combo, desc.get("rank"), anchor, spelled)
+    phrase = f"the {style}{kind.lower()}" + (f" {where}" if where else "") + (
+        f"{',' if where else ''} {rest}" if rest else "")
+    return phrase + (f" {RANKS[rank][2]}" if rank else "")
 
 
 def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], rng: random.Random,
@@ -205,8 +133,7 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
     Every description fits only ``pid``, shares no telling word with its name (``names``: wiki titles),
     and every part a guesser might settle for (:func:`parts`) fits at least two places, :data:`MIN_WALKABLE`
     of them ``walkable`` (on the street graph), of which ``pid`` is not the first by name (among all, and among the ``walkable`` ones: the wiki's categories and lists
-    are alphabetical). A description drawn is then spelled out where a wider reading of its words would fit
-    another place (:func:`spell_out`), unless the spelled wording shares a telling word with the name."""
+    are alphabetical)."""
     box = boxes[pid]
     kind = box["Type"]
     facts = facts_of(box)
@@ -223,14 +150,6 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
                 return False
         return True
 
-    def finish(desc: dict[str, Any], combo: tuple[str, ...], anchor: str | None = None) -> dict[str, Any] | None:
-        desc = spell_out(boxes, desc)
-        if desc["spelled"]:
-            desc["phrase"] = _spelled_phrase(boxes, desc, facts, combo, anchor)
-            if _words(desc["phrase"]) & _words(names[pid]):
-                return None
-        return desc
-
     def by_rank() -> dict[str, Any] | None:
         scopes = [s for s in (("neighborhood",), ("decade",), ()) if all(k in facts for k in s)]
         for scope, rank in itertools.product(rng.sample(scopes, len(scopes)), rng.sample(sorted(RANKS), len(RANKS))):
@@ -240,8 +159,8 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
             if len(matches(boxes, kind, chosen)) < 3:
                 continue
             desc = {"kind": kind, "facts": chosen, "rank": rank, "phrase": _phrase(kind, facts, scope, rank)}
-            if fair(desc) and (done := finish(desc, scope)):
-                return done
+            if fair(desc):
+                return desc
         return None
 
     def by_hop() -> dict[str, Any] | None:
@@ -256,8 +175,8 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
             combo = ("architect", *extra)
             desc = {"kind": kind, "facts": {k: facts[k][0] for k in combo}, "anchor": anchor,
                     "phrase": _phrase(kind, facts, combo, anchor=names[anchor])}
-            if fair(desc) and (done := finish(desc, combo, names[anchor])):
-                return done
+            if fair(desc):
+                return desc
         return None
 
     def by_facts(sizes: tuple[int, ...]) -> dict[str, Any] | None:
@@ -265,12 +184,12 @@ def describe(pid: str, names: dict[str, str], boxes: dict[str, dict[str, str]], 
             for combo in itertools.combinations(keys, size):
                 desc = {"kind": kind, "facts": {k: facts[k][0] for k in combo},
                         "phrase": _phrase(kind, facts, combo)}
-                if fair(desc) and (done := finish(desc, combo)):
-                    return done
+                if fair(desc):
+                    return desc
         return None
 
     makers = [by_rank, by_hop, lambda: by_facts((2, 3)), lambda: by_facts((1,))]
-    return [{"rank": None, "anchor": None, "spelled": [], **d} for d in (make() for make in makers) if d]
+    return [{"rank": None, "anchor": None, **d} for d in (make() for make in makers) if d]
 
 
 def shortcut_targets(boxes: dict[str, dict[str, str]], desc: dict[str, Any], dist: dict[str, float],
@@ -345,7 +264,7 @@ def goal_description(desc: dict[str, Any]) -> dict[str, Any]:
     """A description as a task's goal records it: ``description`` (the phrase), ``facts`` (the kind and the
     facts), and ``rank`` / ``anchor`` when it has them."""
     out: dict[str, Any] = {"description": desc["phrase"], "facts": {"kind": desc["kind"], **desc["facts"]}}
-    out.update({k: desc[k] for k in ("rank", "anchor", "spelled") if desc.get(k)})
+    out.update({k: desc[k] for k in ("rank", "anchor") if desc.get(k)})
     return out
 
 
@@ -353,7 +272,7 @@ def goal_as_description(goal: dict[str, Any]) -> dict[str, Any]:
     """The description a task's goal records (the inverse of :func:`goal_description`)."""
     facts = dict(goal["facts"])
     return {"kind": facts.pop("kind"), "facts": facts, "rank": goal.get("rank"), "anchor": goal.get("anchor"),
-            "spelled": list(goal.get("spelled", [])), "phrase": goal["description"]}
+            "phrase": goal["description"]}
 
 
 #: how much likelier a place with a rank, a hop or several facts is drawn than one with a single fact

@@ -71,17 +71,14 @@ FIRST_GRAND = 168
 #: the first appointment tour's id number (stop 36; ``test_appointment_tours.py``)
 FIRST_APPOINTMENT = 180
 #: sha256 of the three-place tours' lines (nav-hard-120..143) as stop 33 wrote them: generalising the generator
-#: over the number of places (stop 34) must leave them byte-identical. Re-pinned at stop 39: descriptions whose wider
-#: reading fits another place spell the wiki's classification out (wording only: places, starts, limits unchanged;
-#: stop 33's digest was ebabd261f503ecc3...)
-THREE_PLACE_LINES_SHA256 = "8ab26ba6c7b082150307d20707a9be18dd21fe05f67f6b2dca6977e6fb2a7bf6"
+#: over the number of places (stop 34) must leave them byte-identical
+THREE_PLACE_LINES_SHA256 = "ebabd261f503ecc310a6e0a6c0d4ade547a9fc3b577a241c377c2f5bf585d3df"
 #: sha256 of the long tours' lines (nav-hard-144..167) as stop 34 wrote them: the grand tours (stop 35) and the
-#: third planner must leave them byte-identical. Re-pinned at stop 39 (the descriptions' wording only; was
-#: 532a11ef5a0448c0...)
-LONG_LINES_SHA256 = "fbbfed7c2c693126697386f1eae575d61f3473270d30fe42e9fa736bcc190c23"
+#: third planner must leave them byte-identical
+LONG_LINES_SHA256 = "532a11ef5a0448c0733d9504cea67eeb55f951f6472ed5c9370e0fac258c4680"
 #: sha256 of the grand tours' lines (nav-hard-168..179) as stop 35 wrote them: the appointment tours (stop 36)
-#: must leave them byte-identical. Re-pinned at stop 39 (the descriptions' wording only; was 9c4e0d77b4db6811...)
-GRAND_LINES_SHA256 = "57725d093d8223252a859b9a5169c2e61d186d0841b822edb6f29a54d86eab05"
+#: must leave them byte-identical
+GRAND_LINES_SHA256 = "9c4e0d77b4db68116e00afad8bbc9cbd52a384edab482d2a16c7a31d35c88f2b"
 
 
 def play(env: Any, agent: Any, task_id: str) -> dict[str, Any]:
